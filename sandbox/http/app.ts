@@ -1,0 +1,147 @@
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import multipart from '@fastify/multipart';
+import type { Org } from '../domain/model.ts';
+import type { World } from '../domain/world.ts';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
+import { ApiError, type ErrorFormat, renderError, unauthorized } from './errors.ts';
+import type { FaultBook } from './faults.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { registerChatRoutes } from './routes/chats.ts';
+import { registerMessageRoutes } from './routes/messages.ts';
+import { registerContactRoutes } from './routes/contacts.ts';
+import { registerLineRoutes } from './routes/lines.ts';
+import { registerSubscriptionRoutes } from './routes/subscriptions.ts';
+import { registerFileRoutes } from './routes/files.ts';
+import { registerControlRoutes } from './routes/control.ts';
+import { registerV3Routes } from './routes/v3.ts';
+
+export const V2 = '/api/partner/v2';
+export const CONTROL = '/__sandbox';
+export const TOKEN_HEADER = 'x-partner-integration-token';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    org: Org;
+  }
+  interface FastifyContextConfig {
+    errorFormat?: ErrorFormat;
+  }
+}
+
+export interface SandboxServices {
+  world: World;
+  limiter: RateLimiter;
+  faults: FaultBook;
+  webhooks: WebhookDispatcher;
+  adminSecret: string;
+  /** Restores the initial state (control API reset). */
+  reset(): Promise<void>;
+}
+
+export function buildApp(services: SandboxServices): FastifyInstance {
+  const { world } = services;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 2 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorateRequest('org', null as unknown as Org);
+
+  app.register(multipart, {
+    limits: { fileSize: world.config.attachmentMaxBytes, files: 20, fields: 200, fieldSize: 1024 * 1024 },
+    throwFileSizeLimit: true,
+  });
+
+  // Faults first: they stand for the network and servers in front of the application.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith(CONTROL)) return;
+    const fault = services.faults.match(request.method, request.url.split('?')[0] ?? '');
+    if (!fault) return;
+    if (fault.kind === 'latency') {
+      await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+      return;
+    }
+    if (fault.kind === 'reset') {
+      request.raw.socket.destroy();
+      return reply;
+    }
+    if (fault.kind === 'rate_limit') {
+      throw new ApiError(429, 'rate_limited', 'Rate limit exceeded', {
+        headers: { 'retry-after': String(fault.retryAfterSeconds) },
+        format: 'v2',
+      });
+    }
+    throw new ApiError(fault.status, 'internal_error', 'Injected fault', { format: 'v2' });
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith(`${V2}/`) && request.url !== V2) return;
+    const token = request.headers[TOKEN_HEADER];
+    const org = typeof token === 'string' ? world.orgByToken.get(token) : undefined;
+    if (!org) throw unauthorized();
+    const wait = services.limiter.take(org.token);
+    if (wait > 0) {
+      throw new ApiError(429, 'rate_limited', `Rate limit exceeded; retry in ${wait} s`, {
+        headers: { 'retry-after': String(wait) },
+        format: 'v2',
+      });
+    }
+    request.org = org;
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = error instanceof ApiError ? error : translateFrameworkError(error);
+    for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
+    const format = request.routeOptions.config?.errorFormat ?? 'v2';
+    return reply.status(apiError.status).send(renderError(apiError, format));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const error = new ApiError(
+      404,
+      'not_found',
+      `No route for ${request.method} ${request.url.split('?')[0]}`,
+    );
+    return reply.status(404).send(renderError(error, 'v2'));
+  });
+
+  registerChatRoutes(app, services);
+  registerMessageRoutes(app, services);
+  registerContactRoutes(app, services);
+  registerLineRoutes(app, services);
+  registerSubscriptionRoutes(app, services);
+  registerFileRoutes(app, services);
+  registerControlRoutes(app, services);
+  registerV3Routes(app, services);
+  return app;
+}
+
+/** Fastify's own errors (body parsing, limits) in the spec's terms. */
+function translateFrameworkError(error: FastifyError): ApiError {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError(400, 'invalid_json', 'Request body is not valid JSON');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new ApiError(413, 'payload_too_large', 'Request body or file is too large');
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new ApiError(413, 'payload_too_large', error.message);
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new ApiError(415, 'unsupported_media_type', 'Content-Type must be multipart/form-data');
+    default:
+      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+        return new ApiError(error.statusCode, 'invalid_request', error.message);
+      }
+      return new ApiError(500, 'internal_error', 'Internal server error');
+  }
+}

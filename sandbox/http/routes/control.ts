@@ -1,0 +1,409 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { completeCall } from '../../domain/calls.ts';
+import {
+  createChat,
+  customerHandles,
+  findChat,
+  markRead,
+  orgTyping,
+  receiveMessage,
+  resumeLine,
+  setCustomerTyping,
+} from '../../domain/chats.ts';
+import { REACTION_TYPES, type Handle, type Org } from '../../domain/model.ts';
+import { presentMessage } from '../../domain/present.ts';
+import { addReaction, removeReaction } from '../../domain/reactions.ts';
+import { participantData } from '../../domain/webhook-data.ts';
+import type { SandboxServices } from '../app.ts';
+import { CONTROL } from '../app.ts';
+import { acceptAttachments } from '../attachments.ts';
+import { ApiError } from '../errors.ts';
+import { handleParam } from '../params.ts';
+import { chatOf, lineByNumber, messageOf } from './scope.ts';
+
+const ADMIN_HEADER = 'x-sandbox-admin-secret';
+const ORG_HEADER = 'x-sandbox-org-token';
+
+const inboundMessage = z.object({
+  chat_id: z.number().int().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  text: z.string().default(''),
+  attachment_urls: z.array(z.string()).default([]),
+});
+const inboundReaction = z.object({
+  message_id: z.number().int(),
+  from: z.string().optional(),
+  type: z.enum(REACTION_TYPES),
+  operation: z.enum(['add', 'remove']).default('add'),
+});
+const inboundTyping = z.object({
+  chat_id: z.number().int(),
+  from: z.string().optional(),
+  display: z.boolean(),
+});
+const inboundRead = z.object({
+  chat_id: z.number().int(),
+  message_ids: z.array(z.number().int()).optional(),
+});
+const inboundCall = z.object({
+  from: z.string(),
+  to: z.string().optional(),
+  status: z.enum(['completed', 'missed', 'voicemail', 'failed']).default('missed'),
+  direction: z.enum(['inbound', 'outbound']).default('inbound'),
+  duration: z.number().int().min(0).default(0),
+  forwarded_from: z.string().nullable().default(null),
+  answered_by: z.string().nullable().default(null),
+  transcription: z.string().nullable().default(null),
+  summary: z.string().nullable().default(null),
+});
+const customerPatch = z.object({
+  reachable: z.boolean().optional(),
+  auto_reply: z.boolean().optional(),
+  imessage: z.boolean().optional(),
+  rcs: z.boolean().optional(),
+  first_name: z.string().optional(),
+  last_name: z.string().optional(),
+});
+const linePatch = z.object({
+  paused: z.boolean().optional(),
+  daily_chat_quota: z.number().int().min(0).optional(),
+});
+const orgPatch = z.object({ share_contact: z.boolean().optional(), manual_typing: z.boolean().optional() });
+const timeBody = z.object({
+  advance_ms: z.number().min(0).optional(),
+  speed: z.number().positive().optional(),
+});
+const rateLimitBody = z.object({ per_second: z.number().positive(), burst: z.number().int().min(1) });
+const configPatch = z.object({
+  delivery_delay_ms: z
+    .object({ iMessage: z.number(), SMS: z.number(), RCS: z.number() })
+    .partial()
+    .optional(),
+  typing_timeout_ms: z.number().int().min(0).optional(),
+  availability_interval_ms: z.number().int().min(0).optional(),
+  attachment_max_bytes: z.number().int().min(1).optional(),
+  attachment_download_timeout_ms: z.number().int().min(1).optional(),
+  webhook_receipt_timeout_ms: z.number().int().min(1).optional(),
+  webhook_max_retries: z.number().int().min(0).max(50).optional(),
+  webhook_retry_base_ms: z.number().int().min(0).optional(),
+  quiet: z.boolean().optional(),
+});
+const participantBody = z.object({ identifier: z.string() });
+
+function secretsEqual(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The control API for tests and demos, under its own prefix and admin secret. A partner token never
+ * opens it. The organization acted on is the one whose token is in `X-Sandbox-Org-Token`, else the first.
+ */
+export function registerControlRoutes(app: FastifyInstance, services: SandboxServices): void {
+  const { world } = services;
+
+  const orgFor = (request: FastifyRequest): Org => {
+    const token = request.headers[ORG_HEADER];
+    const org = typeof token === 'string' ? world.orgByToken.get(token) : world.orgs[0];
+    if (!org) throw new ApiError(404, 'not_found', 'No such organization');
+    return org;
+  };
+  const customerIn = (handles: Handle[], from: string | undefined): Handle => {
+    const handle = from ? handles.find((h) => h.identifier === handleParam(from, 'from')) : handles[0];
+    if (!handle) throw new ApiError(422, 'invalid_params', `${from ?? 'a customer'} is not in this chat`);
+    return handle;
+  };
+
+  app.register(
+    async (control) => {
+      control.addHook('onRequest', async (request) => {
+        const given = request.headers[ADMIN_HEADER];
+        if (typeof given !== 'string' || !secretsEqual(given, services.adminSecret)) {
+          throw new ApiError(401, 'unauthorized', `Missing or wrong ${ADMIN_HEADER}`);
+        }
+      });
+      control.setErrorHandler((error, _request, reply) => {
+        if (error instanceof z.ZodError) {
+          return reply
+            .status(422)
+            .send({
+              errors: [
+                { status: 422, code: 'invalid_params', title: 'Invalid', detail: z.prettifyError(error) },
+              ],
+            });
+        }
+        throw error;
+      });
+
+      control.get('/state', async () => ({
+        orgs: world.orgs.map((o) => ({
+          id: o.id,
+          name: o.name,
+          lines: o.lines.map((l) => ({ id: l.id, phone_number: l.phoneNumber, paused: l.paused })),
+          chats: o.chats.size,
+          contacts: o.contacts.size,
+          subscriptions: o.subscriptions.size,
+        })),
+        now: new Date(world.clock.now()).toISOString(),
+        speed: world.clock.speed,
+        rate_limit: services.limiter.limits,
+      }));
+
+      control.post('/reset', async () => {
+        await services.reset();
+        return { ok: true };
+      });
+
+      control.post('/inbound/message', async (request) => {
+        const org = orgFor(request);
+        const input = inboundMessage.parse(request.body ?? {});
+        let chat = input.chat_id === undefined ? undefined : chatOf(org, String(input.chat_id));
+        if (!chat) {
+          if (!input.from) throw new ApiError(422, 'invalid_params', 'from or chat_id is required');
+          const from = handleParam(input.from, 'from');
+          const line = input.to ? lineByNumber(org, input.to, 'to') : org.lines[0];
+          if (!line) throw new ApiError(422, 'invalid_params', 'the organization has no line');
+          chat = findChat(org, line, [from]) ?? createChat(world, org, { line, identifiers: [from] });
+        }
+        const sender = customerIn(customerHandles(chat), input.from);
+        const attachments = await acceptAttachments(world, [], input.attachment_urls, 'message');
+        if (!input.text && attachments.length === 0)
+          throw new ApiError(422, 'invalid_params', 'text or attachment_urls required');
+        const message = receiveMessage(world, org, chat, {
+          from: sender.identifier,
+          text: input.text,
+          attachments,
+        });
+        return { chat_id: chat.id, data: presentMessage(message) };
+      });
+
+      control.post('/inbound/reaction', async (request) => {
+        const org = orgFor(request);
+        const input = inboundReaction.parse(request.body ?? {});
+        const { chat, message } = messageOf(org, String(input.message_id));
+        const sender = customerIn(customerHandles(chat), input.from);
+        if (input.operation === 'remove') {
+          const removed = removeReaction(chat, message, input.type, sender.identifier);
+          if (!removed) throw new ApiError(404, 'not_found', 'Reaction not found');
+          return { removed: removed.id };
+        }
+        const { reaction } = addReaction(world, org, chat, message, input.type, sender.identifier);
+        return { id: reaction.id };
+      });
+
+      control.post('/inbound/typing', async (request) => {
+        const org = orgFor(request);
+        const input = inboundTyping.parse(request.body ?? {});
+        const chat = chatOf(org, String(input.chat_id));
+        const sender = customerIn(customerHandles(chat), input.from);
+        setCustomerTyping(world, org, chat, sender.identifier, input.display);
+        return { ok: true };
+      });
+
+      control.post('/inbound/read', async (request) => {
+        const org = orgFor(request);
+        const input = inboundRead.parse(request.body ?? {});
+        const chat = chatOf(org, String(input.chat_id));
+        const ids = input.message_ids ? new Set(input.message_ids) : undefined;
+        markRead(
+          world,
+          org,
+          chat,
+          chat.messages.filter((m) => m.outbound && (!ids || ids.has(m.id))),
+        );
+        return { ok: true };
+      });
+
+      control.post('/inbound/call', async (request) => {
+        const org = orgFor(request);
+        const input = inboundCall.parse(request.body ?? {});
+        const line = input.to ? lineByNumber(org, input.to, 'to') : org.lines[0];
+        if (!line) throw new ApiError(422, 'invalid_params', 'the organization has no line');
+        const customer = handleParam(input.from, 'from');
+        const end = world.clock.now();
+        const hasRecording = input.status === 'voicemail' || input.transcription !== null;
+        const call = completeCall(world, org, {
+          id: world.newUuid(),
+          lineId: line.id,
+          to: input.direction === 'inbound' ? line.phoneNumber : customer,
+          from: input.direction === 'inbound' ? customer : line.phoneNumber,
+          status: input.status,
+          direction: input.direction,
+          startTime: end - input.duration * 1000,
+          endTime: end,
+          forwardedFrom: input.forwarded_from,
+          answeredBy: input.answered_by,
+          recording: hasRecording
+            ? {
+                id: world.newUuid(),
+                url: `${world.baseUrl}/files/recordings/${org.calls.length + 1}.m4a`,
+                duration: input.duration,
+                transcription: input.transcription,
+                summary: input.summary,
+              }
+            : null,
+        });
+        return { id: call.id };
+      });
+
+      control.post('/chats/:id/participants', async (request) => {
+        const org = orgFor(request);
+        const chat = chatOf(org, (request.params as { id: string }).id);
+        if (!chat.group)
+          throw new ApiError(422, 'invalid_request', 'participants change only in group chats');
+        const identifier = handleParam(participantBody.parse(request.body ?? {}).identifier, 'identifier');
+        if (customerHandles(chat).some((h) => h.identifier === identifier)) {
+          throw new ApiError(422, 'invalid_request', `${identifier} is already in the chat`);
+        }
+        const handle: Handle = {
+          id: world.nextId('handle'),
+          identifier,
+          service: chat.service,
+          joinedAt: world.clock.now(),
+          isMe: false,
+          departedAt: null,
+        };
+        chat.handles.push(handle);
+        world.emit(org, 'participant.added', participantData(org, chat, handle));
+        return { handle_id: handle.id };
+      });
+
+      control.delete('/chats/:id/participants/:identifier', async (request) => {
+        const org = orgFor(request);
+        const params = request.params as { id: string; identifier: string };
+        const chat = chatOf(org, params.id);
+        const handle = customerIn(customerHandles(chat), decodeURIComponent(params.identifier));
+        handle.departedAt = world.clock.now();
+        world.emit(org, 'participant.removed', participantData(org, chat, handle));
+        return { ok: true };
+      });
+
+      control.get('/chats/:id', async (request) => {
+        const org = orgFor(request);
+        const chat = chatOf(org, (request.params as { id: string }).id);
+        return {
+          id: chat.id,
+          org_typing: orgTyping(world, chat),
+          customers_typing: [...chat.customerTyping.keys()],
+          handles: chat.handles.map((h) => ({
+            id: h.id,
+            identifier: h.identifier,
+            is_me: h.isMe,
+            departed: h.departedAt !== null,
+          })),
+          message_count: chat.messages.length,
+        };
+      });
+
+      control.put('/customers/:identifier', async (request) => {
+        const identifier = handleParam(
+          decodeURIComponent((request.params as { identifier: string }).identifier),
+          'identifier',
+        );
+        const patch = customerPatch.parse(request.body ?? {});
+        const persona = world.persona(identifier);
+        if (patch.reachable !== undefined) persona.reachable = patch.reachable;
+        if (patch.auto_reply !== undefined) persona.autoReply = patch.auto_reply;
+        if (patch.imessage !== undefined) persona.imessage = patch.imessage;
+        if (patch.rcs !== undefined) persona.rcs = patch.rcs;
+        if (patch.first_name !== undefined) persona.firstName = patch.first_name;
+        if (patch.last_name !== undefined) persona.lastName = patch.last_name;
+        return { ...persona };
+      });
+
+      control.put('/lines/:id', async (request) => {
+        const org = orgFor(request);
+        const line = org.lines.find((l) => String(l.id) === (request.params as { id: string }).id);
+        if (!line) throw new ApiError(404, 'not_found', 'Line not found');
+        const patch = linePatch.parse(request.body ?? {});
+        if (patch.daily_chat_quota !== undefined) line.dailyChatQuota = patch.daily_chat_quota;
+        if (patch.paused !== undefined && patch.paused !== line.paused) {
+          line.paused = patch.paused;
+          if (!line.paused) resumeLine(world, org, line);
+        }
+        return { id: line.id, paused: line.paused, daily_chat_quota: line.dailyChatQuota };
+      });
+
+      control.put('/org', async (request) => {
+        const org = orgFor(request);
+        const patch = orgPatch.parse(request.body ?? {});
+        if (patch.share_contact !== undefined) org.features.shareContact = patch.share_contact;
+        if (patch.manual_typing !== undefined) org.features.manualTyping = patch.manual_typing;
+        return { share_contact: org.features.shareContact, manual_typing: org.features.manualTyping };
+      });
+
+      control.get('/faults', async () => ({
+        faults: services.faults.list(),
+        webhook_faults: services.webhooks.faults.list(),
+      }));
+      control.post('/faults', async (request, reply) =>
+        reply.status(201).send(services.faults.add(request.body)),
+      );
+      control.delete('/faults', async () => {
+        services.faults.clear();
+        return { ok: true };
+      });
+      control.post('/webhook-faults', async (request, reply) =>
+        reply.status(201).send(services.webhooks.faults.add(request.body)),
+      );
+      control.delete('/webhook-faults', async () => {
+        services.webhooks.faults.clear();
+        return { ok: true };
+      });
+
+      control.get('/deliveries', async (request) => {
+        const query = request.query as { event_type?: string; subscription_id?: string };
+        const deliveries = services.webhooks
+          .log()
+          .filter(
+            (d) =>
+              (!query.event_type || d.event_type === query.event_type) &&
+              (!query.subscription_id || String(d.subscription_id) === query.subscription_id),
+          );
+        return { deliveries };
+      });
+      control.delete('/deliveries', async () => {
+        services.webhooks.clearLog();
+        return { ok: true };
+      });
+      control.post('/webhooks/idle', async () => ({ idle: await services.webhooks.idle() }));
+
+      control.post('/time', async (request) => {
+        const input = timeBody.parse(request.body ?? {});
+        if (input.speed !== undefined) world.clock.setSpeed(input.speed);
+        if (input.advance_ms !== undefined) world.clock.advance(input.advance_ms);
+        return { now: new Date(world.clock.now()).toISOString(), speed: world.clock.speed };
+      });
+
+      control.put('/rate-limit', async (request) => {
+        const input = rateLimitBody.parse(request.body ?? {});
+        services.limiter.configure({ perSecond: input.per_second, burst: input.burst });
+        return services.limiter.limits;
+      });
+
+      control.put('/config', async (request) => {
+        const patch = configPatch.parse(request.body ?? {});
+        const config = world.config;
+        if (patch.delivery_delay_ms) Object.assign(config.deliveryDelayMs, patch.delivery_delay_ms);
+        if (patch.typing_timeout_ms !== undefined) config.typingTimeoutMs = patch.typing_timeout_ms;
+        if (patch.availability_interval_ms !== undefined)
+          config.availabilityIntervalMs = patch.availability_interval_ms;
+        if (patch.attachment_max_bytes !== undefined) config.attachmentMaxBytes = patch.attachment_max_bytes;
+        if (patch.attachment_download_timeout_ms !== undefined)
+          config.attachmentDownloadTimeoutMs = patch.attachment_download_timeout_ms;
+        if (patch.webhook_receipt_timeout_ms !== undefined)
+          config.webhook.receiptTimeoutMs = patch.webhook_receipt_timeout_ms;
+        if (patch.webhook_max_retries !== undefined) config.webhook.maxRetries = patch.webhook_max_retries;
+        if (patch.webhook_retry_base_ms !== undefined)
+          config.webhook.retryBaseMs = patch.webhook_retry_base_ms;
+        if (patch.quiet !== undefined) config.quiet = patch.quiet;
+        return config;
+      });
+    },
+    { prefix: CONTROL },
+  );
+}
