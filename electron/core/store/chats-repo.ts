@@ -1,0 +1,283 @@
+import type { Chat, Handle, MessagePreview } from '../../../shared/domain.ts';
+import type { Database } from './database.ts';
+import type { StoreEventBus } from './events.ts';
+import type { ChatRecord } from './records.ts';
+import { type ChatRow, type HandleRow, type MessageRow, placeholders } from './rows.ts';
+
+export interface ChatFilter {
+  lineId?: number;
+  archived?: boolean;
+  unreadOnly?: boolean;
+  service?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface ChatFlags {
+  pinned?: boolean;
+  archived?: boolean;
+  markedUnread?: boolean;
+}
+
+/**
+ * Chats, their handles and the inbox summary (last activity, last message, unread count), which the
+ * API does not provide and is kept here, recomputed whenever a chat's messages change.
+ */
+export class ChatsRepo {
+  readonly #db: Database;
+  readonly #events: StoreEventBus;
+  readonly #typing: (chatId: number) => string[];
+  readonly #nameFor: (identifiers: string[]) => Map<string, string>;
+
+  constructor(
+    db: Database,
+    events: StoreEventBus,
+    typing: (chatId: number) => string[],
+    nameFor: (identifiers: string[]) => Map<string, string>,
+  ) {
+    this.#db = db;
+    this.#events = events;
+    this.#typing = typing;
+    this.#nameFor = nameFor;
+  }
+
+  upsert(records: readonly ChatRecord[]): void {
+    if (records.length === 0) return;
+    const now = Date.now();
+    for (const r of records) {
+      this.#db.run(
+        `INSERT INTO chats (id, line_id, display_name, service, is_group, message_count, v3_chat_id, updated_at)
+         VALUES (?, ?, COALESCE(?, ''), COALESCE(?, 'SMS'), COALESCE(?, 0), COALESCE(?, 0), ?, ?)
+         ON CONFLICT (id) DO UPDATE SET
+           line_id = excluded.line_id,
+           display_name = COALESCE(?, display_name),
+           service = COALESCE(?, service),
+           is_group = COALESCE(?, is_group),
+           message_count = COALESCE(?, message_count),
+           v3_chat_id = COALESCE(excluded.v3_chat_id, v3_chat_id),
+           updated_at = excluded.updated_at`,
+        r.id,
+        r.lineId,
+        r.displayName ?? null,
+        r.service ?? null,
+        bool(r.isGroup),
+        r.messageCount ?? null,
+        r.v3ChatId ?? null,
+        now,
+        r.displayName ?? null,
+        r.service ?? null,
+        bool(r.isGroup),
+        r.messageCount ?? null,
+      );
+      if (r.handles) {
+        this.#db.run('DELETE FROM handles WHERE chat_id = ?', r.id);
+        for (const h of r.handles) {
+          this.#db.run(
+            'INSERT OR REPLACE INTO handles (id, chat_id, identifier, service, joined_at, is_me) VALUES (?, ?, ?, ?, ?, ?)',
+            h.id,
+            r.id,
+            h.identifier,
+            h.service,
+            h.joinedAt,
+            h.isMe ? 1 : 0,
+          );
+        }
+      }
+    }
+    this.#events.emit('chats.changed', { chatIds: records.map((r) => r.id) });
+  }
+
+  /** Recomputes last activity, last message and unread count from the stored messages. */
+  refreshSummaries(chatIds: Iterable<number>): void {
+    const ids = [...new Set(chatIds)];
+    for (const id of ids) {
+      const last = this.#db.get<{ key: string; sent_at: number }>(
+        'SELECT key, sent_at FROM messages WHERE chat_id = ? AND deleted = 0 ORDER BY sent_at DESC, key DESC LIMIT 1',
+        id,
+      );
+      const unread = this.#db.get<{ n: number }>(
+        'SELECT COUNT(*) AS n FROM messages WHERE chat_id = ? AND from_me = 0 AND is_read = 0 AND deleted = 0',
+        id,
+      );
+      this.#db.run(
+        'UPDATE chats SET last_message_key = ?, last_activity_at = COALESCE(?, last_activity_at), unread_count = ? WHERE id = ?',
+        last?.key ?? null,
+        last?.sent_at ?? null,
+        unread?.n ?? 0,
+        id,
+      );
+    }
+    if (ids.length > 0) this.#events.emit('chats.changed', { chatIds: ids });
+  }
+
+  setFlags(chatId: number, flags: ChatFlags): void {
+    this.#db.run(
+      `UPDATE chats SET pinned = COALESCE(?, pinned), archived = COALESCE(?, archived), marked_unread = COALESCE(?, marked_unread)
+       WHERE id = ?`,
+      bool(flags.pinned),
+      bool(flags.archived),
+      bool(flags.markedUnread),
+      chatId,
+    );
+    this.#events.emit('chats.changed', { chatIds: [chatId] });
+  }
+
+  setSyncState(chatId: number, state: { syncedMessageCount?: number; historyComplete?: boolean }): void {
+    this.#db.run(
+      'UPDATE chats SET synced_message_count = COALESCE(?, synced_message_count), history_complete = COALESCE(?, history_complete) WHERE id = ?',
+      state.syncedMessageCount ?? null,
+      bool(state.historyComplete),
+      chatId,
+    );
+  }
+
+  syncState(
+    chatId: number,
+  ): { messageCount: number; syncedMessageCount: number | null; historyComplete: boolean } | undefined {
+    const row = this.#db.get<ChatRow>('SELECT * FROM chats WHERE id = ?', chatId);
+    return row
+      ? {
+          messageCount: row.message_count,
+          syncedMessageCount: row.synced_message_count,
+          historyComplete: row.history_complete === 1,
+        }
+      : undefined;
+  }
+
+  remove(chatIds: readonly number[]): void {
+    if (chatIds.length === 0) return;
+    this.#db.run(`DELETE FROM messages WHERE chat_id IN (${placeholders(chatIds.length)})`, ...chatIds);
+    this.#db.run(`DELETE FROM chats WHERE id IN (${placeholders(chatIds.length)})`, ...chatIds);
+    this.#events.emit('chats.removed', { chatIds: [...chatIds] });
+  }
+
+  exists(chatId: number): boolean {
+    return this.#db.get('SELECT 1 AS x FROM chats WHERE id = ?', chatId) !== undefined;
+  }
+
+  /** The chat on `lineId` whose customers are exactly `identifiers`. */
+  findByParticipants(lineId: number, identifiers: readonly string[]): number | undefined {
+    const wanted = [...new Set(identifiers)].sort().join('|');
+    const rows = this.#db.all<{ chat_id: number; ids: string }>(
+      `SELECT h.chat_id, GROUP_CONCAT(h.identifier, '|') AS ids FROM handles h JOIN chats c ON c.id = h.chat_id
+       WHERE c.line_id = ? AND h.is_me = 0 GROUP BY h.chat_id`,
+      lineId,
+    );
+    return rows.find((r) => r.ids.split('|').sort().join('|') === wanted)?.chat_id;
+  }
+
+  get(chatId: number): Chat | undefined {
+    const row = this.#db.get<ChatRow>('SELECT * FROM chats WHERE id = ?', chatId);
+    return row ? this.#hydrate([row])[0] : undefined;
+  }
+
+  list(filter: ChatFilter = {}): Chat[] {
+    const where: string[] = ['archived = ?'];
+    const params: Array<string | number> = [filter.archived ? 1 : 0];
+    if (filter.lineId !== undefined) {
+      where.push('line_id = ?');
+      params.push(filter.lineId);
+    }
+    if (filter.unreadOnly) where.push('(unread_count > 0 OR marked_unread = 1)');
+    if (filter.service) {
+      where.push('service = ?');
+      params.push(filter.service);
+    }
+    const rows = this.#db.all<ChatRow>(
+      `SELECT * FROM chats WHERE ${where.join(' AND ')} ORDER BY pinned DESC, last_activity_at DESC, id DESC LIMIT ? OFFSET ?`,
+      ...params,
+      filter.limit ?? 100_000,
+      filter.offset ?? 0,
+    );
+    return this.#hydrate(rows);
+  }
+
+  byIds(chatIds: readonly number[]): Chat[] {
+    if (chatIds.length === 0) return [];
+    return this.#hydrate(
+      this.#db.all<ChatRow>(`SELECT * FROM chats WHERE id IN (${placeholders(chatIds.length)})`, ...chatIds),
+    );
+  }
+
+  /** Unread chats per line (inbound unread messages, or marked unread). */
+  unreadByLine(): Map<number, number> {
+    const rows = this.#db.all<{ line_id: number; n: number }>(
+      'SELECT line_id, COUNT(*) AS n FROM chats WHERE archived = 0 AND (unread_count > 0 OR marked_unread = 1) GROUP BY line_id',
+    );
+    return new Map(rows.map((r) => [r.line_id, r.n]));
+  }
+
+  ids(filter: { lineId?: number } = {}): number[] {
+    return filter.lineId === undefined
+      ? this.#db.all<{ id: number }>('SELECT id FROM chats').map((r) => r.id)
+      : this.#db
+          .all<{ id: number }>('SELECT id FROM chats WHERE line_id = ?', filter.lineId)
+          .map((r) => r.id);
+  }
+
+  #hydrate(rows: ChatRow[]): Chat[] {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const handles = this.#db.all<HandleRow>(
+      `SELECT * FROM handles WHERE chat_id IN (${placeholders(ids.length)}) ORDER BY is_me DESC, id`,
+      ...ids,
+    );
+    const lastKeys = rows.map((r) => r.last_message_key).filter((k): k is string => k !== null);
+    const lastRows = lastKeys.length
+      ? this.#db.all<MessageRow & { attachment_count: number }>(
+          `SELECT m.*, (SELECT COUNT(*) FROM attachments a WHERE a.message_key = m.key) AS attachment_count
+           FROM messages m WHERE m.key IN (${placeholders(lastKeys.length)})`,
+          ...lastKeys,
+        )
+      : [];
+    const names = this.#nameFor([...new Set(handles.map((h) => h.identifier))]);
+    const lastByKey = new Map(lastRows.map((m) => [m.key, m]));
+    const handlesByChat = new Map<number, Handle[]>();
+    for (const h of handles) {
+      const list = handlesByChat.get(h.chat_id) ?? [];
+      list.push({
+        id: h.id,
+        identifier: h.identifier,
+        service: h.service,
+        joinedAt: h.joined_at,
+        isMe: h.is_me === 1,
+        contactName: names.get(h.identifier) ?? null,
+      });
+      handlesByChat.set(h.chat_id, list);
+    }
+    return rows.map((row) => {
+      const last = row.last_message_key ? lastByKey.get(row.last_message_key) : undefined;
+      const preview: MessagePreview | null = last
+        ? {
+            text: last.text,
+            fromMe: last.from_me === 1,
+            senderName: last.from_me ? null : (names.get(last.sender) ?? last.sender),
+            at: last.sent_at,
+            state: last.state,
+            attachmentCount: last.attachment_count,
+          }
+        : null;
+      return {
+        id: row.id,
+        lineId: row.line_id,
+        displayName: row.display_name,
+        service: row.service,
+        isGroup: row.is_group === 1,
+        messageCount: row.message_count,
+        handles: handlesByChat.get(row.id) ?? [],
+        lastActivityAt: row.last_activity_at,
+        lastMessage: preview,
+        unreadCount: row.unread_count,
+        pinned: row.pinned === 1,
+        archived: row.archived === 1,
+        markedUnread: row.marked_unread === 1,
+        typing: this.#typing(row.id),
+        v3ChatId: row.v3_chat_id,
+      };
+    });
+  }
+}
+
+function bool(value: boolean | undefined): number | null {
+  return value === undefined ? null : value ? 1 : 0;
+}

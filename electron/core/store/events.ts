@@ -1,0 +1,90 @@
+import type { ConnectionStatus, SyncStatus } from '../../../shared/domain.ts';
+
+/** What the store announces after each committed change; the hosts forward these to the renderer. */
+export interface StoreEvents {
+  'chats.changed': { chatIds: number[] };
+  'chats.removed': { chatIds: number[] };
+  'messages.changed': { chatId: number; keys: string[] };
+  'messages.removed': { chatId: number; keys: string[] };
+  'typing.changed': { chatId: number; identifiers: string[] };
+  'contacts.changed': { ids: number[] };
+  'contacts.removed': { ids: number[] };
+  'lines.changed': { ids: number[] };
+  'calls.changed': { ids: string[] };
+  'sync.status': SyncStatus;
+  'connection.status': ConnectionStatus;
+}
+
+export type StoreEventName = keyof StoreEvents;
+export type StoreListener<K extends StoreEventName> = (payload: StoreEvents[K]) => void;
+
+/**
+ * A typed emitter that holds events raised inside a transaction until it commits, merging repeats
+ * (e.g. one `messages.changed` per chat for a whole sync page).
+ */
+export class StoreEventBus {
+  readonly #listeners = new Map<StoreEventName, Set<(payload: never) => void>>();
+  #pending: Array<[StoreEventName, unknown]> | null = null;
+
+  on<K extends StoreEventName>(name: K, listener: StoreListener<K>): () => void {
+    let set = this.#listeners.get(name);
+    if (!set) this.#listeners.set(name, (set = new Set()));
+    set.add(listener as (payload: never) => void);
+    return () => set.delete(listener as (payload: never) => void);
+  }
+
+  emit<K extends StoreEventName>(name: K, payload: StoreEvents[K]): void {
+    if (this.#pending) this.#pending.push([name, payload]);
+    else this.#deliver(name, payload);
+  }
+
+  /** Runs `work` with events held back; delivers them (merged) only if it returns. */
+  batch<T>(work: () => T): T {
+    if (this.#pending) return work();
+    this.#pending = [];
+    let events: Array<[StoreEventName, unknown]>;
+    try {
+      const result = work();
+      events = this.#pending;
+      this.#pending = null;
+      for (const [name, payload] of mergeEvents(events)) this.#deliver(name, payload as never);
+      return result;
+    } finally {
+      this.#pending = null;
+    }
+  }
+
+  #deliver(name: StoreEventName, payload: unknown): void {
+    for (const listener of this.#listeners.get(name) ?? []) {
+      try {
+        listener(payload as never);
+      } catch {
+        // A listener's failure must not undo or block a committed change.
+      }
+    }
+  }
+}
+
+function mergeEvents(events: Array<[StoreEventName, unknown]>): Array<[StoreEventName, unknown]> {
+  const merged: Array<[StoreEventName, unknown]> = [];
+  const index = new Map<string, Record<string, unknown>>();
+  for (const [name, payload] of events) {
+    const p = payload as Record<string, unknown>;
+    const listKey = ['chatIds', 'ids', 'keys'].find((k) => Array.isArray(p[k]));
+    if (!listKey) {
+      merged.push([name, payload]);
+      continue;
+    }
+    const key = `${name}|${'chatId' in p ? String(p.chatId) : ''}`;
+    const existing = index.get(key);
+    if (existing) {
+      const set = new Set([...(existing[listKey] as unknown[]), ...(p[listKey] as unknown[])]);
+      existing[listKey] = [...set];
+    } else {
+      const copy = { ...p, [listKey]: [...(p[listKey] as unknown[])] };
+      index.set(key, copy);
+      merged.push([name, copy]);
+    }
+  }
+  return merged;
+}

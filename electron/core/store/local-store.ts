@@ -1,0 +1,137 @@
+import type { Chat, Contact, Message } from '../../../shared/domain.ts';
+import { ChatsRepo } from './chats-repo.ts';
+import { ContactsRepo } from './contacts-repo.ts';
+import { Database } from './database.ts';
+import { StoreEventBus } from './events.ts';
+import { MessagesRepo } from './messages-repo.ts';
+import { OutboxRepo } from './outbox-repo.ts';
+import { placeholders } from './rows.ts';
+import { digitsOf, ftsQuery } from './search.ts';
+import {
+  CallsRepo,
+  CursorsRepo,
+  DraftsRepo,
+  LinesRepo,
+  SeenEventsRepo,
+  StagedFilesRepo,
+} from './small-repos.ts';
+import { TypingState } from './typing.ts';
+
+export interface SearchHit {
+  message: Message;
+  /** The text with matches wrapped in \u0002 … \u0003 (the renderer turns them into <mark>). */
+  snippet: string;
+}
+
+export interface SearchResult {
+  chats: Chat[];
+  contacts: Contact[];
+  messages: SearchHit[];
+}
+
+export const MARK_START = '\u0002';
+export const MARK_END = '\u0003';
+
+/**
+ * The workspace's local store: the single source of truth the UI mirrors. One SQLite database per
+ * workspace. Changes made through `transaction` are announced (merged) only after they commit.
+ */
+export class LocalStore {
+  readonly events = new StoreEventBus();
+  readonly db: Database;
+  readonly lines: LinesRepo;
+  readonly chats: ChatsRepo;
+  readonly messages: MessagesRepo;
+  readonly contacts: ContactsRepo;
+  readonly calls: CallsRepo;
+  readonly cursors: CursorsRepo;
+  readonly drafts: DraftsRepo;
+  readonly seenEvents: SeenEventsRepo;
+  readonly staged: StagedFilesRepo;
+  readonly outbox: OutboxRepo;
+  readonly typing: TypingState;
+
+  constructor(path: string) {
+    this.db = new Database(path);
+    const names = (identifiers: string[]) => this.contacts.namesFor(identifiers);
+    this.typing = new TypingState((chatId, identifiers) =>
+      this.events.emit('typing.changed', { chatId, identifiers }),
+    );
+    this.lines = new LinesRepo(this.db, this.events);
+    this.chats = new ChatsRepo(this.db, this.events, (id) => this.typing.of(id), names);
+    this.messages = new MessagesRepo(this.db, this.events, (ids) => this.chats.refreshSummaries(ids), names);
+    this.contacts = new ContactsRepo(this.db, this.events, (identifiers) => this.#renamed(identifiers));
+    this.calls = new CallsRepo(this.db, this.events);
+    this.cursors = new CursorsRepo(this.db);
+    this.drafts = new DraftsRepo(this.db);
+    this.seenEvents = new SeenEventsRepo(this.db);
+    this.staged = new StagedFilesRepo(this.db);
+    this.outbox = new OutboxRepo(this.db);
+  }
+
+  /** One atomic change: rolled back whole on error; its events are delivered after commit. */
+  transaction<T>(work: () => T): T {
+    return this.events.batch(() => this.db.transaction(work));
+  }
+
+  /** Local full-text search across contact names, chat names and numbers, and message text. */
+  search(input: string, limit = 50): SearchResult {
+    const match = ftsQuery(input);
+    if (!match) return { chats: [], contacts: [], messages: [] };
+    const contacts = this.contacts.list({ query: input, limit: 20 });
+    const digits = digitsOf(input);
+    const like = `%${input.trim().toLowerCase()}%`;
+    const chatIds = this.db
+      .all<{ id: number }>(
+        `SELECT DISTINCT c.id FROM chats c LEFT JOIN handles h ON h.chat_id = c.id
+         WHERE lower(c.display_name) LIKE ? OR lower(h.identifier) LIKE ? ${digits.length >= 3 ? 'OR h.identifier LIKE ?' : ''}
+         ORDER BY c.last_activity_at DESC LIMIT 20`,
+        like,
+        like,
+        ...(digits.length >= 3 ? [`%${digits}%`] : []),
+      )
+      .map((r) => r.id);
+    const contactNumbers = contacts.flatMap((c) => [c.phoneNumber, c.email]).filter(Boolean);
+    const viaContacts = contactNumbers.length
+      ? this.db
+          .all<{ chat_id: number }>(
+            `SELECT DISTINCT chat_id FROM handles WHERE identifier IN (${placeholders(contactNumbers.length)})`,
+            ...contactNumbers,
+          )
+          .map((r) => r.chat_id)
+      : [];
+    const chats = this.chats
+      .byIds([...new Set([...chatIds, ...viaContacts])])
+      .sort((a, b) => b.lastActivityAt - a.lastActivityAt);
+    const hits = this.db.all<{ key: string; snippet: string }>(
+      `SELECT m.key, snippet(messages_fts, 0, '${MARK_START}', '${MARK_END}', '…', 16) AS snippet
+       FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid
+       WHERE messages_fts MATCH ? AND m.deleted = 0 ORDER BY m.sent_at DESC LIMIT ?`,
+      match,
+      limit,
+    );
+    const byKey = new Map(this.messages.byKeys(hits.map((h) => h.key)).map((m) => [m.key, m]));
+    const messages = hits.flatMap((h) => {
+      const message = byKey.get(h.key);
+      return message ? [{ message, snippet: h.snippet }] : [];
+    });
+    return { chats, contacts, messages };
+  }
+
+  close(): void {
+    this.typing.dispose();
+    this.db.close();
+  }
+
+  /** A contact changed: chats with those handles show new names. */
+  #renamed(identifiers: string[]): void {
+    if (identifiers.length === 0) return;
+    const ids = this.db
+      .all<{ chat_id: number }>(
+        `SELECT DISTINCT chat_id FROM handles WHERE identifier IN (${placeholders(identifiers.length)})`,
+        ...identifiers,
+      )
+      .map((r) => r.chat_id);
+    if (ids.length > 0) this.events.emit('chats.changed', { chatIds: ids });
+  }
+}

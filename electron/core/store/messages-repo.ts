@@ -1,0 +1,399 @@
+import type { Message, MessageError, MessageState } from '../../../shared/domain.ts';
+import type { Database } from './database.ts';
+import type { StoreEventBus } from './events.ts';
+import { mergeMessage } from './merge.ts';
+import type { AttachmentRecord, MessageRecord, ReactionRecord } from './records.ts';
+import {
+  type AttachmentRow,
+  type MessageRow,
+  parseError,
+  placeholders,
+  type ReactionRow,
+  toAttachment,
+  toReaction,
+} from './rows.ts';
+
+export const serverKey = (id: number): string => `m${id}`;
+
+export interface LocalMessageInput {
+  key: string;
+  chatId: number;
+  text: string;
+  sentAt: number;
+  sender: string;
+  idempotencyKey: string;
+  attachments: AttachmentRecord[];
+}
+
+export interface TimelineCursor {
+  sentAt: number;
+  key: string;
+}
+
+/**
+ * Messages and their attachments and reactions. `upsert` is the reconciler's single write path: a
+ * message is matched by service id, else by idempotency key (the optimistic copy), else inserted.
+ * Deleted messages stay as tombstones so a stale poll cannot bring them back.
+ */
+export class MessagesRepo {
+  readonly #db: Database;
+  readonly #events: StoreEventBus;
+  readonly #touched: (chatIds: Iterable<number>) => void;
+  readonly #nameFor: (identifiers: string[]) => Map<string, string>;
+
+  constructor(
+    db: Database,
+    events: StoreEventBus,
+    touched: (chatIds: Iterable<number>) => void,
+    nameFor: (identifiers: string[]) => Map<string, string>,
+  ) {
+    this.#db = db;
+    this.#events = events;
+    this.#touched = touched;
+    this.#nameFor = nameFor;
+  }
+
+  /** Returns the keys written, per chat. */
+  upsert(records: readonly MessageRecord[]): Map<number, string[]> {
+    const written = new Map<number, string[]>();
+    const now = Date.now();
+    for (const record of records) {
+      const existing =
+        this.#db.get<MessageRow>('SELECT * FROM messages WHERE id = ?', record.id) ??
+        (record.idempotencyKey
+          ? this.#db.get<MessageRow>(
+              'SELECT * FROM messages WHERE idempotency_key = ?',
+              record.idempotencyKey,
+            )
+          : undefined);
+      let key: string;
+      if (existing) {
+        if (existing.deleted) continue;
+        key = existing.key;
+        const merged = mergeMessage(
+          {
+            text: existing.text,
+            state: existing.state,
+            deliveredAt: existing.delivered_at,
+            editedAt: existing.edited_at,
+            isRead: existing.is_read === 1,
+            sentAt: existing.sent_at,
+          },
+          record,
+        );
+        this.#db.run(
+          `UPDATE messages SET id = ?, chat_id = ?, text = ?, sent_at = ?, delivered_at = ?, state = ?, edited_at = ?,
+             is_read = ?, sender = ?, handle_id = COALESCE(?, handle_id), error_json = NULL, updated_at = ? WHERE key = ?`,
+          record.id,
+          record.chatId,
+          merged.text,
+          merged.sentAt,
+          merged.deliveredAt,
+          merged.state,
+          merged.editedAt,
+          merged.isRead ? 1 : 0,
+          record.sender || existing.sender,
+          record.handleId ?? null,
+          now,
+          key,
+        );
+      } else {
+        key = serverKey(record.id);
+        this.#db.run(
+          `INSERT INTO messages (key, id, chat_id, text, sent_at, delivered_at, state, edited_at, is_read, from_me, sender,
+             handle_id, idempotency_key, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          key,
+          record.id,
+          record.chatId,
+          record.text ?? '',
+          record.sentAt,
+          record.deliveredAt ?? null,
+          record.deliveryStatus ?? (record.fromMe ? 'pending' : 'delivered'),
+          record.editedAt ?? null,
+          record.isRead ? 1 : 0,
+          record.fromMe ? 1 : 0,
+          record.sender,
+          record.handleId ?? null,
+          record.idempotencyKey ?? null,
+          now,
+        );
+      }
+      if (record.attachments && (record.attachments.length > 0 || !existing))
+        this.#replaceAttachments(key, record.attachments);
+      if (record.reactions) this.#replaceReactions(record.id, record.reactions);
+      const list = written.get(record.chatId) ?? [];
+      list.push(key);
+      written.set(record.chatId, list);
+    }
+    this.#announce(written);
+    return written;
+  }
+
+  /** The optimistic copy of a message being sent from here. */
+  insertLocal(input: LocalMessageInput): void {
+    this.#db.run(
+      `INSERT INTO messages (key, id, chat_id, text, sent_at, state, is_read, from_me, sender, idempotency_key, updated_at)
+       VALUES (?, NULL, ?, ?, ?, 'queued', 1, 1, ?, ?, ?)`,
+      input.key,
+      input.chatId,
+      input.text,
+      input.sentAt,
+      input.sender,
+      input.idempotencyKey,
+      Date.now(),
+    );
+    this.#replaceAttachments(input.key, input.attachments);
+    this.#announce(new Map([[input.chatId, [input.key]]]));
+  }
+
+  setState(key: string, state: MessageState, error: MessageError | null = null): void {
+    const row = this.#db.get<{ chat_id: number }>('SELECT chat_id FROM messages WHERE key = ?', key);
+    if (!row) return;
+    this.#db.run(
+      'UPDATE messages SET state = ?, error_json = ?, updated_at = ? WHERE key = ?',
+      state,
+      error ? JSON.stringify(error) : null,
+      Date.now(),
+      key,
+    );
+    this.#announce(new Map([[row.chat_id, [key]]]));
+  }
+
+  /** A local (never accepted) message moves to the chat the service put it in. */
+  moveLocal(key: string, chatId: number): void {
+    const row = this.#db.get<{ chat_id: number }>('SELECT chat_id FROM messages WHERE key = ?', key);
+    if (!row || row.chat_id === chatId) return;
+    this.#db.run('UPDATE messages SET chat_id = ? WHERE key = ?', chatId, key);
+    this.#events.emit('messages.removed', { chatId: row.chat_id, keys: [key] });
+    this.#touched([row.chat_id]);
+    this.#announce(new Map([[chatId, [key]]]));
+  }
+
+  /** Tombstones by service id (deleted on the service) or removes local-only copies (discarded). */
+  remove(chatId: number, keys: readonly string[]): void {
+    if (keys.length === 0) return;
+    this.#db.run(
+      `UPDATE messages SET deleted = 1, updated_at = ? WHERE key IN (${placeholders(keys.length)}) AND id IS NOT NULL`,
+      Date.now(),
+      ...keys,
+    );
+    this.#db.run(`DELETE FROM messages WHERE key IN (${placeholders(keys.length)}) AND id IS NULL`, ...keys);
+    this.#events.emit('messages.removed', { chatId, keys: [...keys] });
+    this.#touched([chatId]);
+  }
+
+  editText(key: string, text: string, editedAt: number): void {
+    const row = this.#db.get<{ chat_id: number }>('SELECT chat_id FROM messages WHERE key = ?', key);
+    if (!row) return;
+    this.#db.run(
+      'UPDATE messages SET text = ?, edited_at = ?, updated_at = ? WHERE key = ?',
+      text,
+      editedAt,
+      Date.now(),
+      key,
+    );
+    this.#announce(new Map([[row.chat_id, [key]]]));
+  }
+
+  markRead(ids: readonly number[]): void {
+    if (ids.length === 0) return;
+    const rows = this.#db.all<{ key: string; chat_id: number }>(
+      `SELECT key, chat_id FROM messages WHERE id IN (${placeholders(ids.length)}) AND is_read = 0`,
+      ...ids,
+    );
+    if (rows.length === 0) return;
+    this.#db.run(
+      `UPDATE messages SET is_read = 1, updated_at = ? WHERE id IN (${placeholders(ids.length)})`,
+      Date.now(),
+      ...ids,
+    );
+    this.#announce(groupKeys(rows));
+  }
+
+  /** Marks every inbound message of a chat read locally (after the service accepted mark_as_read). */
+  markChatRead(chatId: number): void {
+    const rows = this.#db.all<{ key: string; chat_id: number }>(
+      'SELECT key, chat_id FROM messages WHERE chat_id = ? AND from_me = 0 AND is_read = 0 AND deleted = 0',
+      chatId,
+    );
+    if (rows.length === 0) return;
+    this.#db.run('UPDATE messages SET is_read = 1 WHERE chat_id = ? AND from_me = 0 AND is_read = 0', chatId);
+    this.#announce(groupKeys(rows));
+  }
+
+  addReaction(record: ReactionRecord): void {
+    this.#writeReaction(record);
+    this.#announceById(record.messageId);
+  }
+
+  removeReaction(messageId: number, kind: string, fromMe: boolean, sender: string | null): void {
+    const result = fromMe
+      ? this.#db.run(
+          'DELETE FROM reactions WHERE message_id = ? AND kind = ? AND from_me = 1',
+          messageId,
+          kind,
+        )
+      : this.#db.run(
+          'DELETE FROM reactions WHERE message_id = ? AND kind = ? AND from_me = 0 AND sender = ?',
+          messageId,
+          kind,
+          sender ?? '',
+        );
+    if (result.changes > 0) this.#announceById(messageId);
+  }
+
+  get(key: string): Message | undefined {
+    const row = this.#db.get<MessageRow>('SELECT * FROM messages WHERE key = ? AND deleted = 0', key);
+    return row ? this.#hydrate([row])[0] : undefined;
+  }
+
+  byId(id: number): Message | undefined {
+    const row = this.#db.get<MessageRow>('SELECT * FROM messages WHERE id = ? AND deleted = 0', id);
+    return row ? this.#hydrate([row])[0] : undefined;
+  }
+
+  /** Newest first internally, returned oldest → newest: the `limit` messages before `before`. */
+  page(chatId: number, options: { before?: TimelineCursor; limit: number }): Message[] {
+    const rows = options.before
+      ? this.#db.all<MessageRow>(
+          `SELECT * FROM messages WHERE chat_id = ? AND deleted = 0 AND (sent_at < ? OR (sent_at = ? AND key < ?))
+           ORDER BY sent_at DESC, key DESC LIMIT ?`,
+          chatId,
+          options.before.sentAt,
+          options.before.sentAt,
+          options.before.key,
+          options.limit,
+        )
+      : this.#db.all<MessageRow>(
+          'SELECT * FROM messages WHERE chat_id = ? AND deleted = 0 ORDER BY sent_at DESC, key DESC LIMIT ?',
+          chatId,
+          options.limit,
+        );
+    return this.#hydrate(rows.reverse());
+  }
+
+  byKeys(keys: readonly string[]): Message[] {
+    if (keys.length === 0) return [];
+    return this.#hydrate(
+      this.#db.all<MessageRow>(
+        `SELECT * FROM messages WHERE key IN (${placeholders(keys.length)}) AND deleted = 0 ORDER BY sent_at, key`,
+        ...keys,
+      ),
+    );
+  }
+
+  /** Sent from here and not settled yet: the sync engine re-checks these with backoff. */
+  unsettled(limit = 200): Array<{ key: string; id: number; chatId: number; sentAt: number }> {
+    return this.#db
+      .all<{ key: string; id: number; chat_id: number; sent_at: number }>(
+        `SELECT key, id, chat_id, sent_at FROM messages WHERE deleted = 0 AND from_me = 1 AND id IS NOT NULL AND state IN ('pending', 'paused')
+         ORDER BY sent_at LIMIT ?`,
+        limit,
+      )
+      .map((r) => ({ key: r.key, id: r.id, chatId: r.chat_id, sentAt: r.sent_at }));
+  }
+
+  newestSentAt(chatId: number): number | null {
+    const row = this.#db.get<{ at: number | null }>(
+      'SELECT MAX(sent_at) AS at FROM messages WHERE chat_id = ? AND id IS NOT NULL',
+      chatId,
+    );
+    return row?.at ?? null;
+  }
+
+  oldestSentAt(chatId: number): number | null {
+    const row = this.#db.get<{ at: number | null }>(
+      'SELECT MIN(sent_at) AS at FROM messages WHERE chat_id = ? AND id IS NOT NULL',
+      chatId,
+    );
+    return row?.at ?? null;
+  }
+
+  #replaceAttachments(key: string, attachments: readonly AttachmentRecord[]): void {
+    this.#db.run('DELETE FROM attachments WHERE message_key = ?', key);
+    attachments.forEach((a, position) =>
+      this.#db.run(
+        `INSERT INTO attachments (id, message_key, position, url, filename, mime_type, size) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET message_key = excluded.message_key, url = excluded.url, size = COALESCE(excluded.size, size)`,
+        a.id,
+        key,
+        position,
+        a.url,
+        a.filename,
+        a.mimeType,
+        a.size,
+      ),
+    );
+  }
+
+  #replaceReactions(messageId: number, reactions: readonly ReactionRecord[]): void {
+    this.#db.run('DELETE FROM reactions WHERE message_id = ?', messageId);
+    for (const r of reactions) this.#writeReaction(r);
+  }
+
+  #writeReaction(r: ReactionRecord): void {
+    this.#db.run(
+      'INSERT OR REPLACE INTO reactions (id, message_id, kind, from_me, sender, at) VALUES (?, ?, ?, ?, ?, ?)',
+      r.id,
+      r.messageId,
+      r.kind,
+      r.fromMe ? 1 : 0,
+      r.sender,
+      r.at,
+    );
+  }
+
+  #announceById(messageId: number): void {
+    const row = this.#db.get<{ key: string; chat_id: number }>(
+      'SELECT key, chat_id FROM messages WHERE id = ?',
+      messageId,
+    );
+    if (row) this.#announce(new Map([[row.chat_id, [row.key]]]));
+  }
+
+  #announce(written: Map<number, string[]>): void {
+    if (written.size === 0) return;
+    this.#touched(written.keys());
+    for (const [chatId, keys] of written) this.#events.emit('messages.changed', { chatId, keys });
+  }
+
+  #hydrate(rows: MessageRow[]): Message[] {
+    if (rows.length === 0) return [];
+    const keys = rows.map((r) => r.key);
+    const ids = rows.map((r) => r.id).filter((id): id is number => id !== null);
+    const attachments = this.#db.all<AttachmentRow>(
+      `SELECT * FROM attachments WHERE message_key IN (${placeholders(keys.length)}) ORDER BY position`,
+      ...keys,
+    );
+    const reactions = ids.length
+      ? this.#db.all<ReactionRow>(
+          `SELECT * FROM reactions WHERE message_id IN (${placeholders(ids.length)}) ORDER BY at, id`,
+          ...ids,
+        )
+      : [];
+    const names = this.#nameFor([...new Set(rows.filter((r) => !r.from_me).map((r) => r.sender))]);
+    return rows.map((row) => ({
+      key: row.key,
+      id: row.id,
+      chatId: row.chat_id,
+      text: row.text,
+      sentAt: row.sent_at,
+      deliveredAt: row.delivered_at,
+      state: row.state,
+      editedAt: row.edited_at,
+      isRead: row.is_read === 1,
+      fromMe: row.from_me === 1,
+      sender: row.sender,
+      senderName: row.from_me ? null : (names.get(row.sender) ?? null),
+      attachments: attachments.filter((a) => a.message_key === row.key).map(toAttachment),
+      reactions: row.id === null ? [] : reactions.filter((r) => r.message_id === row.id).map(toReaction),
+      error: parseError(row.error_json),
+    }));
+  }
+}
+
+function groupKeys(rows: Array<{ key: string; chat_id: number }>): Map<number, string[]> {
+  const map = new Map<number, string[]>();
+  for (const row of rows) map.set(row.chat_id, [...(map.get(row.chat_id) ?? []), row.key]);
+  return map;
+}

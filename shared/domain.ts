@@ -1,0 +1,179 @@
+/**
+ * Parley's domain as the app sees it: what the local store holds and what crosses the bridge. The
+ * API's wire shapes live in electron/core/api/schemas.ts; the reconciler maps them to these.
+ * Times are epoch milliseconds. Service and status fields keep unknown values the service may add.
+ */
+import { z } from 'zod';
+
+export const KNOWN_SERVICES = ['iMessage', 'SMS', 'RCS'] as const;
+export const serviceSchema = z.string().min(1);
+export type Service = (typeof KNOWN_SERVICES)[number] | (string & {});
+
+export const REACTION_KINDS = ['love', 'like', 'dislike', 'laugh', 'emphasize', 'question'] as const;
+export const reactionKindSchema = z.enum(REACTION_KINDS);
+export type ReactionKind = z.infer<typeof reactionKindSchema>;
+
+/**
+ * Where a message stands, for the UI: `queued`/`sending` live only in the outbox; the service's
+ * `delivery_status` values follow; `failed` is a permanent outbox failure kept for retry/discard.
+ */
+export type MessageState =
+  | 'queued'
+  | 'sending'
+  | 'pending'
+  | 'delivered'
+  | 'service_unavailable'
+  | 'paused'
+  | 'rate_limit_exceeded'
+  | 'failed'
+  | (string & {});
+
+export interface Line {
+  id: number;
+  phoneNumber: string;
+  forwardingNumber: string | null;
+  responseRate: number | null;
+  userName: string | null;
+  userEmail: string | null;
+}
+
+export interface Handle {
+  id: number;
+  identifier: string;
+  service: Service;
+  joinedAt: number | null;
+  isMe: boolean;
+  /** The contact's full name when the handle matches a contact. */
+  contactName: string | null;
+}
+
+export interface Attachment {
+  id: string;
+  url: string;
+  filename: string;
+  mimeType: string;
+  size: number | null;
+}
+
+export interface Reaction {
+  id: number;
+  messageId: number;
+  kind: ReactionKind | (string & {});
+  fromMe: boolean;
+  from: string;
+  at: number;
+}
+
+export interface MessageError {
+  code: string;
+  message: string;
+  retryable: boolean;
+}
+
+export interface Message {
+  /** Stable key: the outbox's key for messages sent here, else `m<id>`. Never changes. */
+  key: string;
+  /** The service's id; null until the service has accepted the message. */
+  id: number | null;
+  chatId: number;
+  text: string;
+  sentAt: number;
+  deliveredAt: number | null;
+  state: MessageState;
+  editedAt: number | null;
+  isRead: boolean;
+  fromMe: boolean;
+  /** Phone number or email of the sender. */
+  sender: string;
+  senderName: string | null;
+  attachments: Attachment[];
+  reactions: Reaction[];
+  error: MessageError | null;
+}
+
+export interface MessagePreview {
+  text: string;
+  fromMe: boolean;
+  senderName: string | null;
+  at: number;
+  state: MessageState;
+  attachmentCount: number;
+}
+
+export interface Chat {
+  id: number;
+  lineId: number;
+  /** The service's display name (group name, else participants' names or numbers). */
+  displayName: string;
+  service: Service;
+  isGroup: boolean;
+  messageCount: number;
+  handles: Handle[];
+  lastActivityAt: number;
+  lastMessage: MessagePreview | null;
+  unreadCount: number;
+  pinned: boolean;
+  archived: boolean;
+  /** Marked unread locally (never sent to the service). */
+  markedUnread: boolean;
+  /** Identifiers of customers typing right now. */
+  typing: string[];
+  v3ChatId: string | null;
+}
+
+export interface ContactOwner {
+  id: number;
+  email: string;
+  name: string;
+}
+
+export interface Contact {
+  id: number;
+  firstName: string;
+  lastName: string;
+  fullName: string;
+  email: string;
+  phoneNumber: string;
+  company: string;
+  title: string;
+  location: string;
+  imageUrl: string | null;
+  owner: ContactOwner | null;
+  createdAt: number | null;
+  updatedAt: number | null;
+}
+
+export interface Call {
+  id: string;
+  from: string;
+  to: string;
+  status: 'completed' | 'missed' | 'voicemail' | 'failed' | (string & {});
+  direction: 'inbound' | 'outbound' | (string & {});
+  startedAt: number | null;
+  endedAt: number | null;
+  durationSeconds: number;
+  forwardedFrom: string | null;
+  voicemail: boolean;
+  transcript: string | null;
+  summary: string | null;
+  recordingUrl: string | null;
+  /** The chat with this caller on this line, when one exists. */
+  chatId: number | null;
+}
+
+export type SyncPhase = 'idle' | 'initial' | 'incremental' | 'offline' | 'error';
+
+export interface SyncStatus {
+  phase: SyncPhase;
+  chatsKnown: number;
+  chatsWithMessages: number;
+  lastSyncedAt: number | null;
+  error: string | null;
+}
+
+export type ConnectionState = 'live' | 'polling' | 'reconnecting' | 'offline';
+
+export interface ConnectionStatus {
+  state: ConnectionState;
+  reason: string | null;
+}
