@@ -180,6 +180,7 @@ export function resumeLine(world: World, org: Org, line: Line): void {
       if (message.deliveryStatus !== 'paused') continue;
       message.deliveryStatus = 'pending';
       scheduleDelivery(world, org, chat, message);
+      for (const observer of world.observers) observer.outboundMessage?.(org, chat.id, message);
     }
   }
 }

@@ -51,6 +51,9 @@ export function buildApp(services: SandboxServices): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorateRequest('org', null as unknown as Org);
+  // The service takes JSON and multipart only; Fastify's default text/plain parser would let a
+  // plain-text body through to validation instead of a 415.
+  app.removeContentTypeParser('text/plain');
 
   app.register(multipart, {
     limits: { fileSize: world.config.attachmentMaxBytes, files: 20, fields: 200, fieldSize: 1024 * 1024 },

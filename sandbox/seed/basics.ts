@@ -26,7 +26,13 @@ export function addUsers(
 export function addLine(
   world: World,
   org: Org,
-  init: { orgIndex: number; slot: number; userId: number | null; responseRate: number; forwardingNumber: string | null },
+  init: {
+    orgIndex: number;
+    slot: number;
+    userId: number | null;
+    responseRate: number;
+    forwardingNumber: string | null;
+  },
 ): Line {
   const line: Line = {
     id: world.nextId('line'),

@@ -56,15 +56,33 @@ export function seedBulk(world: World, org: Org, line: Line, chats: number, mess
     const lastAt = now - MIN - Math.floor((i * WINDOW) / chats);
     const firstAt = lastAt - (messagesPerChat - 1) * STEP;
     if (i < MAX_CONTACTS) {
-      createContact(world, org, { firstName: 'Customer', lastName: String(i + 1), phoneNumber: identifier }, owner, { silent: true, at: firstAt });
+      createContact(
+        world,
+        org,
+        { firstName: 'Customer', lastName: String(i + 1), phoneNumber: identifier },
+        owner,
+        { silent: true, at: firstAt },
+      );
     }
-    const chat = createChat(world, org, { line, identifiers: [identifier], service, at: firstAt - MIN, silent: true });
-    // Every tenth chat ends with an unread message from the customer.
-    const unreadLast = i % 10 === 0 && (messagesPerChat - 1) % 2 === 0;
+    const chat = createChat(world, org, {
+      line,
+      identifiers: [identifier],
+      service,
+      at: firstAt - MIN,
+      silent: true,
+    });
+    // Messages alternate; every tenth chat ends with an unread message from the customer, the
+    // others with the organization's answer.
+    const unreadLast = i % 10 === 0;
     for (let j = 0; j < messagesPerChat; j++) {
       const at = firstAt + j * STEP;
-      if (j % 2 === 0) {
-        const message = receiveMessage(world, org, chat, { from: identifier, text: INBOUND[(i + j) % INBOUND.length]!, at, silent: true });
+      if ((messagesPerChat - 1 - j) % 2 === (unreadLast ? 0 : 1)) {
+        const message = receiveMessage(world, org, chat, {
+          from: identifier,
+          text: INBOUND[(i + j) % INBOUND.length]!,
+          at,
+          silent: true,
+        });
         const unread = unreadLast && j === messagesPerChat - 1;
         message.isRead = !unread;
         message.readAt = unread ? null : at + MIN;

@@ -23,31 +23,128 @@ export const LINE_KINDS: readonly LineKind[] = ['dispatch', 'estimates', 'billin
 export const DIRECT_CHATS: Record<LineKind, number> = { dispatch: 28, estimates: 16, billing: 10 };
 
 export const FIRST_NAMES = [
-  'Olivia', 'James', 'Sofia', 'Daniel', 'Grace', 'Ethan', 'Hannah', 'Marcus', 'Chloe', 'Nathan',
-  'Aisha', 'Ryan', 'Emily', 'Kevin', 'Natalie', 'Jorge', 'Megan', 'Tyler', 'Rosa', 'Brandon',
-  'Leah', 'Samuel', 'Vanessa', 'Derek', 'Lauren', 'Andre', 'Julia', 'Patrick', 'Mei', 'Victor',
-  'Tara', 'Oscar', 'Bianca', 'Howard', 'Fatima', 'Gavin', 'Ingrid', 'Caleb', 'Nina', 'Walter',
+  'Olivia',
+  'James',
+  'Sofia',
+  'Daniel',
+  'Grace',
+  'Ethan',
+  'Hannah',
+  'Marcus',
+  'Chloe',
+  'Nathan',
+  'Aisha',
+  'Ryan',
+  'Emily',
+  'Kevin',
+  'Natalie',
+  'Jorge',
+  'Megan',
+  'Tyler',
+  'Rosa',
+  'Brandon',
+  'Leah',
+  'Samuel',
+  'Vanessa',
+  'Derek',
+  'Lauren',
+  'Andre',
+  'Julia',
+  'Patrick',
+  'Mei',
+  'Victor',
+  'Tara',
+  'Oscar',
+  'Bianca',
+  'Howard',
+  'Fatima',
+  'Gavin',
+  'Ingrid',
+  'Caleb',
+  'Nina',
+  'Walter',
 ] as const;
 
 export const LAST_NAMES = [
-  'Whitfield', 'Nguyen', 'Alvarez', 'Brooks', 'Kowalski', 'Patel', 'Donovan', 'Reyes', 'Lindqvist', 'Okafor',
-  'Hughes', 'Tanaka', 'Moreno', 'Fitzgerald', 'Sato', 'Castillo', 'Bennett', 'Yamamoto', 'Russo', 'Delgado',
-  'Park', 'Schneider', 'Abbott', 'Ferreira', 'Kim', 'Gallagher', 'Haddad', 'Marsh', 'Ibarra', 'Novak',
+  'Whitfield',
+  'Nguyen',
+  'Alvarez',
+  'Brooks',
+  'Kowalski',
+  'Patel',
+  'Donovan',
+  'Reyes',
+  'Lindqvist',
+  'Okafor',
+  'Hughes',
+  'Tanaka',
+  'Moreno',
+  'Fitzgerald',
+  'Sato',
+  'Castillo',
+  'Bennett',
+  'Yamamoto',
+  'Russo',
+  'Delgado',
+  'Park',
+  'Schneider',
+  'Abbott',
+  'Ferreira',
+  'Kim',
+  'Gallagher',
+  'Haddad',
+  'Marsh',
+  'Ibarra',
+  'Novak',
 ] as const;
 
-export const CITIES = ['Oakland', 'Berkeley', 'Alameda', 'San Leandro', 'Piedmont', 'Emeryville', 'Walnut Creek', 'Castro Valley'] as const;
-export const STREETS = ['Alder Ct', 'Grand Ave', 'Lakeshore Blvd', 'Park St', 'Oak St', 'Hillcrest Rd', 'Vernon St', 'Bay Farm Rd'] as const;
+export const CITIES = [
+  'Oakland',
+  'Berkeley',
+  'Alameda',
+  'San Leandro',
+  'Piedmont',
+  'Emeryville',
+  'Walnut Creek',
+  'Castro Valley',
+] as const;
+export const STREETS = [
+  'Alder Ct',
+  'Grand Ave',
+  'Lakeshore Blvd',
+  'Park St',
+  'Oak St',
+  'Hillcrest Rd',
+  'Vernon St',
+  'Bay Farm Rd',
+] as const;
 export const TECHS = [
   { firstName: 'Marcus', lastName: 'Bell' },
   { firstName: 'Jorge', lastName: 'Salas' },
   { firstName: 'Kenji', lastName: 'Mori' },
 ] as const;
 export const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
-export const TIMES = ['8:30am', '9:00am', '10:30am', '11:00am', '1:00pm', '2:30pm', '3:00pm', '4:30pm'] as const;
+export const TIMES = [
+  '8:30am',
+  '9:00am',
+  '10:30am',
+  '11:00am',
+  '1:00pm',
+  '2:30pm',
+  '3:00pm',
+  '4:30pm',
+] as const;
 export const WINDOWS = ['8–10am', '10am–noon', '12–2pm', '1–3pm', '3–5pm'] as const;
 export const PRICES = ['$1,850', '$2,400', '$2,890', '$3,450', '$4,150', '$6,200'] as const;
 export const SMALL_PRICES = ['$95', '$145', '$185', '$240', '$315', '$485'] as const;
-export const APPLIANCES = ['water heater', 'furnace', 'garbage disposal', 'sump pump', 'kitchen faucet', 'AC condenser'] as const;
+export const APPLIANCES = [
+  'water heater',
+  'furnace',
+  'garbage disposal',
+  'sump pump',
+  'kitchen faucet',
+  'AC condenser',
+] as const;
 
 export const DIRECT_TEMPLATES: Record<LineKind, readonly (readonly string[])[]> = {
   dispatch: [
@@ -93,7 +190,7 @@ export const DIRECT_TEMPLATES: Record<LineKind, readonly (readonly string[])[]> 
       "o:You're booked. {tech} will bring a thermocouple just in case.",
     ],
     [
-      "o:Hi {first}, {tech} is at {addr} but nobody is answering the door.",
+      'o:Hi {first}, {tech} is at {addr} but nobody is answering the door.',
       'c:So sorry! Running 5 min late, almost there',
       "o:No worries, he'll wait.",
       'c:Here now',
@@ -111,7 +208,7 @@ export const DIRECT_TEMPLATES: Record<LineKind, readonly (readonly string[])[]> 
       'o:That would help, thank you!',
     ],
     [
-      "c:Half the outlets in our living room stopped working. Breaker looks fine",
+      'c:Half the outlets in our living room stopped working. Breaker looks fine',
       'o:Could be a tripped GFCI elsewhere on the circuit — check the bathrooms and the garage for one with a reset button.',
       'c:Found it in the garage! Everything works now 😂',
       'o:Ha, the best kind of fix. Let us know if it trips again.',
@@ -192,7 +289,7 @@ export const DIRECT_TEMPLATES: Record<LineKind, readonly (readonly string[])[]> 
       'c:Thanks. Can I pay by card?',
       "o:Yes — the invoice has a link to pay online, or call us and we'll take it over the phone.",
       'c:Just paid online',
-      "o:Got it, thank you! Receipt is on its way.",
+      'o:Got it, thank you! Receipt is on its way.',
     ],
     [
       'o:Hi {first}, friendly reminder that invoice {inv} ({price2}) is due {day}.',
@@ -271,16 +368,18 @@ export const VOICEMAILS: ReadonlyArray<{ transcription: string; summary: string 
   {
     transcription:
       "Hi, this is {name} over on {addr}. Our water heater is making a loud banging noise and there's a little water on the floor around it. Could someone call or text me back when you can come out? Thanks.",
-    summary: '{name} reports a banging water heater with minor leaking at {addr}; asks for a callback or text to schedule a visit.',
+    summary:
+      '{name} reports a banging water heater with minor leaking at {addr}; asks for a callback or text to schedule a visit.',
   },
   {
     transcription:
       "Hey, it's {name}. I had an appointment for tomorrow morning but I need to push it to later in the week. Just text me a few options. Thank you.",
-    summary: '{name} wants to move tomorrow morning’s appointment later in the week; prefers options by text.',
+    summary:
+      '{name} wants to move tomorrow morning’s appointment later in the week; prefers options by text.',
   },
   {
     transcription:
-      "Hello, this is {name}. I got the quote you sent and I have a couple of questions about the permit and the timeline. Give me a call back when you get a chance.",
+      'Hello, this is {name}. I got the quote you sent and I have a couple of questions about the permit and the timeline. Give me a call back when you get a chance.',
     summary: '{name} has questions about the permit and timeline on their quote; requests a callback.',
   },
 ];

@@ -36,7 +36,12 @@ function pngChunk(type: string, body: Buffer): Buffer {
  * An RGB PNG: a soft diagonal gradient between two colours with a darker band, so thumbnails of
  * different "photos" look different.
  */
-export function png(width: number, height: number, from: [number, number, number], to: [number, number, number]): Buffer {
+export function png(
+  width: number,
+  height: number,
+  from: [number, number, number],
+  to: [number, number, number],
+): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
@@ -62,7 +67,8 @@ export function png(width: number, height: number, from: [number, number, number
   ]);
 }
 
-const pdfEscape = (text: string): string => text.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, '?');
+const pdfEscape = (text: string): string =>
+  text.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, '?');
 
 /** A one-page PDF with the given lines in Helvetica; cross-reference offsets are computed, so it is valid. */
 export function pdf(lines: readonly string[]): Buffer {
@@ -94,7 +100,14 @@ export function pdf(lines: readonly string[]): Buffer {
   return Buffer.from(body, 'latin1');
 }
 
-export function vcard(card: { firstName: string; lastName: string; phone: string; email?: string; org?: string; title?: string }): Buffer {
+export function vcard(card: {
+  firstName: string;
+  lastName: string;
+  phone: string;
+  email?: string;
+  org?: string;
+  title?: string;
+}): Buffer {
   const lines = [
     'BEGIN:VCARD',
     'VERSION:3.0',

@@ -12,7 +12,8 @@ import { MAX_BULK_CUSTOMERS } from './numbers.ts';
 
 export { isDemoOrg } from './demo.ts';
 
-export type SeedSpec = { kind: 'demo' } | { kind: 'empty' } | { kind: 'bulk'; chats: number; messagesPerChat: number };
+export type SeedSpec =
+  { kind: 'demo' } | { kind: 'empty' } | { kind: 'bulk'; chats: number; messagesPerChat: number };
 
 const MAX_BULK_MESSAGES = 5_000_000;
 
@@ -23,11 +24,14 @@ export function parseSeed(text: string): SeedSpec {
   if (value === 'empty') return { kind: 'empty' };
   const bulk = /^bulk:(\d+)x(\d+)$/.exec(value);
   if (!bulk) {
-    throw new Error(`unknown seed "${text}": expected demo, empty or bulk:<chats>x<messages per chat> (e.g. bulk:5000x50)`);
+    throw new Error(
+      `unknown seed "${text}": expected demo, empty or bulk:<chats>x<messages per chat> (e.g. bulk:5000x50)`,
+    );
   }
   const chats = Number(bulk[1]);
   const messagesPerChat = Number(bulk[2]);
-  if (chats < 1 || chats > MAX_BULK_CUSTOMERS) throw new Error(`seed "${text}": chats must be between 1 and ${MAX_BULK_CUSTOMERS}`);
+  if (chats < 1 || chats > MAX_BULK_CUSTOMERS)
+    throw new Error(`seed "${text}": chats must be between 1 and ${MAX_BULK_CUSTOMERS}`);
   if (messagesPerChat < 1) throw new Error(`seed "${text}": messages per chat must be at least 1`);
   if (chats * messagesPerChat > MAX_BULK_MESSAGES) {
     throw new Error(`seed "${text}": at most ${MAX_BULK_MESSAGES} messages in total`);
@@ -50,6 +54,12 @@ export function seedOrg(world: World, org: Org, spec: SeedSpec, options: { orgIn
     { firstName: 'Alex', lastName: 'Rivera' },
     { firstName: 'Sam', lastName: 'Lee' },
   ]);
-  const line = addLine(world, org, { orgIndex, slot: 0, userId: users[0]!.id, responseRate: 5, forwardingNumber: null });
+  const line = addLine(world, org, {
+    orgIndex,
+    slot: 0,
+    userId: users[0]!.id,
+    responseRate: 5,
+    forwardingNumber: null,
+  });
   if (spec.kind === 'bulk') seedBulk(world, org, line, spec.chats, spec.messagesPerChat);
 }

@@ -22,7 +22,8 @@ const fictional = (area: number, index: number): string =>
 export function linePhone(orgIndex: number, slot: number): string {
   const n = orgIndex * LINES_PER_ORG + slot;
   const area = LINE_AREAS[Math.floor(n / 100)];
-  if (area === undefined) throw new Error(`no fictional line numbers left for organization index ${orgIndex}`);
+  if (area === undefined)
+    throw new Error(`no fictional line numbers left for organization index ${orgIndex}`);
   return fictional(area, n);
 }
 
@@ -47,6 +48,7 @@ export const MAX_BULK_CUSTOMERS = BULK_AREAS.length * 100;
 
 export function bulkCustomerPhone(index: number): string {
   const area = BULK_AREAS[Math.floor(index / 100)];
-  if (area === undefined) throw new Error(`bulk customer index ${index} out of range (max ${MAX_BULK_CUSTOMERS})`);
+  if (area === undefined)
+    throw new Error(`bulk customer index ${index} out of range (max ${MAX_BULK_CUSTOMERS})`);
   return fictional(area, index);
 }

@@ -48,14 +48,12 @@ export function registerChatRoutes(app: FastifyInstance, { world }: SandboxServi
     const replayChat = replay && org.chats.get(replay.chatId);
     if (replay && replayChat) {
       const { message } = sendMessage(world, org, replayChat, { ...outgoing, attachments: [] });
-      return reply
-        .status(200)
-        .send({
-          data: {
-            ...presentChat(org, replayChat),
-            chat_messages: presentMessage(message, { forCreateChat: true }),
-          },
-        });
+      return reply.status(200).send({
+        data: {
+          ...presentChat(org, replayChat),
+          chat_messages: presentMessage(message, { forCreateChat: true }),
+        },
+      });
     }
 
     const attachments = await acceptAttachments(world, outgoing.files, outgoing.attachmentUrls, 'message');
@@ -71,11 +69,9 @@ export function registerChatRoutes(app: FastifyInstance, { world }: SandboxServi
       traceId: request.id,
       overQuota,
     });
-    return reply
-      .status(existing ? 200 : 201)
-      .send({
-        data: { ...presentChat(org, chat), chat_messages: presentMessage(message, { forCreateChat: true }) },
-      });
+    return reply.status(existing ? 200 : 201).send({
+      data: { ...presentChat(org, chat), chat_messages: presentMessage(message, { forCreateChat: true }) },
+    });
   });
 
   app.get(`${V2}/chats`, async (request) => {

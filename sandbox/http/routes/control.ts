@@ -89,7 +89,6 @@ const configPatch = z.object({
   webhook_receipt_timeout_ms: z.number().int().min(1).optional(),
   webhook_max_retries: z.number().int().min(0).max(50).optional(),
   webhook_retry_base_ms: z.number().int().min(0).optional(),
-  quiet: z.boolean().optional(),
 });
 const participantBody = z.object({ identifier: z.string() });
 
@@ -128,13 +127,11 @@ export function registerControlRoutes(app: FastifyInstance, services: SandboxSer
       });
       control.setErrorHandler((error, _request, reply) => {
         if (error instanceof z.ZodError) {
-          return reply
-            .status(422)
-            .send({
-              errors: [
-                { status: 422, code: 'invalid_params', title: 'Invalid', detail: z.prettifyError(error) },
-              ],
-            });
+          return reply.status(422).send({
+            errors: [
+              { status: 422, code: 'invalid_params', title: 'Invalid', detail: z.prettifyError(error) },
+            ],
+          });
         }
         throw error;
       });
@@ -400,7 +397,6 @@ export function registerControlRoutes(app: FastifyInstance, services: SandboxSer
         if (patch.webhook_max_retries !== undefined) config.webhook.maxRetries = patch.webhook_max_retries;
         if (patch.webhook_retry_base_ms !== undefined)
           config.webhook.retryBaseMs = patch.webhook_retry_base_ms;
-        if (patch.quiet !== undefined) config.quiet = patch.quiet;
         return config;
       });
     },
