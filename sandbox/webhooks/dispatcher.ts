@@ -56,9 +56,10 @@ export function createWebhookDispatcher(world: World): WebhookDispatcher {
   const held = new Map<number, Array<() => void>>(); // reorder: deliveries waiting for the next one
 
   const unsubscribe = world.onEvent((event) => {
+    // One id per event (the spec: unique per event, for deduplication), whatever the fan-out.
+    const eventId = randomUUID();
     for (const subscription of event.org.subscriptions.values()) {
       if (!subscription.active || !subscription.events.includes(event.type)) continue;
-      const eventId = randomUUID();
       const body = canonicalJson(envelopeFor(event, subscription.version, world.clock.now(), eventId));
       const delivery: Delivery = {
         subscription,

@@ -34,7 +34,9 @@ export function registerChatRoutes(app: FastifyInstance, { world }: SandboxServi
     const { body, files } = await readForm(request);
     const sendFrom = requiredString(body, 'send_from', 'send_from', 'missing_phone');
     const line = lineByNumber(org, sendFrom, 'send_from');
-    const chatBody = asObject(body.chat ?? undefined, 'chat.phone_numbers');
+    if (body.chat === undefined || body.chat === null)
+      throw missingParam('chat.phone_numbers', 'missing_phone');
+    const chatBody = asObject(body.chat, 'chat.phone_numbers');
     const numbers = stringArray(chatBody.phone_numbers, 'chat.phone_numbers');
     if (!numbers || numbers.length === 0) throw missingParam('chat.phone_numbers', 'missing_phone');
     const identifiers = numbers.map((n, i) => handleParam(n, `chat.phone_numbers[${i}]`));
