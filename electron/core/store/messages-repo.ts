@@ -293,6 +293,31 @@ export class MessagesRepo {
       .map((r) => ({ key: r.key, id: r.id, chatId: r.chat_id, sentAt: r.sent_at }));
   }
 
+  /**
+   * Keys of accepted messages sent after `since` that are not in `listed` and were not written after
+   * `writtenBefore` (a webhook may have delivered them while the listing was in flight).
+   */
+  unlisted(chatId: number, since: number, listed: ReadonlySet<number>, writtenBefore: number): string[] {
+    return this.#db
+      .all<{ key: string; id: number }>(
+        'SELECT key, id FROM messages WHERE chat_id = ? AND deleted = 0 AND id IS NOT NULL AND sent_at > ? AND updated_at < ?',
+        chatId,
+        Number.isFinite(since) ? since : since < 0 ? -1 : Number.MAX_SAFE_INTEGER,
+        writtenBefore,
+      )
+      .filter((row) => !listed.has(row.id))
+      .map((row) => row.key);
+  }
+
+  countAccepted(chatId: number): number {
+    return (
+      this.#db.get<{ n: number }>(
+        'SELECT COUNT(*) AS n FROM messages WHERE chat_id = ? AND deleted = 0 AND id IS NOT NULL',
+        chatId,
+      )?.n ?? 0
+    );
+  }
+
   newestSentAt(chatId: number): number | null {
     const row = this.#db.get<{ at: number | null }>(
       'SELECT MAX(sent_at) AS at FROM messages WHERE chat_id = ? AND id IS NOT NULL',

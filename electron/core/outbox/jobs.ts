@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { REACTION_KINDS } from '../../../shared/domain.ts';
+
+/** Persisted job payloads, validated when read back (a stored job is input like any other). */
+export const sendMessageJob = z.object({
+  chatId: z.number().int(),
+  text: z.string(),
+  stagedIds: z.array(z.string()),
+  attachmentUrls: z.array(z.string()),
+});
+
+export const createChatJob = z.object({
+  /** The provisional (negative) chat id the optimistic message sits in until the service answers. */
+  provisionalChatId: z.number().int(),
+  lineNumber: z.string(),
+  recipients: z.array(z.string()).min(1),
+  displayName: z.string().nullable(),
+  text: z.string(),
+  stagedIds: z.array(z.string()),
+  attachmentUrls: z.array(z.string()),
+});
+
+export const reactJob = z.object({
+  messageId: z.number().int(),
+  kind: z.enum(REACTION_KINDS),
+  operation: z.enum(['add', 'remove']),
+});
+
+export const editJob = z.object({
+  chatId: z.number().int(),
+  messageId: z.number().int(),
+  text: z.string().min(1),
+});
+export const deleteJob = z.object({ chatId: z.number().int(), messageId: z.number().int() });
+
+export const JOB_SCHEMAS = {
+  send_message: sendMessageJob,
+  create_chat: createChatJob,
+  react: reactJob,
+  edit: editJob,
+  delete: deleteJob,
+} as const;
+
+export type JobKind = keyof typeof JOB_SCHEMAS;
+export type JobPayload<K extends JobKind> = z.output<(typeof JOB_SCHEMAS)[K]>;

@@ -1,0 +1,502 @@
+import { randomUUID } from 'node:crypto';
+import type { MessageError, ReactionKind } from '../../../shared/domain.ts';
+import type { PartnerApiClient } from '../api/client.ts';
+import { isPartnerApiError } from '../api/errors.ts';
+import { backoffDelayMs, DEFAULT_BACKOFF } from '../api/retry-policy.ts';
+import { createLogger } from '../log/logger.ts';
+import type { LocalStore } from '../store/local-store.ts';
+import type { OutboxRow } from '../store/outbox-repo.ts';
+import type { Reconciler } from '../sync/reconciler.ts';
+import { assertNever } from '../util.ts';
+import { JOB_SCHEMAS, type JobKind, type JobPayload } from './jobs.ts';
+import { AttachmentRejected, type Staging } from './staging.ts';
+
+const log = createLogger('outbox');
+
+export interface SendInput {
+  chatId: number;
+  text: string;
+  stagedIds?: string[];
+  attachmentUrls?: string[];
+}
+
+export interface NewChatInput {
+  lineId: number;
+  recipients: string[];
+  displayName?: string | null;
+  text: string;
+  stagedIds?: string[];
+  attachmentUrls?: string[];
+}
+
+export interface OutboxHooks {
+  /** A send was accepted: the sync engine watches its delivery status. */
+  accepted?(messageKey: string): void;
+  /** A new chat replaced its provisional id. */
+  chatCreated?(provisionalChatId: number, chatId: number): void;
+}
+
+/**
+ * Exactly-once sends. Each send is written as a job together with its optimistic message and an
+ * idempotency key, in one transaction, before the first attempt. Jobs of a chat run in order;
+ * retries (also after a crash or restart) reuse the key, so the service never sends twice; the
+ * service's message replaces the optimistic one, matched by that key. Permanent failures keep the
+ * message with its reason until the user retries or discards it.
+ */
+export class Outbox {
+  readonly #store: LocalStore;
+  readonly #client: PartnerApiClient;
+  readonly #reconciler: Reconciler;
+  readonly #staging: Staging;
+  readonly #hooks: OutboxHooks;
+  readonly #running = new Set<number>();
+  readonly #abort = new AbortController();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #started = false;
+
+  constructor(
+    store: LocalStore,
+    client: PartnerApiClient,
+    reconciler: Reconciler,
+    staging: Staging,
+    hooks: OutboxHooks = {},
+  ) {
+    this.#store = store;
+    this.#client = client;
+    this.#reconciler = reconciler;
+    this.#staging = staging;
+    this.#hooks = hooks;
+  }
+
+  /** Picks up jobs left by an earlier run (a crash leaves them `running`: they are queued again). */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const recovered = this.#store.outbox.recoverInterrupted();
+    if (recovered > 0) log.info('recovered interrupted jobs', { recovered });
+    this.#kick();
+  }
+
+  /** Stops starting jobs; resolves when those in flight have ended (they stay persisted either way). */
+  async stop(timeoutMs = 5_000): Promise<void> {
+    this.#started = false;
+    clearTimeout(this.#timer);
+    const deadline = Date.now() + timeoutMs;
+    while (this.#running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    this.#abort.abort(new Error('outbox stopped'));
+  }
+
+  get idle(): boolean {
+    return this.#running.size === 0 && this.#store.outbox.ready(Number.MAX_SAFE_INTEGER, 1).length === 0;
+  }
+
+  /** Queues a message; returns the optimistic message's key. */
+  send(input: SendInput): string {
+    const line = this.#lineOfChat(input.chatId);
+    const key = newKey();
+    const stagedIds = input.stagedIds ?? [];
+    const payload: JobPayload<'send_message'> = {
+      chatId: input.chatId,
+      text: input.text,
+      stagedIds,
+      attachmentUrls: input.attachmentUrls ?? [],
+    };
+    this.#validateContent(payload.text, stagedIds, payload.attachmentUrls);
+    this.#store.transaction(() => {
+      this.#store.messages.insertLocal({
+        key,
+        chatId: input.chatId,
+        text: input.text,
+        sentAt: Date.now(),
+        sender: line,
+        idempotencyKey: key,
+        attachments: this.#stagedAttachments(stagedIds),
+      });
+      this.#store.outbox.enqueue({
+        kind: 'send_message',
+        queue: `chat:${input.chatId}`,
+        payload,
+        idempotencyKey: key,
+        messageKey: key,
+      });
+      this.#store.drafts.set(input.chatId, '', []);
+    });
+    this.#kick();
+    return key;
+  }
+
+  /**
+   * Starts a conversation. When the chat exists locally the message goes to it; otherwise a
+   * provisional chat (negative id) holds the optimistic message until the service answers.
+   */
+  startChat(input: NewChatInput): { chatId: number; messageKey: string } {
+    const line = this.#store.lines.get(input.lineId);
+    if (!line) throw new Error(`line ${input.lineId} is not known`);
+    const recipients = [...new Set(input.recipients)];
+    if (recipients.length === 0) throw new Error('a new chat needs at least one recipient');
+    const existing = this.#store.chats.findByParticipants(line.id, recipients);
+    if (existing !== undefined && existing > 0) {
+      return { chatId: existing, messageKey: this.send({ ...input, chatId: existing }) };
+    }
+    const key = newKey();
+    const stagedIds = input.stagedIds ?? [];
+    this.#validateContent(input.text, stagedIds, input.attachmentUrls ?? []);
+    const provisionalChatId = -Date.now() * 1000 - Math.floor(Math.random() * 1000);
+    const payload: JobPayload<'create_chat'> = {
+      provisionalChatId,
+      lineNumber: line.phoneNumber,
+      recipients,
+      displayName: input.displayName?.trim() || null,
+      text: input.text,
+      stagedIds,
+      attachmentUrls: input.attachmentUrls ?? [],
+    };
+    this.#store.transaction(() => {
+      this.#store.chats.upsert([
+        {
+          id: provisionalChatId,
+          lineId: line.id,
+          displayName: payload.displayName ?? recipients.join(', '),
+          isGroup: recipients.length > 1,
+          messageCount: 1,
+          handles: [line.phoneNumber, ...recipients].map((identifier, i) => ({
+            id: provisionalChatId * 100 - i,
+            identifier,
+            service: 'SMS',
+            joinedAt: Date.now(),
+            isMe: i === 0,
+          })),
+        },
+      ]);
+      this.#store.messages.insertLocal({
+        key,
+        chatId: provisionalChatId,
+        text: input.text,
+        sentAt: Date.now(),
+        sender: line.phoneNumber,
+        idempotencyKey: key,
+        attachments: this.#stagedAttachments(stagedIds),
+      });
+      this.#store.outbox.enqueue({
+        kind: 'create_chat',
+        queue: `new:${line.id}:${[...recipients].sort().join(',')}`,
+        payload,
+        idempotencyKey: key,
+        messageKey: key,
+      });
+    });
+    this.#kick();
+    return { chatId: provisionalChatId, messageKey: key };
+  }
+
+  react(messageId: number, kind: ReactionKind, operation: 'add' | 'remove'): void {
+    const message = this.#store.messages.byId(messageId);
+    if (!message) throw new Error(`message ${messageId} is not known`);
+    this.#store.transaction(() => {
+      // Shown at once; the job makes it true on the service.
+      if (operation === 'add') {
+        this.#store.messages.addReaction({
+          id: -Date.now(),
+          messageId,
+          kind,
+          fromMe: true,
+          sender: '',
+          at: Date.now(),
+        });
+      } else {
+        this.#store.messages.removeReaction(messageId, kind, true, null);
+      }
+      this.#store.outbox.enqueue({
+        kind: 'react',
+        queue: `chat:${message.chatId}`,
+        payload: { messageId, kind, operation },
+      });
+    });
+    this.#kick();
+  }
+
+  edit(messageKey: string, text: string): void {
+    const message = this.#store.messages.get(messageKey);
+    if (!message?.fromMe || message.id === null) throw new Error('only sent messages of yours can be edited');
+    if (text.trim() === '') throw new Error('an edit cannot be empty');
+    this.#store.transaction(() => {
+      this.#store.messages.editText(messageKey, text, Date.now());
+      this.#store.outbox.enqueue({
+        kind: 'edit',
+        queue: `chat:${message.chatId}`,
+        payload: { chatId: message.chatId, messageId: message.id, text },
+      });
+    });
+    this.#kick();
+  }
+
+  delete(messageKey: string): void {
+    const message = this.#store.messages.get(messageKey);
+    if (!message) return;
+    if (message.id === null) return this.discard(messageKey);
+    if (!message.fromMe) throw new Error('only messages of yours can be deleted');
+    const messageId = message.id;
+    this.#store.transaction(() => {
+      this.#store.messages.remove(message.chatId, [messageKey]);
+      this.#store.outbox.enqueue({
+        kind: 'delete',
+        queue: `chat:${message.chatId}`,
+        payload: { chatId: message.chatId, messageId },
+      });
+    });
+    this.#kick();
+  }
+
+  /** A failed send goes again, with the same idempotency key. */
+  retry(messageKey: string): void {
+    const job = this.#store.outbox.byMessageKey(messageKey);
+    if (!job || job.state !== 'failed') return;
+    this.#store.transaction(() => {
+      this.#store.outbox.requeue(job.id);
+      this.#store.messages.setState(messageKey, 'queued');
+    });
+    this.#kick();
+  }
+
+  /** Gives up a failed or queued send: the optimistic message and its staged files go. */
+  discard(messageKey: string): void {
+    const job = this.#store.outbox.byMessageKey(messageKey);
+    if (job && this.#running.has(job.id)) throw new Error('the message is being sent right now');
+    const message = this.#store.messages.get(messageKey);
+    const staged = job ? this.#parse(job)?.payload : undefined;
+    this.#store.transaction(() => {
+      if (job) this.#store.outbox.complete(job.id);
+      if (message && message.id === null) this.#store.messages.remove(message.chatId, [messageKey]);
+      if (message && message.chatId < 0) this.#store.chats.remove([message.chatId]);
+    });
+    if (staged && 'stagedIds' in staged) void this.#staging.release(staged.stagedIds);
+  }
+
+  #kick(): void {
+    if (!this.#started) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#pump(), 0);
+  }
+
+  #pump(): void {
+    if (!this.#started) return;
+    for (const job of this.#store.outbox.ready(Date.now())) {
+      if (this.#running.has(job.id)) continue;
+      this.#running.add(job.id);
+      this.#store.outbox.markRunning(job.id);
+      void this.#run(job).finally(() => {
+        this.#running.delete(job.id);
+        this.#kick();
+      });
+    }
+    const next = this.#store.outbox.nextDueAt();
+    if (next !== null && next > Date.now()) {
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => this.#pump(), next - Date.now());
+      this.#timer.unref?.();
+    }
+  }
+
+  #parse(job: OutboxRow): { kind: JobKind; payload: JobPayload<JobKind> } | undefined {
+    const schema = JOB_SCHEMAS[job.kind as JobKind];
+    const parsed = schema?.safeParse(job.payload);
+    return parsed?.success ? { kind: job.kind as JobKind, payload: parsed.data } : undefined;
+  }
+
+  async #run(job: OutboxRow): Promise<void> {
+    const parsed = this.#parse(job);
+    if (!parsed) {
+      this.#fail(job, {
+        code: 'corrupt_job',
+        message: 'This queued item could not be read',
+        retryable: false,
+      });
+      return;
+    }
+    if (job.messageKey) this.#store.messages.setState(job.messageKey, 'sending');
+    try {
+      await this.#execute(job, parsed);
+      this.#store.outbox.complete(job.id);
+    } catch (error) {
+      this.#handleFailure(job, error);
+    }
+  }
+
+  async #execute(job: OutboxRow, job_: { kind: JobKind; payload: JobPayload<JobKind> }): Promise<void> {
+    const options = { signal: this.#abort.signal, priority: 'user' as const };
+    const key = job.idempotencyKey ?? undefined;
+    switch (job_.kind) {
+      case 'send_message': {
+        const p = job_.payload as JobPayload<'send_message'>;
+        const { message } = await this.#client.messages.send(
+          p.chatId,
+          {
+            text: p.text,
+            ...(key ? { idempotencyKey: key } : {}),
+            files: this.#files(p.stagedIds),
+            attachmentUrls: p.attachmentUrls,
+          },
+          options,
+        );
+        this.#reconciler.applySent(p.chatId, message, key as string);
+        await this.#staging.release(p.stagedIds);
+        if (job.messageKey) this.#hooks.accepted?.(job.messageKey);
+        return;
+      }
+      case 'create_chat': {
+        const p = job_.payload as JobPayload<'create_chat'>;
+        const created = await this.#client.chats.create(
+          {
+            line: p.lineNumber,
+            participants: p.recipients,
+            ...(p.displayName ? { displayName: p.displayName } : {}),
+            text: p.text,
+            ...(key ? { idempotencyKey: key } : {}),
+            files: this.#files(p.stagedIds),
+            attachmentUrls: p.attachmentUrls,
+          },
+          options,
+        );
+        this.#store.transaction(() => {
+          this.#reconciler.applyCreatedChat(
+            created.chat,
+            created.message,
+            key as string,
+            job.messageKey as string,
+          );
+          this.#store.chats.remove([p.provisionalChatId]);
+        });
+        await this.#staging.release(p.stagedIds);
+        this.#hooks.chatCreated?.(p.provisionalChatId, created.chat.id);
+        if (job.messageKey) this.#hooks.accepted?.(job.messageKey);
+        return;
+      }
+      case 'react': {
+        const p = job_.payload as JobPayload<'react'>;
+        if (p.operation === 'add') {
+          const reaction = await this.#client.reactions.add(p.messageId, p.kind, options);
+          this.#store.transaction(() => {
+            this.#store.messages.removeReaction(p.messageId, p.kind, true, null);
+            this.#store.messages.addReaction({
+              id: reaction.id,
+              messageId: p.messageId,
+              kind: reaction.reaction,
+              fromMe: true,
+              sender: reaction.from_phone ?? '',
+              at: Date.now(),
+            });
+          });
+        } else {
+          await this.#client.reactions.remove(p.messageId, p.kind, options).catch(ignoreNotFound);
+        }
+        return;
+      }
+      case 'edit': {
+        const p = job_.payload as JobPayload<'edit'>;
+        await this.#client.messages.edit(p.chatId, p.messageId, p.text, options);
+        // API-GAPS: re-fetch after an edit (the response has only id and text).
+        const fresh = await this.#client.messages.get(p.chatId, p.messageId, options);
+        this.#reconciler.applyMessages(p.chatId, [fresh]);
+        return;
+      }
+      case 'delete': {
+        const p = job_.payload as JobPayload<'delete'>;
+        await this.#client.messages.delete(p.chatId, p.messageId, options).catch(ignoreNotFound);
+        return;
+      }
+      default:
+        assertNever(job_.kind);
+    }
+  }
+
+  #handleFailure(job: OutboxRow, error: unknown): void {
+    if (this.#abort.signal.aborted) {
+      // Shutting down: the job stays queued for the next run.
+      this.#store.outbox.markWaiting(job.id, 0, null);
+      return;
+    }
+    const permanent =
+      error instanceof AttachmentRejected ||
+      (isPartnerApiError(error) ? !error.retryable : !(error instanceof TypeError));
+    const reason: MessageError = {
+      code: isPartnerApiError(error)
+        ? error.code
+        : error instanceof AttachmentRejected
+          ? error.code
+          : 'send_failed',
+      message: error instanceof Error ? error.message : String(error),
+      retryable: !permanent,
+    };
+    if (permanent) {
+      this.#fail(job, reason);
+      return;
+    }
+    // Transient (offline, 5xx, 429): keep trying, never give up on something the user sent.
+    const retryAfterMs = isPartnerApiError(error) && error.retryAfter ? error.retryAfter * 1000 : 0;
+    const attempt = job.attempts + 1; // the row was read before markRunning counted this attempt
+    const delay = Math.max(retryAfterMs, backoffDelayMs(attempt, DEFAULT_BACKOFF));
+    this.#store.transaction(() => {
+      this.#store.outbox.markWaiting(job.id, Date.now() + delay, reason);
+      if (job.messageKey) this.#store.messages.setState(job.messageKey, 'sending', reason);
+    });
+    log.warn('send will be retried', {
+      job: job.id,
+      kind: job.kind,
+      attempt: job.attempts,
+      delayMs: delay,
+      code: reason.code,
+    });
+  }
+
+  #fail(job: OutboxRow, reason: MessageError): void {
+    this.#store.transaction(() => {
+      this.#store.outbox.markFailed(job.id, reason);
+      if (job.messageKey) this.#store.messages.setState(job.messageKey, 'failed', reason);
+    });
+    log.warn('send failed', { job: job.id, kind: job.kind, code: reason.code });
+  }
+
+  #files(stagedIds: readonly string[]): Array<{ path: string; filename: string; mimeType: string }> {
+    return stagedIds.map((id) => {
+      const file = this.#staging.get(id);
+      if (!file) throw new AttachmentRejected('An attachment of this message is no longer available');
+      return { path: file.path, filename: file.filename, mimeType: file.mimeType };
+    });
+  }
+
+  #stagedAttachments(stagedIds: readonly string[]) {
+    return stagedIds.map((id) => {
+      const file = this.#staging.get(id);
+      if (!file) throw new AttachmentRejected('An attachment was not staged');
+      return {
+        id: `staged-${id}`,
+        url: `parley-staged:${id}`,
+        filename: file.filename,
+        mimeType: file.mimeType,
+        size: file.size,
+      };
+    });
+  }
+
+  #validateContent(text: string, stagedIds: readonly string[], urls: readonly string[]): void {
+    if (text.trim() === '' && stagedIds.length === 0 && urls.length === 0)
+      throw new Error('A message needs text or an attachment');
+  }
+
+  #lineOfChat(chatId: number): string {
+    const chat = this.#store.chats.get(chatId);
+    if (!chat) throw new Error(`chat ${chatId} is not known`);
+    const line = this.#store.lines.get(chat.lineId);
+    return line?.phoneNumber ?? chat.handles.find((h) => h.isMe)?.identifier ?? '';
+  }
+}
+
+/** Key shared by the job, the optimistic message and the service's idempotency check. */
+function newKey(): string {
+  return `p${randomUUID().replaceAll('-', '')}`;
+}
+
+function ignoreNotFound(error: unknown): void {
+  if (isPartnerApiError(error) && error.status === 404) return;
+  throw error;
+}

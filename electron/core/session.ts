@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import { PartnerApiClient, type PartnerApiClientOptions } from './api/client.ts';
+import { Outbox } from './outbox/outbox.ts';
+import { Staging } from './outbox/staging.ts';
+import { LocalStore } from './store/local-store.ts';
+import { SyncEngine, type SyncOptions } from './sync/engine.ts';
+
+export interface WorkspaceConnection {
+  baseUrl: string;
+  tokenHeader: string;
+  token: string;
+}
+
+export interface SessionOptions {
+  /** The workspace's own folder: its database and staged files live here. */
+  dataDir: string;
+  connection: WorkspaceConnection;
+  sync?: Partial<SyncOptions>;
+  client?: Partial<PartnerApiClientOptions>;
+}
+
+/**
+ * One open workspace: its store, API client, sync engine and outbox, wired together. The hosts hold
+ * one session for the active workspace and forward `store.events` to the renderer.
+ */
+export class WorkspaceSession {
+  readonly store: LocalStore;
+  readonly client: PartnerApiClient;
+  readonly sync: SyncEngine;
+  readonly staging: Staging;
+  readonly outbox: Outbox;
+
+  constructor(options: SessionOptions) {
+    this.store = new LocalStore(join(options.dataDir, 'workspace.db'));
+    this.client = new PartnerApiClient({ ...options.client, ...options.connection });
+    this.sync = new SyncEngine(this.store, this.client, options.sync);
+    this.staging = new Staging(this.store, join(options.dataDir, 'staged'));
+    this.outbox = new Outbox(this.store, this.client, this.sync.reconciler, this.staging, {
+      accepted: (key) => this.sync.watchDelivery(key),
+    });
+    // Inbound messages in the open chat are read as they arrive.
+    this.store.events.on('messages.changed', ({ chatId }) => this.sync.noteIncoming(chatId));
+  }
+
+  /** Starts the outbox and the sync; resolves when the first sync (or resume) has finished. */
+  start(): Promise<void> {
+    this.outbox.start();
+    return this.sync.start();
+  }
+
+  async close(): Promise<void> {
+    await this.outbox.stop();
+    await this.sync.stop();
+    this.store.close();
+  }
+}

@@ -1,0 +1,408 @@
+import type { SyncStatus } from '../../../shared/domain.ts';
+import type { PartnerApiClient } from '../api/client.ts';
+import { isPartnerApiError } from '../api/errors.ts';
+import { pages } from '../api/pagination.ts';
+import { createLogger } from '../log/logger.ts';
+import type { LocalStore } from '../store/local-store.ts';
+import { forEachLimited } from '../util.ts';
+import { parseServiceTime } from '../../../shared/time.ts';
+import { Reconciler } from './reconciler.ts';
+
+const log = createLogger('sync');
+
+export interface SyncOptions {
+  /** How often the open chat is polled. */
+  openChatIntervalMs: number;
+  /** How often the inbox (chat lists) is polled while webhooks are not live. */
+  backgroundIntervalMs: number;
+  /** … and while webhooks are live (polling is then only a safety net). */
+  liveBackgroundIntervalMs: number;
+  /** Every n-th inbox poll walks every page, not only until an unchanged page. */
+  fullSweepEvery: number;
+  contactsIntervalMs: number;
+  /** Messages fetched per chat on first sync (its newest page). */
+  firstPageSize: number;
+  concurrency: number;
+  /** Delay before an open, focused chat is marked read. */
+  markReadDelayMs: number;
+}
+
+export const DEFAULT_SYNC_OPTIONS: SyncOptions = {
+  openChatIntervalMs: 3_000,
+  backgroundIntervalMs: 15_000,
+  liveBackgroundIntervalMs: 120_000,
+  fullSweepEvery: 20,
+  contactsIntervalMs: 5 * 60_000,
+  firstPageSize: 50,
+  concurrency: 6,
+  markReadDelayMs: 800,
+};
+
+const INITIAL_DONE = 'initial-sync-done';
+const MAX_OFFLINE_BACKOFF_MS = 60_000;
+
+/**
+ * Keeps the local store in step with the service by polling. First sync: lines → every chat of every
+ * line → the newest page of messages per chat, newest chats first, so the inbox is useful early.
+ * Then: the open chat often, the inbox less (much less while webhooks are live), pending messages
+ * with backoff until they settle, contacts now and then. Every result goes through the reconciler.
+ */
+export class SyncEngine {
+  readonly reconciler: Reconciler;
+  readonly #store: LocalStore;
+  readonly #client: PartnerApiClient;
+  readonly #options: SyncOptions;
+  readonly #abort = new AbortController();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running: Promise<void> | undefined;
+  #openChat: { chatId: number; focused: boolean } | null = null;
+  #markReadTimer: ReturnType<typeof setTimeout> | undefined;
+  #webhooksLive = false;
+  #inboxPolls = 0;
+  #due = { openChat: 0, inbox: 0, contacts: 0 };
+  #pendingChecks = new Map<string, { at: number; delay: number }>();
+  #offlineBackoff = 0;
+  #status: SyncStatus = {
+    phase: 'idle',
+    chatsKnown: 0,
+    chatsWithMessages: 0,
+    lastSyncedAt: null,
+    error: null,
+  };
+
+  constructor(store: LocalStore, client: PartnerApiClient, options: Partial<SyncOptions> = {}) {
+    this.#store = store;
+    this.#client = client;
+    this.#options = { ...DEFAULT_SYNC_OPTIONS, ...options };
+    this.reconciler = new Reconciler(store);
+  }
+
+  get status(): SyncStatus {
+    return this.#status;
+  }
+
+  get #signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** Starts syncing in the background; resolves when the first sync (or the resume) has finished. */
+  start(): Promise<void> {
+    this.#running ??= this.#run();
+    return this.#running;
+  }
+
+  async stop(): Promise<void> {
+    this.#abort.abort(new Error('sync stopped'));
+    clearTimeout(this.#timer);
+    clearTimeout(this.#markReadTimer);
+    await this.#running?.catch(() => undefined);
+  }
+
+  /** The chat the user is looking at: polled often, and marked read while focused. */
+  setOpenChat(chatId: number | null, focused = true): void {
+    this.#openChat = chatId === null ? null : { chatId, focused };
+    this.#due.openChat = 0;
+    this.#scheduleMarkRead();
+    this.#wake();
+  }
+
+  setWebhooksLive(live: boolean): void {
+    if (this.#webhooksLive === live) return;
+    this.#webhooksLive = live;
+    // Falling back to polling: look at the inbox now, then at the faster pace.
+    if (!live) this.#due.inbox = 0;
+    this.#wake();
+  }
+
+  /** Re-checks this message's delivery status soon (after a send). */
+  watchDelivery(messageKey: string): void {
+    this.#pendingChecks.set(messageKey, { at: Date.now() + 1_000, delay: 1_000 });
+    this.#wake();
+  }
+
+  /** Fetches older history of a chat from the service (`before` the oldest stored message). */
+  async loadOlder(chatId: number, count = 50): Promise<{ added: number; complete: boolean }> {
+    const oldest = this.#store.messages.oldestSentAt(chatId);
+    const page = await this.#client.messages.list(
+      chatId,
+      { sort: 'desc', perPage: count, ...(oldest === null ? {} : { before: new Date(oldest) }) },
+      { signal: this.#signal, priority: 'user' },
+    );
+    const complete = page.items.length < count || page.totalPages <= 1;
+    this.reconciler.applyMessages(chatId, page.items, complete ? { historyComplete: true } : undefined);
+    return { added: page.items.length, complete };
+  }
+
+  /** Fetches a chat and its newest messages now (a webhook named it, or the user opened it). */
+  async refreshChat(chatId: number): Promise<void> {
+    const chat = await this.#client.chats.get(chatId, { signal: this.#signal, priority: 'user' });
+    this.reconciler.applyChat(chat);
+    await this.#fetchNewest(chatId, 'user');
+  }
+
+  /** Polls everything now (the user asked, or the network came back). */
+  syncNow(): void {
+    this.#due = { openChat: 0, inbox: 0, contacts: this.#due.contacts };
+    this.#wake();
+  }
+
+  async #run(): Promise<void> {
+    try {
+      if (this.#store.cursors.get(INITIAL_DONE) === undefined) {
+        await this.#initialSync();
+      } else {
+        this.#setStatus({ phase: 'incremental' });
+        await this.#pollInbox(false);
+      }
+    } catch (error) {
+      if (this.#signal.aborted) return;
+      this.#failed(error);
+    }
+    for (const { key } of this.#store.messages.unsettled()) this.watchDelivery(key);
+    this.#wake();
+  }
+
+  async #initialSync(): Promise<void> {
+    this.#setStatus({ phase: 'initial', error: null });
+    await this.#syncLines();
+    const queue: number[] = [];
+    let producing = true;
+    let chatsWithMessages = 0;
+    // Chats stream in page by page while workers fetch their newest messages in arrival order.
+    const producer = (async () => {
+      try {
+        await forEachLimited(this.#store.lines.list(), 3, async (line) => {
+          for await (const page of pages((r) => this.#client.chats.list(line.phoneNumber, r, this.#bg()), {
+            perPage: 100,
+            signal: this.#signal,
+          })) {
+            queue.push(...this.reconciler.applyChats(page.items, line));
+            this.#setStatus({ chatsKnown: this.#store.chats.ids().length });
+          }
+        });
+      } finally {
+        producing = false;
+      }
+    })();
+    const workers = Array.from({ length: this.#options.concurrency }, async () => {
+      while (producing || queue.length > 0) {
+        const chatId = queue.shift();
+        if (chatId === undefined) {
+          await new Promise((r) => setTimeout(r, 10));
+          continue;
+        }
+        await this.#fetchNewest(chatId, 'background');
+        this.#setStatus({ chatsWithMessages: ++chatsWithMessages });
+      }
+    });
+    await Promise.all([producer, ...workers]);
+    await this.#syncContacts();
+    this.#store.cursors.set(INITIAL_DONE, String(Date.now()));
+    this.#setStatus({ phase: 'incremental', lastSyncedAt: Date.now() });
+  }
+
+  async #syncLines(): Promise<void> {
+    this.reconciler.applyLines(await this.#client.lines.list(this.#bg()));
+  }
+
+  /** The newest page of a chat: new messages, edits, reactions, statuses, and local deletions. */
+  async #fetchNewest(chatId: number, priority: 'user' | 'background'): Promise<void> {
+    const expected = this.#store.chats.syncState(chatId)?.messageCount;
+    const requestedAt = Date.now();
+    const page = await this.#client.messages.list(
+      chatId,
+      { sort: 'desc', perPage: this.#options.firstPageSize },
+      { signal: this.#signal, priority },
+    );
+    this.#store.transaction(() => {
+      this.reconciler.applyMessages(chatId, page.items, {
+        ...(expected === undefined ? {} : { syncedMessageCount: expected }),
+        ...(page.totalPages <= 1 ? { historyComplete: true } : {}),
+      });
+      // Stored messages the service no longer lists within the page's time range were deleted.
+      const oldest = page.items.at(-1);
+      const since = page.totalPages <= 1 ? -Infinity : (parseServiceTime(oldest?.sent_at) ?? Infinity);
+      const listed = new Set(page.items.map((m) => m.id));
+      const gone = this.#store.messages.unlisted(chatId, since, listed, requestedAt);
+      this.#store.messages.remove(chatId, gone);
+    });
+  }
+
+  /** New messages of a chat since the newest stored one (`after`), all pages. */
+  async #fetchSince(chatId: number): Promise<void> {
+    const newest = this.#store.messages.newestSentAt(chatId);
+    if (newest === null) return this.#fetchNewest(chatId, 'background');
+    const expected = this.#store.chats.syncState(chatId)?.messageCount;
+    // One second of overlap: the service's `after` is strict and timestamps can tie.
+    const after = new Date(newest - 1_000);
+    for await (const page of pages(
+      (r) => this.#client.messages.list(chatId, { ...r, after, sort: 'asc' }, this.#bg()),
+      { perPage: 100, signal: this.#signal },
+    )) {
+      this.reconciler.applyMessages(chatId, page.items);
+    }
+    if (expected !== undefined) this.#store.chats.setSyncState(chatId, { syncedMessageCount: expected });
+    // Fewer on the service than here means deletions: the newest page tells which.
+    if (expected !== undefined && this.#store.messages.countAccepted(chatId) > expected) {
+      await this.#fetchNewest(chatId, 'background');
+    }
+  }
+
+  /** Lists chats per line, newest activity first, until a page with no change (all pages on a sweep). */
+  async #pollInbox(fullSweep: boolean): Promise<void> {
+    await this.#syncLines();
+    const changed: number[] = [];
+    for (const line of this.#store.lines.list()) {
+      for await (const page of pages((r) => this.#client.chats.list(line.phoneNumber, r, this.#bg()), {
+        perPage: 100,
+        signal: this.#signal,
+      })) {
+        const moved = this.reconciler.applyChats(page.items, line);
+        changed.push(...moved);
+        if (!fullSweep && moved.length === 0) break;
+      }
+    }
+    await forEachLimited(changed, this.#options.concurrency, (chatId) => this.#fetchSince(chatId));
+    this.#setStatus({
+      chatsKnown: this.#store.chats.ids().length,
+      lastSyncedAt: Date.now(),
+      phase: 'incremental',
+      error: null,
+    });
+  }
+
+  async #syncContacts(): Promise<void> {
+    const seen = new Set<number>();
+    for await (const page of pages((r) => this.#client.contacts.list(r, this.#bg()), {
+      perPage: 100,
+      signal: this.#signal,
+    })) {
+      this.reconciler.applyContacts(page.items);
+      for (const c of page.items) seen.add(c.id);
+    }
+    this.#store.transaction(() => this.#store.contacts.retainOnly(seen));
+  }
+
+  async #checkPending(now: number): Promise<void> {
+    const due = [...this.#pendingChecks].filter(([, check]) => check.at <= now).map(([key]) => key);
+    await forEachLimited(due, this.#options.concurrency, async (key) => {
+      const message = this.#store.messages.get(key);
+      const check = this.#pendingChecks.get(key);
+      if (!message || message.id === null || !check) return void this.#pendingChecks.delete(key);
+      const fresh = await this.#client.messages.get(message.chatId, message.id, this.#bg());
+      this.reconciler.applyMessages(message.chatId, [fresh]);
+      if (fresh.delivery_status === 'pending' || fresh.delivery_status === 'paused') {
+        const delay = Math.min(check.delay * 2, 60_000);
+        this.#pendingChecks.set(key, { at: Date.now() + delay, delay });
+      } else {
+        this.#pendingChecks.delete(key);
+      }
+    });
+  }
+
+  async #tick(): Promise<void> {
+    const now = Date.now();
+    const open = this.#openChat;
+    if (open && now >= this.#due.openChat) {
+      this.#due.openChat = now + this.#options.openChatIntervalMs;
+      await this.#fetchNewest(open.chatId, 'background');
+    }
+    if (now >= this.#due.inbox) {
+      this.#due.inbox =
+        now +
+        (this.#webhooksLive ? this.#options.liveBackgroundIntervalMs : this.#options.backgroundIntervalMs);
+      await this.#pollInbox(++this.#inboxPolls % this.#options.fullSweepEvery === 0);
+    }
+    if (now >= this.#due.contacts) {
+      this.#due.contacts = now + this.#options.contactsIntervalMs;
+      await this.#syncContacts();
+    }
+    await this.#checkPending(now);
+  }
+
+  #wake(): void {
+    if (this.#signal.aborted || !this.#running) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#loop(), 0);
+  }
+
+  #ticking = false;
+  async #loop(): Promise<void> {
+    if (this.#ticking || this.#signal.aborted) return;
+    this.#ticking = true;
+    let wait = 1_000;
+    try {
+      await this.#tick();
+      if (this.#offlineBackoff > 0) {
+        this.#offlineBackoff = 0;
+        this.#setStatus({ phase: 'incremental', error: null });
+      }
+    } catch (error) {
+      if (this.#signal.aborted) return;
+      this.#failed(error);
+      this.#offlineBackoff = Math.min(Math.max(this.#offlineBackoff * 2, 2_000), MAX_OFFLINE_BACKOFF_MS);
+      wait = this.#offlineBackoff;
+    } finally {
+      this.#ticking = false;
+    }
+    if (this.#signal.aborted) return;
+    const nextDue = Math.min(
+      this.#openChat ? this.#due.openChat : Infinity,
+      this.#due.inbox,
+      this.#due.contacts,
+      ...[...this.#pendingChecks.values()].map((c) => c.at),
+    );
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(
+      () => void this.#loop(),
+      Math.max(wait === 1_000 ? nextDue - Date.now() : wait, 50),
+    );
+    this.#timer.unref?.();
+  }
+
+  #scheduleMarkRead(): void {
+    clearTimeout(this.#markReadTimer);
+    const open = this.#openChat;
+    if (!open?.focused) return;
+    this.#markReadTimer = setTimeout(() => void this.#markRead(open.chatId), this.#options.markReadDelayMs);
+    this.#markReadTimer.unref?.();
+  }
+
+  async #markRead(chatId: number): Promise<void> {
+    const chat = this.#store.chats.get(chatId);
+    if (!chat || (chat.unreadCount === 0 && !chat.markedUnread)) return;
+    try {
+      if (chat.unreadCount > 0)
+        await this.#client.chats.markAsRead(chatId, { signal: this.#signal, priority: 'user' });
+      this.#store.transaction(() => {
+        this.#store.messages.markChatRead(chatId);
+        this.#store.chats.setFlags(chatId, { markedUnread: false });
+      });
+    } catch (error) {
+      log.warn('mark as read failed', { chatId, error: String(error) });
+    }
+  }
+
+  /** New inbound messages in the open, focused chat are read as they arrive. */
+  noteIncoming(chatId: number): void {
+    if (this.#openChat?.chatId === chatId && this.#openChat.focused) this.#scheduleMarkRead();
+  }
+
+  #bg(): { signal: AbortSignal; priority: 'background' } {
+    return { signal: this.#signal, priority: 'background' };
+  }
+
+  #failed(error: unknown): void {
+    const offline = isPartnerApiError(error) && (error.kind === 'network' || error.kind === 'timeout');
+    log.warn('sync failed', { error: error instanceof Error ? error.message : String(error) });
+    this.#setStatus({
+      phase: offline ? 'offline' : 'error',
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+
+  #setStatus(patch: Partial<SyncStatus>): void {
+    this.#status = { ...this.#status, ...patch };
+    this.#store.events.emit('sync.status', this.#status);
+  }
+}

@@ -1,0 +1,249 @@
+import { parseServiceTime } from '../../../shared/time.ts';
+import type { ApiChat, ApiContact, ApiMessage, ApiPhoneNumber } from '../api/schemas.ts';
+import type { LocalStore } from '../store/local-store.ts';
+import { assertNever } from '../util.ts';
+import { chatRecord, contactRecord, lineRecord, messageRecord } from './map.ts';
+import type { WebhookEvent } from './webhook-events.ts';
+
+/** What applying an event could not do alone: chats whose full state must be fetched. */
+export interface ReconcileOutcome {
+  refreshChats: number[];
+}
+
+/**
+ * The one place where the service's facts enter the store — poll results, send responses and
+ * webhook events alike — so a message that arrives three ways is stored once, with the newest
+ * state winning (see store/merge.ts). Every call is one transaction.
+ */
+export class Reconciler {
+  readonly #store: LocalStore;
+
+  constructor(store: LocalStore) {
+    this.#store = store;
+  }
+
+  ownNumbers(): Set<string> {
+    return new Set(this.#store.lines.list().map((l) => l.phoneNumber));
+  }
+
+  applyLines(lines: readonly ApiPhoneNumber[]): void {
+    this.#store.transaction(() => this.#store.lines.replaceAll(lines.map(lineRecord)));
+  }
+
+  /** Chats listed for a line. Returns those whose messages changed (message_count moved). */
+  applyChats(chats: readonly ApiChat[], line: { id: number; phoneNumber: string }): number[] {
+    return this.#store.transaction(() => {
+      const changed: number[] = [];
+      for (const chat of chats) {
+        const before = this.#store.chats.syncState(chat.id);
+        if (!before || chat.message_count === null || before.syncedMessageCount !== chat.message_count)
+          changed.push(chat.id);
+      }
+      this.#store.chats.upsert(chats.map((c) => chatRecord(c, line.id, line.phoneNumber)));
+      return changed;
+    });
+  }
+
+  /** A single chat (get chat, create chat): its line is the one among its handles. */
+  applyChat(chat: ApiChat): boolean {
+    const line = this.#lineOf(chat.chat_handles.map((h) => h.phone_number));
+    if (!line) return false;
+    this.#store.transaction(() => {
+      this.#store.chats.upsert([chatRecord(chat, line.id, line.phoneNumber)]);
+      this.#store.chats.refreshSummaries([chat.id]);
+    });
+    return true;
+  }
+
+  /** A page of messages of one chat, from a poll. */
+  applyMessages(
+    chatId: number,
+    messages: readonly ApiMessage[],
+    sync?: { syncedMessageCount?: number; historyComplete?: boolean },
+  ): void {
+    const own = this.ownNumbers();
+    this.#store.transaction(() => {
+      this.#store.messages.upsert(messages.map((m) => messageRecord(m, chatId, own)));
+      if (sync) this.#store.chats.setSyncState(chatId, sync);
+    });
+  }
+
+  /** The send response replaces the optimistic message (matched by its idempotency key). */
+  applySent(chatId: number, message: ApiMessage, idempotencyKey: string): void {
+    const own = this.ownNumbers();
+    this.#store.transaction(() => {
+      this.#store.messages.upsert([messageRecord(message, chatId, own, { idempotencyKey })]);
+    });
+  }
+
+  /** Create chat: the chat, and its first message in place of the optimistic one. */
+  applyCreatedChat(chat: ApiChat, message: ApiMessage, idempotencyKey: string, localKey: string): void {
+    const own = this.ownNumbers();
+    this.#store.transaction(() => {
+      this.applyChat(chat);
+      this.#store.messages.moveLocal(localKey, chat.id);
+      this.#store.messages.upsert([
+        messageRecord(message, chat.id, own, { idempotencyKey, hasReactions: false }),
+      ]);
+    });
+  }
+
+  applyContacts(contacts: readonly ApiContact[]): void {
+    this.#store.transaction(() => this.#store.contacts.upsert(contacts.map(contactRecord)));
+  }
+
+  applyWebhook(event: WebhookEvent): ReconcileOutcome {
+    const refresh = new Set<number>();
+    const known = (chatId: number): boolean => {
+      if (this.#store.chats.exists(chatId)) return true;
+      // API-GAPS: the first event naming an unknown chat means a new chat.
+      refresh.add(chatId);
+      return false;
+    };
+    this.#store.transaction(() => {
+      switch (event.type) {
+        case 'message.sent':
+        case 'message.received': {
+          const d = event.data;
+          known(d.chat_id);
+          const fromMe = event.type === 'message.sent';
+          const sender = d.from_phone ?? '';
+          this.#store.messages.upsert([
+            {
+              id: d.id,
+              chatId: d.chat_id,
+              text: d.text,
+              sentAt: parseServiceTime(d.sent_at) ?? parseServiceTime(event.createdAt) ?? Date.now(),
+              isRead: d.is_read,
+              fromMe,
+              sender,
+              // Received messages have arrived; sent ones keep whatever status is known.
+              ...(fromMe ? {} : { deliveryStatus: 'delivered' }),
+              attachments: d.attachments.map((a) => ({
+                id: a.id,
+                url: a.url,
+                filename: a.filename,
+                mimeType: a.mime_type,
+                size: a.file_size,
+              })),
+            },
+          ]);
+          if (!fromMe) this.#store.typing.clear(d.chat_id);
+          break;
+        }
+        case 'message.read':
+          this.#store.messages.markRead([event.data.id]);
+          break;
+        case 'reaction.sent':
+        case 'reaction.received': {
+          const d = event.data;
+          known(d.chat_id);
+          this.#store.messages.addReaction({
+            id: d.id,
+            messageId: d.chat_message_id,
+            kind: d.reaction,
+            fromMe: d.is_from_me || event.type === 'reaction.sent',
+            sender: d.chat_handle?.identifier ?? '',
+            at: parseServiceTime(d.sent_at) ?? parseServiceTime(d.created_at) ?? Date.now(),
+          });
+          break;
+        }
+        case 'typing_indicator.received':
+        case 'typing_indicator.removed': {
+          const d = event.data;
+          if (!known(d.chat_id)) break;
+          const display = event.type === 'typing_indicator.received' && d.display !== false;
+          if (!display) {
+            this.#store.typing.clear(d.chat_id);
+            break;
+          }
+          const typers = d.chat_handles.filter((h) => !h.is_me).map((h) => h.identifier);
+          // The event does not say who in a group is typing: show the chat as "someone is typing".
+          for (const identifier of typers.length === 1 ? typers : ['*'])
+            this.#store.typing.set(d.chat_id, identifier, true);
+          break;
+        }
+        case 'call.completed': {
+          const d = event.data;
+          const inbound = d.direction !== 'outbound';
+          const lineNumber = inbound ? d.to : d.from;
+          const customer = inbound ? d.from : d.to;
+          const startedAt = parseServiceTime(d.start_time);
+          this.#store.calls.upsert(
+            {
+              id: d.id,
+              from: d.from,
+              to: d.to,
+              status: d.status,
+              direction: d.direction,
+              startedAt,
+              endedAt: parseServiceTime(d.end_time),
+              durationSeconds: d.duration,
+              forwardedFrom: d.forwarded_from,
+              voicemail: d.voicemail,
+              transcript: d.recording_data?.transcription ?? null,
+              summary: d.recording_data?.summary ?? null,
+              recordingUrl: d.recording_data?.url ?? null,
+            },
+            lineNumber,
+            customer,
+          );
+          break;
+        }
+        case 'chat.created': {
+          const d = event.data;
+          const me = d.chat_handles.find((h) => h.is_me);
+          const line = me ? this.#store.lines.byNumber(me.identifier) : undefined;
+          const complete = line && d.chat_handles.every((h) => h.id !== null && h.id !== undefined);
+          if (!line || !complete) {
+            refresh.add(d.chat_id);
+            break;
+          }
+          this.#store.chats.upsert([
+            {
+              id: d.chat_id,
+              lineId: line.id,
+              displayName: d.display_name ?? '',
+              ...(d.service ? { service: d.service } : {}),
+              isGroup: d.is_group,
+              handles: d.chat_handles
+                .filter((h) => !h.is_departed)
+                .map((h) => ({
+                  id: h.id as number,
+                  identifier: h.identifier,
+                  service: d.service ?? 'SMS',
+                  joinedAt: parseServiceTime(d.created_at),
+                  isMe: h.is_me,
+                })),
+            },
+          ]);
+          break;
+        }
+        case 'contact.created':
+        case 'contact.updated':
+          this.#store.contacts.upsert([contactRecord(event.data)]);
+          break;
+        case 'contact.deleted':
+          this.#store.contacts.remove([event.data.id]);
+          break;
+        case 'participant.added':
+        case 'participant.removed':
+          refresh.add(event.data.chat_id);
+          break;
+        case 'unknown':
+          break;
+        default:
+          assertNever(event);
+      }
+    });
+    return { refreshChats: [...refresh] };
+  }
+
+  #lineOf(identifiers: readonly string[]): { id: number; phoneNumber: string } | undefined {
+    for (const identifier of identifiers) {
+      const line = this.#store.lines.byNumber(identifier);
+      if (line) return line;
+    }
+    return undefined;
+  }
+}
