@@ -53,10 +53,8 @@ export class Staging {
   }
 
   #check(filename: string, size: number): { filename: string; mimeType: string; size: number } {
-    const clean =
-      basename(filename)
-        .replace(/[\u0000-\u001f]/g, '')
-        .slice(0, 200) || 'attachment';
+    const printable = [...basename(filename)].filter((ch) => ch.charCodeAt(0) >= 0x20).join('');
+    const clean = printable.slice(0, 200) || 'attachment';
     const mimeType = mime.lookup(clean) || 'application/octet-stream';
     if (size === 0) throw new AttachmentRejected(`"${clean}" is empty`);
     if (size > this.#maxBytes)
