@@ -27,6 +27,8 @@ export const TOKEN_HEADER = 'x-partner-integration-token';
 declare module 'fastify' {
   interface FastifyRequest {
     org: Org;
+    /** Set by a slow_response fault: the answer waits this long after the work is done. */
+    slowResponseMs: number;
   }
   interface FastifyContextConfig {
     errorFormat?: ErrorFormat;
@@ -51,6 +53,11 @@ export function buildApp(services: SandboxServices): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorateRequest('org', null as unknown as Org);
+  app.decorateRequest('slowResponseMs', 0);
+  app.addHook('onSend', async (request) => {
+    if (request.slowResponseMs > 0)
+      await new Promise((resolve) => setTimeout(resolve, request.slowResponseMs));
+  });
   // The service takes JSON and multipart only; Fastify's default text/plain parser would let a
   // plain-text body through to validation instead of a 415.
   app.removeContentTypeParser('text/plain');
@@ -67,6 +74,10 @@ export function buildApp(services: SandboxServices): FastifyInstance {
     if (!fault) return;
     if (fault.kind === 'latency') {
       await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+      return;
+    }
+    if (fault.kind === 'slow_response') {
+      request.slowResponseMs = fault.latencyMs;
       return;
     }
     if (fault.kind === 'reset') {

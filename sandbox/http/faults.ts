@@ -6,7 +6,11 @@ export const routeFaultSchema = z.object({
   method: z.string().toUpperCase().optional(),
   /** A regular expression matched against the request path (without the query). */
   path: z.string().optional(),
-  kind: z.enum(['latency', 'error', 'rate_limit', 'reset']),
+  /**
+   * latency: wait before handling; slow_response: handle, then wait before answering (the work is
+   * done even if the client gives up); error: a 5xx; rate_limit: a 429; reset: drop the connection.
+   */
+  kind: z.enum(['latency', 'slow_response', 'error', 'rate_limit', 'reset']),
   status: z.number().int().min(500).max(599).default(500),
   latencyMs: z.number().int().min(0).max(120_000).default(0),
   retryAfterSeconds: z.number().int().min(0).max(3600).default(1),

@@ -1,7 +1,7 @@
 import type { Message, MessageError, MessageState } from '../../../shared/domain.ts';
 import type { Database } from './database.ts';
 import type { StoreEventBus } from './events.ts';
-import { mergeMessage } from './merge.ts';
+import { mergeMessage, stateRank } from './merge.ts';
 import type { AttachmentRecord, MessageRecord, ReactionRecord } from './records.ts';
 import {
   type AttachmentRow,
@@ -58,14 +58,7 @@ export class MessagesRepo {
     const written = new Map<number, string[]>();
     const now = Date.now();
     for (const record of records) {
-      const existing =
-        this.#db.get<MessageRow>('SELECT * FROM messages WHERE id = ?', record.id) ??
-        (record.idempotencyKey
-          ? this.#db.get<MessageRow>(
-              'SELECT * FROM messages WHERE idempotency_key = ?',
-              record.idempotencyKey,
-            )
-          : undefined);
+      const existing = this.#match(record);
       let key: string;
       if (existing) {
         if (existing.deleted) continue;
@@ -127,6 +120,25 @@ export class MessagesRepo {
     }
     this.#announce(written);
     return written;
+  }
+
+  /**
+   * The stored row for this record. A poll can list a message sent from here before its send
+   * response arrives (or after a crash lost that response); it is then stored under its service id
+   * while the optimistic copy waits. When the record carries the idempotency key, the optimistic copy
+   * wins: it keeps its key (the UI's stable key) and the twin stored by id goes.
+   */
+  #match(record: MessageRecord): MessageRow | undefined {
+    const byId = this.#db.get<MessageRow>('SELECT * FROM messages WHERE id = ?', record.id);
+    const byKey = record.idempotencyKey
+      ? this.#db.get<MessageRow>('SELECT * FROM messages WHERE idempotency_key = ?', record.idempotencyKey)
+      : undefined;
+    if (byKey && byId && byKey.key !== byId.key) {
+      this.#db.run('DELETE FROM messages WHERE key = ?', byId.key);
+      this.#events.emit('messages.removed', { chatId: byId.chat_id, keys: [byId.key] });
+      return { ...byKey, state: stateRank(byId.state) > stateRank(byKey.state) ? byId.state : byKey.state };
+    }
+    return byKey ?? byId;
   }
 
   /** The optimistic copy of a message being sent from here. */

@@ -140,6 +140,47 @@ describe('the local store', () => {
     expect(page[0]).toMatchObject({ key: 'k-1', id: 500, state: 'delivered', deliveredAt: 900, sentAt: 150 });
   });
 
+  it('merges a sent message a poll saw first into its optimistic copy when the send response arrives', () => {
+    store.chats.upsert([chatRecord(1)]);
+    store.messages.insertLocal({
+      key: 'k-2',
+      chatId: 1,
+      text: 'Racing',
+      sentAt: 100,
+      sender: LINE,
+      idempotencyKey: 'k-2',
+      attachments: [],
+    });
+    // the poll lists it by id only…
+    store.messages.upsert([
+      {
+        id: 700,
+        chatId: 1,
+        text: 'Racing',
+        sentAt: 120,
+        deliveryStatus: 'delivered',
+        fromMe: true,
+        sender: LINE,
+      },
+    ]);
+    // …then the send response names the key.
+    store.messages.upsert([
+      {
+        id: 700,
+        chatId: 1,
+        text: 'Racing',
+        sentAt: 120,
+        deliveryStatus: 'pending',
+        fromMe: true,
+        sender: LINE,
+        idempotencyKey: 'k-2',
+      },
+    ]);
+    const page = store.messages.page(1, { limit: 10 });
+    expect(page).toHaveLength(1);
+    expect(page[0]).toMatchObject({ key: 'k-2', id: 700, state: 'delivered' });
+  });
+
   it('keeps an edit against a stale copy and never resurrects a deleted message', () => {
     store.chats.upsert([chatRecord(1)]);
     store.messages.upsert([
