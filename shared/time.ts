@@ -4,7 +4,10 @@
  */
 export function parseServiceTime(value: unknown): number | null {
   if (typeof value !== 'string' || value.length === 0) return null;
-  const spaced = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?(Z|[+-]\d{2}:?\d{2}|UTC)?$/.exec(value.trim());
+  const spaced =
+    /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?(Z|[+-]\d{2}:?\d{2}|UTC)?$/.exec(
+      value.trim(),
+    );
   if (spaced) {
     const offset = spaced[3] === undefined || spaced[3] === 'UTC' ? 'Z' : normalizeOffset(spaced[3]);
     const ms = Date.parse(`${spaced[1]}T${spaced[2]}${offset}`);

@@ -63,8 +63,10 @@ export function buildApp(services: SandboxServices): FastifyInstance {
   app.removeContentTypeParser('text/plain');
 
   app.register(multipart, {
-    limits: { fileSize: world.config.attachmentMaxBytes, files: 20, fields: 200, fieldSize: 1024 * 1024 },
-    throwFileSizeLimit: true,
+    // Per-request limits (form.ts) follow the live config; these are the outer bounds.
+    limits: { fileSize: 1024 * 1024 * 1024, files: 20, fields: 200, fieldSize: 1024 * 1024 },
+    // Oversized files are refused by name in form.ts (422), not by the plugin (413).
+    throwFileSizeLimit: false,
   });
 
   // Faults first: they stand for the network and servers in front of the application.

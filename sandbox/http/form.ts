@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from './errors.ts';
+import { ApiError, invalidParams } from './errors.ts';
 import type { Body } from './params.ts';
 
 export interface UploadedFile {
@@ -42,7 +42,10 @@ export function setBracketField(target: Body, name: string, value: unknown): voi
 }
 
 /** Reads a JSON or multipart/form-data body into a nested object plus the uploaded files. */
-export async function readForm(request: FastifyRequest): Promise<{ body: Body; files: UploadedFile[] }> {
+export async function readForm(
+  request: FastifyRequest,
+  maxFileBytes: number,
+): Promise<{ body: Body; files: UploadedFile[] }> {
   if (!request.isMultipart()) {
     const body = request.body;
     if (body === undefined || body === null) return { body: {}, files: [] };
@@ -53,14 +56,15 @@ export async function readForm(request: FastifyRequest): Promise<{ body: Body; f
   }
   const body: Body = {};
   const files: UploadedFile[] = [];
-  for await (const part of request.parts()) {
+  // Read one byte past the limit, so an oversized file is refused by name (422), not as a 413.
+  for await (const part of request.parts({ limits: { fileSize: maxFileBytes + 1 } })) {
     if (part.type === 'file') {
-      files.push({
-        field: part.fieldname,
-        filename: part.filename || 'attachment',
-        declaredType: part.mimetype,
-        data: await part.toBuffer(),
-      });
+      const data = await part.toBuffer();
+      const filename = part.filename || 'attachment';
+      if (part.file.truncated || data.length > maxFileBytes) {
+        throw invalidParams(`${part.fieldname} (${filename}): file is larger than ${maxFileBytes} bytes`);
+      }
+      files.push({ field: part.fieldname, filename, declaredType: part.mimetype, data });
     } else {
       setBracketField(body, part.fieldname, part.value);
     }

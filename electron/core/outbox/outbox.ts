@@ -12,6 +12,7 @@ import { JOB_SCHEMAS, type JobKind, type JobPayload } from './jobs.ts';
 import { AttachmentRejected, type Staging } from './staging.ts';
 
 const log = createLogger('outbox');
+const WATCHDOG_MS = 2_000;
 
 export interface SendInput {
   chatId: number;
@@ -289,12 +290,14 @@ export class Outbox {
         this.#kick();
       });
     }
+    // Always re-arm while work remains: a job waiting behind a running one, or one that fell due
+    // while this pump ran, is picked up by the next pass (at least every WATCHDOG_MS).
     const next = this.#store.outbox.nextDueAt();
-    if (next !== null && next > Date.now()) {
-      clearTimeout(this.#timer);
-      this.#timer = setTimeout(() => this.#pump(), next - Date.now());
-      this.#timer.unref?.();
-    }
+    if (next === null && this.#running.size === 0) return;
+    const wait = next === null ? WATCHDOG_MS : Math.min(WATCHDOG_MS, Math.max(10, next - Date.now()));
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#pump(), wait);
+    this.#timer.unref?.();
   }
 
   #parse(job: OutboxRow): { kind: JobKind; payload: JobPayload<JobKind> } | undefined {
@@ -442,7 +445,7 @@ export class Outbox {
     log.warn('send will be retried', {
       job: job.id,
       kind: job.kind,
-      attempt: job.attempts,
+      attempt,
       delayMs: delay,
       code: reason.code,
     });

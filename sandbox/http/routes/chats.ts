@@ -31,7 +31,7 @@ export function registerChatRoutes(app: FastifyInstance, { world }: SandboxServi
   /** Find-or-create: 201 with a new chat, 200 with an existing one; the message is sent either way. */
   app.post(`${V2}/chats`, async (request, reply) => {
     const org = request.org;
-    const { body, files } = await readForm(request);
+    const { body, files } = await readForm(request, world.config.attachmentMaxBytes);
     const sendFrom = requiredString(body, 'send_from', 'send_from', 'missing_phone');
     const line = lineByNumber(org, sendFrom, 'send_from');
     if (body.chat === undefined || body.chat === null)

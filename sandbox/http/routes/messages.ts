@@ -41,7 +41,7 @@ export function registerMessageRoutes(app: FastifyInstance, { world }: SandboxSe
   app.post(`${V2}/chats/:chat_id/chat_messages`, async (request, reply) => {
     const org = request.org;
     const chat = chatOf(org, (request.params as { chat_id: string }).chat_id);
-    const { body, files } = await readForm(request);
+    const { body, files } = await readForm(request, world.config.attachmentMaxBytes);
     const outgoing = readOutgoingMessage(body, files);
     if (outgoing.idempotencyKey && org.idempotency.has(outgoing.idempotencyKey)) {
       const { message } = sendMessage(world, org, chat, { ...outgoing, attachments: [] });

@@ -1,0 +1,349 @@
+/**
+ * The request core: one place that knows the base URL, the token header, timeouts, the shared budget,
+ * retries and response validation. Endpoint code (client.ts and endpoints/) only says what to send
+ * and what shape to expect.
+ *
+ * Retries happen only where repeating cannot do harm: GET/HEAD, sends that carry an idempotency key
+ * (the same key on every attempt, so the service returns the first message instead of sending twice),
+ * and any request answered 429 (the service did not process it). Every attempt, retries included,
+ * first takes a slot from the token's budget.
+ */
+import { Agent, type Dispatcher, type FormData, request } from 'undici';
+import { z } from 'zod';
+import { createLogger, type Logger } from '../log/logger.ts';
+import { normalizeBaseUrl, V2_PREFIX } from './base-url.ts';
+import { budgetFor, type RequestBudget, type RequestPriority } from './budget.ts';
+import { errorFromResponse, errorFromTransport } from './error-parsing.ts';
+import { PartnerApiError, type PartnerApiErrorKind } from './errors.ts';
+import { type BackoffOptions, DEFAULT_BACKOFF, mayRetry, retryDelayMs } from './retry-policy.ts';
+
+export const DEFAULT_TOKEN_HEADER = 'X-PARTNER-INTEGRATION-TOKEN';
+
+export interface PartnerHttpOptions {
+  /** The service's base address (an /api/partner/v2 suffix is tolerated and removed). */
+  baseUrl: string;
+  token: string;
+  /** Header carrying the token; a workspace setting (API-GAPS). Default X-PARTNER-INTEGRATION-TOKEN. */
+  tokenHeader?: string;
+  /** Per attempt, from sending to the end of the response body. Default 30 s. */
+  timeoutMs?: number;
+  /** Per attempt for multipart uploads. Default 5 minutes. */
+  uploadTimeoutMs?: number;
+  /** Attempts per request including the first. Default 6. */
+  maxAttempts?: number;
+  backoff?: Partial<BackoffOptions>;
+  /** Default: the shared budget of this (service, token); see budgetFor. */
+  budget?: RequestBudget;
+  /** Default: one keep-alive Agent shared by every client in the process. */
+  dispatcher?: Dispatcher;
+  logger?: Logger;
+  /** Called after every attempt (diagnostics; tests count attempts with it). */
+  onAttempt?: (attempt: AttemptRecord) => void;
+  /** Source of jitter; tests make it deterministic. */
+  random?: () => number;
+}
+
+/** Per call: every client method accepts these. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** 'user' (default) goes ahead of queued 'background' (sync) requests. */
+  priority?: RequestPriority;
+}
+
+export interface AttemptRecord {
+  method: string;
+  path: string;
+  attempt: number;
+  /** 0 when no response arrived. */
+  status: number;
+  /** Set when the attempt failed. */
+  errorKind?: PartnerApiErrorKind;
+  durationMs: number;
+}
+
+export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
+
+export interface HttpRequest<T> extends CallOptions {
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Below the API prefix, starting with '/', e.g. `/chats/12`. */
+  path: string;
+  /** Default /api/partner/v2. */
+  prefix?: string;
+  query?: Record<string, QueryValue>;
+  json?: unknown;
+  /** Builds the multipart body; called once per attempt. */
+  form?: () => FormData;
+  /** Expected success body; without one, any 2xx is success and the body is ignored. */
+  schema?: z.ZodType<T>;
+  /** The idempotency key the body carries: makes a POST safe to repeat. */
+  idempotencyKey?: string;
+  /** Non-2xx statuses whose body is a result in `schema`'s shape (migrate_to_v3's 422). */
+  alsoAccept?: readonly number[];
+  /** The endpoint has its own rate limit (iMessage availability): its 429 does not pause the budget. */
+  endpointRateLimit?: boolean;
+  timeoutMs?: number;
+  /** Extra headers (never logged). */
+  headers?: Record<string, string>;
+}
+
+export interface HttpResult<T> {
+  status: number;
+  data: T;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+let sharedAgent: Agent | undefined;
+
+/** One connection pool for the process: keep-alive, bounded sockets per origin, 10 s to connect. */
+export function sharedDispatcher(): Agent {
+  sharedAgent ??= new Agent({ keepAliveTimeout: 10_000, connections: 32, connect: { timeout: 10_000 } });
+  return sharedAgent;
+}
+
+/** For app shutdown: closes idle sockets so the process can exit. */
+export async function closeSharedDispatcher(): Promise<void> {
+  const agent = sharedAgent;
+  sharedAgent = undefined;
+  await agent?.close();
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  bodyText: string;
+}
+
+export class PartnerHttp {
+  readonly baseUrl: string;
+  readonly budget: RequestBudget;
+  readonly #token: string;
+  readonly #tokenHeader: string;
+  readonly #timeoutMs: number;
+  readonly #uploadTimeoutMs: number;
+  readonly #maxAttempts: number;
+  readonly #backoff: BackoffOptions;
+  readonly #dispatcher: Dispatcher;
+  readonly #log: Logger;
+  readonly #onAttempt: ((attempt: AttemptRecord) => void) | undefined;
+  readonly #random: () => number;
+
+  constructor(options: PartnerHttpOptions) {
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.#token = options.token;
+    this.#tokenHeader = options.tokenHeader?.trim() || DEFAULT_TOKEN_HEADER;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#uploadTimeoutMs = options.uploadTimeoutMs ?? 5 * 60_000;
+    this.#maxAttempts = Math.max(1, options.maxAttempts ?? 6);
+    this.#backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.budget = options.budget ?? budgetFor(this.baseUrl, options.token);
+    this.#dispatcher = options.dispatcher ?? sharedDispatcher();
+    this.#log = options.logger ?? createLogger('api');
+    this.#onAttempt = options.onAttempt;
+    this.#random = options.random ?? Math.random;
+  }
+
+  async request<T>(req: HttpRequest<T>): Promise<HttpResult<T>> {
+    const url = `${this.baseUrl}${req.prefix ?? V2_PREFIX}${req.path}${queryString(req.query)}`;
+    for (let attempt = 1; ; attempt++) {
+      await this.#wait(() => this.budget.acquire(req.priority ?? 'user', req.signal), req);
+      const started = performance.now();
+      let error: PartnerApiError;
+      let status = 0;
+      try {
+        const response = await this.#send(url, req);
+        status = response.status;
+        const ok = (status >= 200 && status < 300) || (req.alsoAccept?.includes(status) ?? false);
+        if (ok) {
+          this.budget.succeeded();
+          const data = this.#parse(req, response);
+          this.#record(req, attempt, status, started);
+          return { status, data, headers: response.headers };
+        }
+        error = errorFromResponse({ ...response, method: req.method, path: req.path });
+        if (status !== 429) this.budget.succeeded();
+        else if (!req.endpointRateLimit) this.budget.rateLimited(error.retryAfter);
+      } catch (thrown) {
+        error = errorFromTransport(thrown, { method: req.method, path: req.path, host: this.baseUrl });
+      }
+      this.#record(req, attempt, status, started, error);
+      const delayMs =
+        attempt < this.#maxAttempts && mayRetry(error, req)
+          ? retryDelayMs(attempt, error.retryAfter, this.#backoff, this.#random)
+          : undefined;
+      if (delayMs === undefined) {
+        const level = error.kind === 'cancelled' || (status >= 400 && status < 500) ? 'info' : 'warn';
+        this.#log[level]('request failed', logFields(req, status, started, attempt, error));
+        throw error;
+      }
+      this.#log.warn('request failed; will retry', {
+        ...logFields(req, status, started, attempt, error),
+        retryInMs: delayMs,
+      });
+      await this.#wait(() => sleep(delayMs, req.signal), req);
+    }
+  }
+
+  /** One attempt: sends, reads the whole body, and turns aborts into timeout/cancel. */
+  async #send<T>(url: string, req: HttpRequest<T>): Promise<RawResponse> {
+    const timeoutMs = req.timeoutMs ?? (req.form ? this.#uploadTimeoutMs : this.#timeoutMs);
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, timeout.signal]) : timeout.signal;
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...req.headers,
+      [this.#tokenHeader]: this.#token,
+    };
+    let body: string | FormData | undefined;
+    if (req.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(req.json);
+    } else if (req.form) {
+      body = req.form();
+    }
+    try {
+      const response = await request(url, {
+        method: req.method,
+        headers,
+        body,
+        signal,
+        dispatcher: this.#dispatcher,
+      });
+      const bodyText = await response.body.text();
+      return { status: response.statusCode, headers: response.headers, bodyText };
+    } catch (thrown) {
+      throw errorFromTransport(thrown, {
+        method: req.method,
+        path: req.path,
+        host: this.baseUrl,
+        cancelled: req.signal?.aborted ?? false,
+        timedOut: timeout.signal.aborted,
+        timeoutMs,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #parse<T>(req: HttpRequest<T>, response: RawResponse): T {
+    if (!req.schema) return undefined as T;
+    const text = response.bodyText;
+    let json: unknown;
+    if (text.trim() !== '') {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw this.#invalid(
+          req,
+          response,
+          /^\s*</.test(text) ? 'a web page instead of JSON' : 'a body that is not JSON',
+        );
+      }
+    }
+    const parsed = req.schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    // A documented non-2xx result (alsoAccept) that is not in the result shape is an ordinary error.
+    if (response.status >= 300) throw errorFromResponse({ ...response, method: req.method, path: req.path });
+    throw this.#invalid(req, response, `an unexpected shape (${summarizeIssues(parsed.error)})`);
+  }
+
+  #invalid<T>(req: HttpRequest<T>, response: RawResponse, what: string): PartnerApiError {
+    return new PartnerApiError({
+      kind: 'invalid_response',
+      code: 'invalid_response',
+      status: response.status,
+      message: `The service answered ${req.method} ${req.path} with ${what}`,
+      rawBody: response.bodyText,
+      method: req.method,
+      path: req.path,
+      retryable: false,
+    });
+  }
+
+  /** Waits on the budget or a backoff timer; an abort while waiting becomes a 'cancelled' error. */
+  async #wait<T>(waiting: () => Promise<void>, req: HttpRequest<T>): Promise<void> {
+    try {
+      await waiting();
+    } catch (reason) {
+      throw errorFromTransport(reason, { method: req.method, path: req.path, cancelled: true });
+    }
+  }
+
+  #record<T>(
+    req: HttpRequest<T>,
+    attempt: number,
+    status: number,
+    started: number,
+    error?: PartnerApiError,
+  ): void {
+    const durationMs = Math.round(performance.now() - started);
+    if (!error)
+      this.#log.debug('request', { method: req.method, path: req.path, status, ms: durationMs, attempt });
+    this.#onAttempt?.({
+      method: req.method,
+      path: req.path,
+      attempt,
+      status,
+      errorKind: error?.kind,
+      durationMs,
+    });
+  }
+}
+
+function logFields<T>(
+  req: HttpRequest<T>,
+  status: number,
+  started: number,
+  attempt: number,
+  error: PartnerApiError,
+) {
+  // The path only: queries can hold customers' numbers and emails, and headers hold the token.
+  return {
+    method: req.method,
+    path: req.path,
+    status,
+    ms: Math.round(performance.now() - started),
+    attempt,
+    kind: error.kind,
+    code: error.code,
+    error: error.message,
+  };
+}
+
+function summarizeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+    .join('; ');
+}
+
+export function queryString(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const item of value) params.append(key, String(item));
+    else params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** setTimeout as a promise that an AbortSignal can cut short (rejecting with the signal's reason). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,426 @@
+/**
+ * The workspace registry: which services the user is connected to (workspaces.json in the data
+ * folder), their tokens (in the vault), which one is active (settings.activeWorkspaceId), and the
+ * built-in demo workspace that exists whenever no remote one does, so a newcomer always lands
+ * somewhere that works.
+ *
+ * Ordering rules, so a failure never leaves a half-made workspace or a stray secret:
+ *  - add / updateToken: probe the service first; only then write the token, then workspaces.json
+ *    (and take the token back out if that write fails).
+ *  - remove: delete the secrets first (if the keychain refuses, nothing changes and the user can retry),
+ *    then workspaces.json, then the data folder.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLogger, registerSecret } from '../log/logger.ts';
+import { readJsonFile, writeJsonFileAtomic } from '../settings/json-file.ts';
+import type { SettingsStore } from '../settings/store.ts';
+import { KeyedSequencer } from '../vault/sequencer.ts';
+import { vaultKeys, type Vault } from '../vault/vault.ts';
+import {
+  DEFAULT_TOKEN_HEADER,
+  parseBaseUrl,
+  parseName,
+  parseToken,
+  parseTokenHeader,
+  WorkspaceError,
+  WorkspaceNotFoundError,
+  workspacesFileSchema,
+  WorkspaceTokenMissingError,
+  type DemoWorkspace,
+  type RemoteWorkspace,
+  type Workspace,
+  type WorkspaceConnection,
+} from './workspace.ts';
+
+const log = createLogger('workspaces');
+
+export const WORKSPACES_FILE = 'workspaces.json';
+
+/**
+ * Checks that a service answers and accepts a token with one cheap authenticated call. Throws an
+ * error whose message the user can act on (core/api/probe.ts `probeConnection` is the real one).
+ */
+export type ConnectionProbe = (
+  connection: { baseUrl: string; tokenHeader: string; token: string },
+  options?: { signal?: AbortSignal },
+) => Promise<{ lines: number }>;
+
+/** Starts (once) the embedded sandbox behind the demo workspace; the host implements it. */
+export interface DemoSandboxPort {
+  start(): Promise<{ url: string; token: string }>;
+}
+
+export interface WorkspaceRegistryOptions {
+  /** The app's data folder: workspaces.json and `workspaces/<id>/` live here. */
+  dataDir: string;
+  vault: Vault;
+  settings: SettingsStore;
+  probe: ConnectionProbe;
+  demo: DemoSandboxPort;
+  /**
+   * Called before a workspace's data folder is deleted, so the host can close what it holds open
+   * there (its SQLite database: Windows cannot delete open files).
+   */
+  release?: (workspaceId: string) => Promise<void>;
+  /** Allow plain http to non-loopback hosts (default false: the token would travel in clear text). */
+  allowInsecureHttp?: boolean;
+  now?: () => Date;
+  newId?: () => string;
+}
+
+export interface AddWorkspaceInput {
+  name: string;
+  baseUrl: string;
+  token: string;
+  /** Default X-PARTNER-INTEGRATION-TOKEN. */
+  tokenHeader?: string;
+}
+
+export type WorkspaceEvent =
+  | { type: 'added'; workspace: Workspace }
+  | { type: 'renamed'; workspace: Workspace }
+  /** The token changed: connections made with the old one should be rebuilt through connectionFor. */
+  | { type: 'token-updated'; workspace: Workspace }
+  | { type: 'removed'; workspace: Workspace }
+  | { type: 'activated'; workspace: Workspace };
+
+/** Opens the registry: loads workspaces.json, brings the demo back if needed, settles the active one. */
+export async function openWorkspaceRegistry(options: WorkspaceRegistryOptions): Promise<WorkspaceRegistry> {
+  const registry = new WorkspaceRegistry(options);
+  await registry.ensureDemo();
+  registry.sweepOrphanFolders();
+  return registry;
+}
+
+export class WorkspaceRegistry {
+  readonly #options: WorkspaceRegistryOptions;
+  readonly #file: string;
+  readonly #now: () => Date;
+  readonly #newId: () => string;
+  /** All changes run one at a time, so two dialogs cannot interleave writes of workspaces.json. */
+  readonly #lock = new KeyedSequencer();
+  readonly #listeners = new Set<(event: WorkspaceEvent) => void>();
+  readonly #unsubscribeSettings: () => void;
+  #workspaces: readonly Workspace[];
+  #demoConnection: Promise<{ url: string; token: string }> | undefined;
+
+  /** Prefer openWorkspaceRegistry, which also ensures the demo workspace. */
+  constructor(options: WorkspaceRegistryOptions) {
+    this.#options = options;
+    this.#file = join(options.dataDir, WORKSPACES_FILE);
+    this.#now = options.now ?? (() => new Date());
+    this.#newId = options.newId ?? (() => randomBytes(9).toString('base64url'));
+    this.#workspaces = this.#load();
+    // The active workspace is a setting; whoever changes it (switch, or a settings sync), we announce it.
+    this.#unsubscribeSettings = options.settings.onChange((next, previous) => {
+      if (next.activeWorkspaceId === previous.activeWorkspaceId) return;
+      const active = this.active();
+      if (active) this.#emit({ type: 'activated', workspace: active });
+    });
+  }
+
+  list(): readonly Workspace[] {
+    return this.#workspaces;
+  }
+
+  get(id: string): Workspace | undefined {
+    return this.#workspaces.find((workspace) => workspace.id === id);
+  }
+
+  /** The active workspace: the one in settings if it still exists, else the first remote, else the demo. */
+  active(): Workspace | undefined {
+    const chosen = this.#options.settings.get().activeWorkspaceId;
+    return (chosen ? this.get(chosen) : undefined) ?? this.#firstRemote() ?? this.#workspaces[0];
+  }
+
+  /** Where a workspace keeps its local data (cache database, downloaded attachments). */
+  dataDirFor(id: string): string {
+    return join(this.#options.dataDir, 'workspaces', this.#require(id).id);
+  }
+
+  /**
+   * Connects a new service. Probes it first (throws the probe's user-presentable error: wrong token,
+   * unreachable, TLS, not the service); only then stores the token and the workspace. The first remote
+   * workspace replaces the demo. The new workspace becomes active unless `activate` is false.
+   */
+  async add(
+    input: AddWorkspaceInput,
+    options: { signal?: AbortSignal; activate?: boolean } = {},
+  ): Promise<RemoteWorkspace> {
+    const name = parseName(input.name);
+    const token = parseToken(input.token);
+    registerSecret(token);
+    const baseUrl = parseBaseUrl(input.baseUrl, this.#options.allowInsecureHttp);
+    const tokenHeader = parseTokenHeader(input.tokenHeader);
+    const { lines } = await this.#options.probe({ baseUrl, tokenHeader, token }, { signal: options.signal });
+    options.signal?.throwIfAborted();
+
+    const { workspace, replacedDemo } = await this.#exclusive(async () => {
+      const created: RemoteWorkspace = {
+        id: this.#unusedId(),
+        name,
+        kind: 'remote',
+        baseUrl,
+        tokenHeader,
+        createdAt: this.#now().toISOString(),
+      };
+      const tokenKey = vaultKeys.workspaceToken(created.id);
+      await this.#options.vault.set(tokenKey, token);
+      const demos = this.#workspaces.filter((w) => w.kind === 'demo');
+      try {
+        this.#save([...this.#workspaces.filter((w) => w.kind !== 'demo'), created]);
+      } catch (error) {
+        await this.#options.vault.delete(tokenKey).catch(() => {});
+        throw error;
+      }
+      log.info('workspace added', { id: created.id, host: new URL(baseUrl).host, lines });
+      for (const demo of demos) {
+        this.#emit({ type: 'removed', workspace: demo });
+        await this.#deleteLocalData(demo);
+        this.#options.settings.update({ workspaces: { [demo.id]: null } });
+      }
+      const stored = this.#requireRemote(created.id);
+      this.#emit({ type: 'added', workspace: stored });
+      return { workspace: stored, replacedDemo: demos.length > 0 };
+    });
+    // Replacing the demo always activates: the demo was the active one, and it is gone.
+    if (options.activate !== false || replacedDemo) await this.switch(workspace.id);
+    return workspace;
+  }
+
+  /** Makes `id` the active workspace (persisted in settings; announced as 'activated'). */
+  async switch(id: string): Promise<Workspace> {
+    return this.#exclusive(async () => {
+      const workspace = this.#require(id);
+      this.#options.settings.update({ activeWorkspaceId: workspace.id });
+      return workspace;
+    });
+  }
+
+  async rename(id: string, newName: string): Promise<Workspace> {
+    const name = parseName(newName);
+    return this.#exclusive(async () => {
+      const current = this.#require(id);
+      if (current.name === name) return current;
+      this.#save(this.#workspaces.map((w) => (w.id === id ? { ...w, name } : w)));
+      const renamed = this.#require(id);
+      this.#emit({ type: 'renamed', workspace: renamed });
+      return renamed;
+    });
+  }
+
+  /** Replaces a remote workspace's token after probing the service with it; the old one stays on failure. */
+  async updateToken(
+    id: string,
+    newToken: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Workspace> {
+    const workspace = this.#requireRemote(id);
+    const token = parseToken(newToken);
+    registerSecret(token);
+    const { baseUrl, tokenHeader } = workspace;
+    await this.#options.probe({ baseUrl, tokenHeader, token }, { signal: options.signal });
+    options.signal?.throwIfAborted();
+    return this.#exclusive(async () => {
+      const current = this.#requireRemote(id); // it may have been removed while the probe ran
+      await this.#options.vault.set(vaultKeys.workspaceToken(id), token);
+      log.info('workspace token updated', { id });
+      this.#emit({ type: 'token-updated', workspace: current });
+      return current;
+    });
+  }
+
+  /**
+   * Removes a workspace with its secrets and local data. If it was active, another one becomes
+   * active; if it was the last remote one, the demo comes back. The demo itself cannot be removed
+   * while it is the only workspace.
+   */
+  async remove(id: string): Promise<void> {
+    await this.#exclusive(async () => {
+      const workspace = this.#require(id);
+      const remaining = this.#workspaces.filter((w) => w.id !== id);
+      if (remaining.length === 0 && workspace.kind === 'demo') {
+        throw new WorkspaceError('The demo workspace stays until you add a workspace of your own');
+      }
+      if (workspace.kind === 'remote') {
+        await this.#options.vault.deleteAll(vaultKeys.workspacePrefix(id));
+      }
+      const demo = remaining.some((w) => w.kind === 'remote') ? undefined : this.#newDemo();
+      this.#save(demo ? [...remaining, demo] : remaining);
+      log.info('workspace removed', { id, kind: workspace.kind });
+      this.#emit({ type: 'removed', workspace });
+      if (demo) this.#emit({ type: 'added', workspace: demo });
+      await this.#deleteLocalData(workspace);
+      // Forget its sync options; if it was active, the fallback (first remote, else the demo) takes over.
+      const wasActive = this.#options.settings.get().activeWorkspaceId === id;
+      this.#options.settings.update({
+        workspaces: { [id]: null },
+        ...(wasActive ? { activeWorkspaceId: (this.#firstRemote() ?? this.#workspaces[0])?.id ?? null } : {}),
+      });
+    });
+  }
+
+  /** Creates the demo workspace when no workspace exists; returns it, or undefined when remotes exist. */
+  async ensureDemo(): Promise<DemoWorkspace | undefined> {
+    return this.#exclusive(async () => {
+      if (!this.#firstRemote()) {
+        let demo = this.#workspaces.find((w): w is DemoWorkspace => w.kind === 'demo');
+        if (!demo) {
+          demo = this.#newDemo();
+          this.#save([demo]);
+          log.info('demo workspace created', { id: demo.id });
+          this.#emit({ type: 'added', workspace: demo });
+        }
+      }
+      // Settle the setting on a workspace that exists, so every reader agrees on the active one.
+      const active = this.active();
+      if (active && this.#options.settings.get().activeWorkspaceId !== active.id) {
+        this.#options.settings.update({ activeWorkspaceId: active.id });
+      }
+      return this.#workspaces.find((w): w is DemoWorkspace => w.kind === 'demo');
+    });
+  }
+
+  /**
+   * What the API client needs for a workspace. A remote workspace's token comes from the vault
+   * (VaultUnavailableError if the keychain is unavailable, WorkspaceTokenMissingError if it is gone);
+   * the demo's comes from the embedded sandbox, started on first use.
+   */
+  async connectionFor(id: string): Promise<WorkspaceConnection> {
+    const workspace = this.#require(id);
+    if (workspace.kind === 'demo') {
+      this.#demoConnection ??= this.#options.demo.start().catch((error: unknown) => {
+        this.#demoConnection = undefined; // let a later call try again
+        throw error;
+      });
+      const { url, token } = await this.#demoConnection;
+      registerSecret(token);
+      return { baseUrl: url, tokenHeader: workspace.tokenHeader, token };
+    }
+    const token = await this.#options.vault.get(vaultKeys.workspaceToken(id));
+    if (token === null) throw new WorkspaceTokenMissingError(workspace);
+    return { baseUrl: workspace.baseUrl, tokenHeader: workspace.tokenHeader, token };
+  }
+
+  onChange(listener: (event: WorkspaceEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /** Stops following settings changes (the registry is not used after this). */
+  close(): void {
+    this.#unsubscribeSettings();
+    this.#listeners.clear();
+  }
+
+  /**
+   * Deletes data folders that belong to no workspace: left behind when a removal could not delete
+   * its folder (a file still open), or by a crash between the steps of remove().
+   */
+  sweepOrphanFolders(): void {
+    const root = join(this.#options.dataDir, 'workspaces');
+    let names: string[];
+    try {
+      names = readdirSync(root);
+    } catch {
+      return; // no folder yet
+    }
+    for (const name of names) {
+      if (this.get(name)) continue;
+      try {
+        rmSync(join(root, name), { recursive: true, force: true });
+        log.info('deleted data of a removed workspace', { id: name });
+      } catch (error) {
+        log.warn('could not delete data of a removed workspace', { id: name, error });
+      }
+    }
+  }
+
+  #load(): readonly Workspace[] {
+    const result = readJsonFile(this.#file, (raw) => workspacesFileSchema.parse(raw), this.#now());
+    if (result.kind === 'corrupt') {
+      log.error('workspaces file was invalid; kept aside, starting without workspaces', {
+        keptAs: result.keptAs,
+        reason: result.reason,
+      });
+    }
+    if (result.kind !== 'ok') return [];
+    const all = result.value.workspaces;
+    // The demo only lives alongside nothing else (a crash in add() could have left both).
+    return frozen(all.some((w) => w.kind === 'remote') ? all.filter((w) => w.kind === 'remote') : all);
+  }
+
+  #save(workspaces: Workspace[]): void {
+    writeJsonFileAtomic(this.#file, { version: 1, workspaces });
+    this.#workspaces = frozen(workspaces);
+  }
+
+  async #deleteLocalData(workspace: Workspace): Promise<void> {
+    const folder = join(this.#options.dataDir, 'workspaces', workspace.id);
+    try {
+      await this.#options.release?.(workspace.id);
+      // Retries ride out brief locks (antivirus, a just-closed database on Windows).
+      rmSync(folder, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
+    } catch (error) {
+      // The workspace is already gone from the list; sweepOrphanFolders() finishes this next start.
+      log.warn('could not delete workspace data; will retry at next start', { id: workspace.id, error });
+    }
+  }
+
+  #newDemo(): DemoWorkspace {
+    return {
+      id: this.#unusedId(),
+      name: 'Demo',
+      kind: 'demo',
+      baseUrl: null,
+      tokenHeader: DEFAULT_TOKEN_HEADER,
+      createdAt: this.#now().toISOString(),
+    };
+  }
+
+  #unusedId(): string {
+    for (;;) {
+      const id = this.#newId();
+      if (!this.get(id)) return id;
+    }
+  }
+
+  #firstRemote(): RemoteWorkspace | undefined {
+    return this.#workspaces.find((w): w is RemoteWorkspace => w.kind === 'remote');
+  }
+
+  #require(id: string): Workspace {
+    const workspace = this.get(id);
+    if (!workspace) throw new WorkspaceNotFoundError(id);
+    return workspace;
+  }
+
+  #requireRemote(id: string): RemoteWorkspace {
+    const workspace = this.#require(id);
+    if (workspace.kind !== 'remote') throw new WorkspaceError('The demo workspace has no token to change');
+    return workspace;
+  }
+
+  #exclusive<T>(task: () => Promise<T>): Promise<T> {
+    return this.#lock.run('registry', task);
+  }
+
+  #emit(event: WorkspaceEvent): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        log.error('workspace listener failed', { event: event.type, error });
+      }
+    }
+  }
+}
+
+/** Workspaces handed out are frozen: changes go through the registry, which persists and announces them. */
+function frozen(workspaces: readonly Workspace[]): readonly Workspace[] {
+  return Object.freeze(workspaces.map((w) => Object.freeze({ ...w })));
+}

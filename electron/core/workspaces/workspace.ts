@@ -1,0 +1,149 @@
+/**
+ * What a workspace is, how workspaces.json stores it, and the checks on what a user types when adding
+ * one. No secrets here: a workspace's token lives in the vault under `workspace/<id>/token`.
+ */
+import { z } from 'zod';
+import { normalizeBaseUrl } from '../api/base-url.ts';
+import { DEFAULT_TOKEN_HEADER } from '../api/http.ts';
+import { workspaceIdSchema } from '../settings/schema.ts';
+
+export { DEFAULT_TOKEN_HEADER };
+
+const common = {
+  id: workspaceIdSchema,
+  name: z.string().min(1).max(80),
+  /** HTTP header that carries the token (the spec's V2 default: X-PARTNER-INTEGRATION-TOKEN). */
+  tokenHeader: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/),
+  createdAt: z.iso.datetime(),
+};
+
+/** A Partner Messaging Service the user connected with their own token. */
+export const remoteWorkspaceSchema = z.object({
+  ...common,
+  kind: z.literal('remote'),
+  /** Normalized: http(s), no trailing slash, no /api/partner/v2 suffix. */
+  baseUrl: z.url({ protocol: /^https?$/ }),
+});
+
+/**
+ * The built-in demo, backed by the embedded sandbox. Its address (an ephemeral loopback port) and
+ * token exist only while the app runs, so neither is stored: see DemoSandboxPort.
+ */
+export const demoWorkspaceSchema = z.object({
+  ...common,
+  kind: z.literal('demo'),
+  baseUrl: z.null(),
+});
+
+export const workspaceSchema = z.discriminatedUnion('kind', [remoteWorkspaceSchema, demoWorkspaceSchema]);
+
+export type RemoteWorkspace = z.infer<typeof remoteWorkspaceSchema>;
+export type DemoWorkspace = z.infer<typeof demoWorkspaceSchema>;
+export type Workspace = z.infer<typeof workspaceSchema>;
+
+/** workspaces.json. `version` lets a later release migrate the file instead of discarding it. */
+export const workspacesFileSchema = z.object({
+  version: z.literal(1),
+  workspaces: z.array(workspaceSchema),
+});
+
+/** Everything the API client needs to talk to a workspace's service. */
+export interface WorkspaceConnection {
+  baseUrl: string;
+  tokenHeader: string;
+  token: string;
+}
+
+/** A workspace operation failed; `message` is written for the user. */
+export class WorkspaceError extends Error {
+  override name = 'WorkspaceError';
+}
+
+/** What the user typed is not usable; `field` says which input to highlight. */
+export class WorkspaceInputError extends WorkspaceError {
+  override name = 'WorkspaceInputError';
+  readonly field: 'name' | 'baseUrl' | 'token' | 'tokenHeader';
+  constructor(field: WorkspaceInputError['field'], message: string) {
+    super(message);
+    this.field = field;
+  }
+}
+
+export class WorkspaceNotFoundError extends WorkspaceError {
+  override name = 'WorkspaceNotFoundError';
+  constructor(id: string) {
+    super(`No workspace with id ${JSON.stringify(id)}`);
+  }
+}
+
+/** The keychain no longer has this workspace's token (removed by hand, or a keychain reset). */
+export class WorkspaceTokenMissingError extends WorkspaceError {
+  override name = 'WorkspaceTokenMissingError';
+  readonly workspaceId: string;
+  constructor(workspace: Workspace) {
+    super(
+      `The API token for "${workspace.name}" is missing from the system keychain. Enter it again to reconnect.`,
+    );
+    this.workspaceId = workspace.id;
+  }
+}
+
+export function parseName(input: string): string {
+  const name = input.trim();
+  if (name === '') throw new WorkspaceInputError('name', 'Give the workspace a name');
+  if (name.length > 80) throw new WorkspaceInputError('name', 'Keep the name under 80 characters');
+  return name;
+}
+
+export function parseToken(input: string): string {
+  const token = input.trim();
+  if (token === '') throw new WorkspaceInputError('token', 'Enter the API token');
+  // Inner whitespace is almost always a copy-paste accident, and line breaks cannot go in a header.
+  if (/\s/.test(token) || [...token].some((c) => c < ' ' || c === '\u007f')) {
+    throw new WorkspaceInputError(
+      'token',
+      'The token contains spaces or line breaks; paste it again without them',
+    );
+  }
+  return token;
+}
+
+export function parseTokenHeader(input: string | undefined): string {
+  const header = input?.trim() || DEFAULT_TOKEN_HEADER;
+  if (!common.tokenHeader.safeParse(header).success) {
+    throw new WorkspaceInputError('tokenHeader', `"${header}" is not a valid HTTP header name`);
+  }
+  return header;
+}
+
+/**
+ * The canonical base URL. Plain http is refused except on this machine (a local sandbox or proxy):
+ * over a network it would send the token in clear text. `allowInsecureHttp` lifts that for setups
+ * that really need it (a trusted lab network).
+ */
+export function parseBaseUrl(input: string, allowInsecureHttp = false): string {
+  let baseUrl: string;
+  try {
+    baseUrl = normalizeBaseUrl(input);
+  } catch (error) {
+    throw new WorkspaceInputError('baseUrl', error instanceof Error ? error.message : String(error));
+  }
+  const url = new URL(baseUrl);
+  if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopbackHost(url.hostname)) {
+    throw new WorkspaceInputError(
+      'baseUrl',
+      `Use https:// for ${url.host}: plain http would send your token unencrypted (http is only allowed for services on this computer)`,
+    );
+  }
+  return baseUrl;
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127(\.\d{1,3}){3}$/.test(host)
+  );
+}
