@@ -178,4 +178,16 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO contacts_fts (rowid, full_name, email, phone_number, company) VALUES (new.id, new.full_name, new.email, new.phone_number, new.company);
   END;
   `,
+  /* 2: live events — deliveries acknowledged but not yet applied, and per-entity ordering marks */ `
+  CREATE TABLE webhook_inbox (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    received_at INTEGER NOT NULL
+  );
+
+  -- "newest event wins" per entity (contact:<id>, typing:<chat>), and reads waiting for their message
+  CREATE TABLE webhook_marks (entity TEXT PRIMARY KEY, at INTEGER NOT NULL, recorded_at INTEGER NOT NULL);
+  CREATE INDEX webhook_marks_age ON webhook_marks (recorded_at);
+  `,
 ];

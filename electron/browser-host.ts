@@ -1,0 +1,114 @@
+/**
+ * `npm run web`: the real core and the real renderer, served to a browser on 127.0.0.1. This is how
+ * Parley runs where the Electron binary is unavailable, and how end-to-end tests drive it.
+ * Flags: --port <n> (default: a free port), --data-dir <dir>, --no-open.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import type { EventName, Events } from '../shared/contract/events.ts';
+import { AppCore } from './core/app/app-core.ts';
+import { FileSettingsStore } from './core/settings/index.ts';
+import { KeyringVault } from './core/vault/index.ts';
+import { startBrowserServer, type BrowserServer } from './hosts/browser-server.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface BrowserHost {
+  url: string;
+  core: AppCore;
+  server: BrowserServer;
+  stop(): Promise<void>;
+}
+
+export function defaultDataDir(): string {
+  const base = process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share');
+  return process.platform === 'darwin'
+    ? join(homedir(), 'Library', 'Application Support', 'Parley')
+    : join(base, 'parley');
+}
+
+export async function startBrowserHost(options: {
+  port?: number;
+  dataDir: string;
+  rendererDir?: string;
+  vaultService?: string;
+}): Promise<BrowserHost> {
+  const rendererDir = options.rendererDir ?? join(ROOT, 'dist', 'renderer');
+  if (!existsSync(join(rendererDir, 'index.html')))
+    throw new Error(`The renderer is not built (${rendererDir}): run \`npm run build:renderer\``);
+  const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
+    .version;
+  // Events raised before the server listens have no page to reach: nobody is connected yet.
+  const sink: { server?: BrowserServer } = {};
+  const emit = <E extends EventName>(event: E, payload: Events[E]): void =>
+    sink.server?.broadcast(event, payload);
+  const core = await AppCore.start({
+    dataDir: options.dataDir,
+    host: 'browser',
+    version,
+    platform: process.platform,
+    vault: new KeyringVault(options.vaultService ? { service: options.vaultService } : {}),
+    settings: new FileSettingsStore({ dataDir: options.dataDir }),
+    // The page opens links itself (target=_blank, noopener); the host has nothing else to open.
+    ports: { openExternal: async () => undefined },
+    emit,
+  });
+  const server = await startBrowserServer(core, {
+    rendererDir,
+    ...(options.port ? { port: options.port } : {}),
+  });
+  sink.server = server;
+  return {
+    url: server.launchUrl,
+    core,
+    server,
+    async stop() {
+      await server.close();
+      await core.stop();
+    },
+  };
+}
+
+function openInBrowser(url: string): void {
+  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
+  const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
+  const child = spawn(command, args, { stdio: 'ignore', detached: true });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'no-open': { type: 'boolean', default: false },
+    },
+  });
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
+    throw new Error(`--port ${values.port} is not a port`);
+  const host = await startBrowserHost({
+    dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
+    ...(port ? { port } : {}),
+  });
+  console.log(`Parley is running at ${host.url}`);
+  if (!values['no-open']) openInBrowser(host.url);
+  const stop = async (): Promise<void> => {
+    await host.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    console.error(`parley: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,345 @@
+import { rmSync } from 'node:fs';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { EventName, Events } from '../../../shared/contract/events.ts';
+import type {
+  LiveStatus,
+  PublicSettings,
+  TunnelProvider,
+  WorkspaceInfo,
+  WorkspaceList,
+} from '../../../shared/contract/views.ts';
+import type { ConnectionStatus } from '../../../shared/domain.ts';
+import { vaultKeys } from '../vault/index.ts';
+import { probeConnection } from '../api/probe.ts';
+import { createLogger } from '../log/logger.ts';
+import { WorkspaceSession } from '../session.ts';
+import type { SettingsStore } from '../settings/index.ts';
+import { workspaceSyncOf } from '../settings/index.ts';
+import type { StoreEvents } from '../store/events.ts';
+import type { SyncOptions } from '../sync/engine.ts';
+import type { Vault } from '../vault/index.ts';
+import { openWorkspaceRegistry, type DemoSandboxPort, type WorkspaceRegistry } from '../workspaces/index.ts';
+import { EmbeddedDemoSandbox } from './demo.ts';
+import { createDispatcher, type DispatchResult } from './dispatch.ts';
+import { UserFacingError } from './errors.ts';
+import { createHandlers } from './handlers.ts';
+import { Notifier } from './notifier.ts';
+
+const log = createLogger('app');
+
+/** The realtime service as the app core sees it. */
+export interface LiveControl {
+  status(): Partial<LiveStatus>;
+  reconfigure(): Promise<void>;
+}
+
+/** What only the host can do (Electron: shell; browser host: mostly nothing). */
+export interface HostPorts {
+  /** Opens an already-allowlisted URL in the system browser. */
+  openExternal(url: string): Promise<void>;
+  /** Opens a local file with the system viewer, or offers to save it. */
+  openFile?(path: string, options: { save: boolean; filename: string }): Promise<void>;
+}
+
+export interface AppCoreOptions {
+  dataDir: string;
+  host: 'electron' | 'browser';
+  version: string;
+  platform: string;
+  vault: Vault;
+  settings: SettingsStore;
+  ports: HostPorts;
+  emit: <E extends EventName>(event: E, payload: Events[E]) => void;
+  demo?: DemoSandboxPort & { stop?(): Promise<void> };
+  /** Overrides for tests and benchmarks. */
+  sync?: Partial<SyncOptions>;
+}
+
+const FORWARDED: ReadonlyArray<keyof StoreEvents & EventName> = [
+  'chats.changed',
+  'chats.removed',
+  'messages.changed',
+  'messages.removed',
+  'typing.changed',
+  'contacts.changed',
+  'contacts.removed',
+  'lines.changed',
+  'calls.changed',
+  'sync.status',
+  'connection.status',
+];
+
+/**
+ * The application behind the bridge, the same in both hosts: the workspace registry, the session of
+ * the active workspace (store, sync, outbox), notifications, and the handlers of every bridge method.
+ */
+export class AppCore {
+  readonly options: AppCoreOptions;
+  readonly registry: WorkspaceRegistry;
+  readonly dispatch: (method: string, input: unknown) => Promise<DispatchResult>;
+  #session: WorkspaceSession | undefined;
+  #sessionWorkspaceId: string | undefined;
+  #notifier: Notifier | undefined;
+  #detach: Array<() => void> = [];
+  #switching: Promise<void> = Promise.resolve();
+  #stopped = false;
+  #connection: ConnectionStatus = {
+    state: 'polling',
+    reason: 'Webhooks are off: new messages arrive by polling',
+  };
+  #live: LiveControl | undefined;
+
+  private constructor(options: AppCoreOptions, registry: WorkspaceRegistry) {
+    this.options = options;
+    this.registry = registry;
+    this.dispatch = createDispatcher(createHandlers(this));
+  }
+
+  static async start(options: AppCoreOptions): Promise<AppCore> {
+    const demo = options.demo ?? new EmbeddedDemoSandbox();
+    const full = { ...options, demo };
+    const registry = await openWorkspaceRegistry({
+      dataDir: options.dataDir,
+      vault: options.vault,
+      settings: options.settings,
+      probe: probeConnection,
+      demo,
+      release: async (id) => {
+        if (core.#sessionWorkspaceId === id) await core.#closeSession();
+      },
+    });
+    const core: AppCore = new AppCore(full, registry);
+    registry.onChange((event) => {
+      if (event.type === 'activated' || event.type === 'token-updated') core.#switchTo(registry.active()?.id);
+      core.options.emit('workspaces.changed', core.workspaceList());
+    });
+    options.settings.onChange(() => core.options.emit('settings.changed', core.publicSettings()));
+    await core.#openSession(registry.active()?.id);
+    return core;
+  }
+
+  /** The active workspace's session; throws when none is open (e.g. the keychain is locked). */
+  get session(): WorkspaceSession {
+    if (!this.#session)
+      throw new UserFacingError('no_workspace', 'No workspace is open', { retryable: true });
+    return this.#session;
+  }
+
+  get notifier(): Notifier | undefined {
+    return this.#notifier;
+  }
+
+  get isDemo(): boolean {
+    return this.registry.active()?.kind === 'demo';
+  }
+
+  workspaceList(): WorkspaceList {
+    const active = this.registry.active()?.id ?? null;
+    return { workspaces: this.registry.list().map((w) => this.workspaceInfo(w.id)), activeId: active };
+  }
+
+  workspaceInfo(id: string): WorkspaceInfo {
+    const w = this.registry.get(id);
+    if (!w) throw new UserFacingError('not_found', 'No such workspace');
+    return {
+      id: w.id,
+      name: w.name,
+      kind: w.kind,
+      baseUrl: w.baseUrl,
+      tokenHeader: w.tokenHeader,
+      active: this.registry.active()?.id === w.id,
+    };
+  }
+
+  publicSettings(): PublicSettings {
+    const settings = this.options.settings.get();
+    const id = this.registry.active()?.id;
+    const sync = id ? workspaceSyncOf(settings, id) : workspaceSyncOf(settings, '_');
+    return {
+      theme: settings.theme,
+      typingMode: settings.typingMode,
+      notifications: { ...settings.notifications },
+      sync: {
+        pollIntervalMs: sync.pollIntervalMs,
+        backgroundPollIntervalMs: sync.backgroundPollIntervalMs,
+        webhooksEnabled: sync.webhooksEnabled,
+        tunnel: { provider: sync.tunnel.provider, customPublicUrl: sync.tunnel.customPublicUrl ?? null },
+      },
+    };
+  }
+
+  /** Total unread chats of the active workspace (badge, tray, title). */
+  unreadTotal(): number {
+    if (!this.#session) return 0;
+    let total = 0;
+    for (const n of this.#session.store.chats.unreadByLine().values()) total += n;
+    return total;
+  }
+
+  /**
+   * A received attachment as a local file: downloaded once from the service into the workspace's
+   * cache, then served from disk through the host's app-owned URL.
+   */
+  async attachmentFile(
+    attachmentId: string,
+  ): Promise<{ path: string; mimeType: string; filename: string } | undefined> {
+    const session = this.#session;
+    if (!session || !this.#sessionWorkspaceId) return undefined;
+    const row = session.store.db.get<{ url: string; filename: string; mime_type: string }>(
+      'SELECT url, filename, mime_type FROM attachments WHERE id = ?',
+      attachmentId,
+    );
+    if (!row) return undefined;
+    if (row.url.startsWith('parley-staged:')) {
+      const staged = session.staging.get(row.url.slice('parley-staged:'.length));
+      return staged ? { path: staged.path, mimeType: staged.mimeType, filename: staged.filename } : undefined;
+    }
+    const dir = join(this.registry.dataDirFor(this.#sessionWorkspaceId), 'attachments');
+    const path = join(dir, attachmentId.replace(/[^A-Za-z0-9_-]/g, '_'));
+    const cached = await stat(path).catch(() => undefined);
+    if (!cached) {
+      const response = await fetch(row.url, { signal: AbortSignal.timeout(60_000) });
+      if (!response.ok)
+        throw new UserFacingError(
+          'not_found',
+          `The attachment could not be downloaded (HTTP ${response.status})`,
+          { retryable: true },
+        );
+      await mkdir(dir, { recursive: true });
+      await writeFile(path, Buffer.from(await response.arrayBuffer()));
+    }
+    return { path, mimeType: row.mime_type, filename: row.filename };
+  }
+
+  /** What the live connection is doing (webhooks through a tunnel, or polling only). */
+  liveStatus(): LiveStatus {
+    const settings = this.publicSettings();
+    const sync = this.#session?.sync.status ?? {
+      phase: 'idle',
+      chatsKnown: 0,
+      chatsWithMessages: 0,
+      lastSyncedAt: null,
+      error: null,
+    };
+    const connection = this.#connection;
+    return {
+      state: sync.phase === 'offline' ? 'offline' : connection.state,
+      reason: sync.phase === 'offline' ? (sync.error ?? 'The service cannot be reached') : connection.reason,
+      provider: settings.sync.tunnel.provider,
+      publicUrl: null,
+      lastEventAt: null,
+      subscription: null,
+      sync,
+      pollIntervalMs: settings.sync.backgroundPollIntervalMs,
+      ...this.#live?.status(),
+    };
+  }
+
+  /** Chooses how live events reach this workspace; the realtime service (when attached) follows. */
+  async configureLive(input: {
+    enabled: boolean;
+    provider: TunnelProvider;
+    customPublicUrl?: string | undefined;
+    ngrokAuthtoken?: string | undefined;
+  }): Promise<LiveStatus> {
+    const id = this.registry.active()?.id;
+    if (!id) throw new UserFacingError('no_workspace', 'No workspace is open');
+    if (input.provider === 'custom' && !input.customPublicUrl) {
+      throw new UserFacingError('invalid_input', 'A custom tunnel needs its public URL', {
+        field: 'customPublicUrl',
+      });
+    }
+    if (input.ngrokAuthtoken) await this.options.vault.set(vaultKeys.ngrokAuthtoken, input.ngrokAuthtoken);
+    this.options.settings.update({
+      workspaces: {
+        [id]: {
+          webhooksEnabled: input.enabled,
+          tunnel: {
+            provider: input.provider,
+            ...(input.customPublicUrl ? { customPublicUrl: input.customPublicUrl } : {}),
+          },
+        },
+      },
+    });
+    await this.#live?.reconfigure();
+    return this.liveStatus();
+  }
+
+  /** Attaches the realtime (webhooks) service of the active session; see electron/core/realtime. */
+  attachLive(live: LiveControl | undefined): void {
+    this.#live = live;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#switching;
+    await this.#closeSession();
+    this.registry.close();
+    await this.options.demo?.stop?.();
+  }
+
+  #switchTo(id: string | undefined): void {
+    this.#switching = this.#switching
+      .then(() => this.#openSession(id))
+      .catch((error: unknown) => {
+        log.error('could not open workspace', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+      });
+  }
+
+  async #openSession(id: string | undefined): Promise<void> {
+    if (this.#stopped) return;
+    if (id === this.#sessionWorkspaceId && this.#session) return;
+    await this.#closeSession();
+    if (!id) return;
+    const workspace = this.registry.get(id);
+    if (!workspace) return;
+    const dataDir = this.registry.dataDirFor(id);
+    // The demo's service is in-memory and new each launch: yesterday's cache would not match it.
+    if (workspace.kind === 'demo') rmSync(dataDir, { recursive: true, force: true });
+    const connection = await this.registry.connectionFor(id);
+    const sync = workspaceSyncOf(this.options.settings.get(), id);
+    const session = new WorkspaceSession({
+      dataDir,
+      connection,
+      sync: {
+        openChatIntervalMs: sync.pollIntervalMs,
+        backgroundIntervalMs: sync.backgroundPollIntervalMs,
+        ...this.options.sync,
+      },
+    });
+    this.#session = session;
+    this.#sessionWorkspaceId = id;
+    this.#notifier = new Notifier(session.store);
+    this.#detach = FORWARDED.map((name) =>
+      session.store.events.on(name, (payload) => this.options.emit(name, payload as Events[typeof name])),
+    );
+    this.#detach.push(
+      session.store.events.on('connection.status', (status) => {
+        this.#connection = status;
+      }),
+      session.store.events.on('messages.changed', ({ chatId, keys }) => {
+        const settings = this.options.settings.get().notifications;
+        if (!settings.enabled) return;
+        for (const notice of this.#notifier?.consider(chatId, keys, settings.showPreview) ?? [])
+          this.options.emit('notification.incoming', notice);
+      }),
+    );
+    this.options.emit('workspaces.changed', this.workspaceList());
+    // The first sync runs in the background: the inbox fills as it goes.
+    void session.start().catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
+  }
+
+  async #closeSession(): Promise<void> {
+    const session = this.#session;
+    if (!session) return;
+    this.#session = undefined;
+    this.#sessionWorkspaceId = undefined;
+    this.#notifier = undefined;
+    for (const detach of this.#detach) detach();
+    this.#detach = [];
+    await session.close();
+  }
+}

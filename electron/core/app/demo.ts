@@ -1,0 +1,33 @@
+import type { RunningSandbox } from '../../../sandbox/index.ts';
+import { DEMO_TOKEN, startSandbox } from '../../../sandbox/index.ts';
+import type { DemoSandboxPort } from '../workspaces/index.ts';
+
+/**
+ * The demo workspace's service: the embedded sandbox with the demo organization and live simulated
+ * customers, on an ephemeral loopback port, started on first use and stopped with the app.
+ */
+export class EmbeddedDemoSandbox implements DemoSandboxPort {
+  #running: Promise<RunningSandbox> | undefined;
+  readonly #speed: number;
+
+  constructor(options: { speed?: number } = {}) {
+    this.#speed = options.speed ?? 1;
+  }
+
+  async start(): Promise<{ url: string; token: string }> {
+    this.#running ??= startSandbox({ seed: 'demo', tokens: [DEMO_TOKEN], speed: this.#speed });
+    const sandbox = await this.#running;
+    return { url: sandbox.url, token: sandbox.tokens[0] as string };
+  }
+
+  /** For tests and demos that drive the simulated customers. */
+  async running(): Promise<RunningSandbox | undefined> {
+    return this.#running;
+  }
+
+  async stop(): Promise<void> {
+    const running = this.#running;
+    this.#running = undefined;
+    await (await running)?.stop();
+  }
+}

@@ -1,0 +1,330 @@
+import { isEmailHandle, toHandle } from '../../../shared/phone.ts';
+import type { LineWithUnread, StagedAttachment } from '../../../shared/contract/views.ts';
+import type { Chat, Line } from '../../../shared/domain.ts';
+import { isPartnerApiError } from '../api/errors.ts';
+import { contactRecord, lineRecord } from '../sync/map.ts';
+import { vaultKeys } from '../vault/index.ts';
+import type { AppCore } from './app-core.ts';
+import type { Handlers } from './dispatch.ts';
+import { UserFacingError } from './errors.ts';
+import { safeExternalUrl } from './external-links.ts';
+
+const STAGED_PREVIEW_PREFIX = 'parley-staged:';
+
+/** Every bridge method's implementation, over the app core. Inputs arrive validated. */
+export function createHandlers(core: AppCore): Handlers {
+  const s = () => core.session;
+  const lineWithUnread = (line: Line): LineWithUnread => ({
+    ...line,
+    unreadChats: s().store.chats.unreadByLine().get(line.id) ?? 0,
+  });
+  const stagedView = (id: string): StagedAttachment => {
+    const file = s().staging.get(id);
+    if (!file) throw new UserFacingError('not_found', 'That attachment is no longer staged');
+    return {
+      id: file.id,
+      filename: file.filename,
+      mimeType: file.mimeType,
+      size: file.size,
+      previewUrl: `${STAGED_PREVIEW_PREFIX}${file.id}`,
+    };
+  };
+  const imessageCache = new Map<string, { available: boolean; at: number }>();
+
+  return {
+    // ── workspaces
+    'workspaces.list': () => core.workspaceList(),
+    'workspaces.add': async (input) => {
+      const workspace = await core.registry.add(
+        {
+          name: input.name,
+          baseUrl: input.baseUrl,
+          token: input.token,
+          ...(input.tokenHeader ? { tokenHeader: input.tokenHeader } : {}),
+        },
+        { activate: true },
+      );
+      return core.workspaceInfo(workspace.id);
+    },
+    'workspaces.switch': async ({ id }) => {
+      await core.registry.switch(id);
+      return core.workspaceList();
+    },
+    'workspaces.rename': async ({ id, name }) =>
+      core.workspaceInfo((await core.registry.rename(id, name)).id),
+    'workspaces.updateToken': async ({ id, token }) =>
+      core.workspaceInfo((await core.registry.updateToken(id, token)).id),
+    'workspaces.remove': async ({ id }) => {
+      await core.registry.remove(id);
+      await core.options.vault.delete(vaultKeys.webhookSecret(id)).catch(() => false);
+      return core.workspaceList();
+    },
+
+    // ── chats
+    'chats.list': (input) =>
+      s().store.chats.list({
+        archived: input.archived,
+        unreadOnly: input.unreadOnly,
+        limit: input.limit,
+        offset: input.offset,
+        ...(input.lineId === undefined ? {} : { lineId: input.lineId }),
+        ...(input.service ? { service: input.service } : {}),
+      }),
+    'chats.details': ({ chatId }) => {
+      const chat = s().store.chats.get(chatId);
+      if (!chat) return null;
+      const line = s().store.lines.get(chat.lineId) ?? null;
+      const customers = chat.handles.filter((h) => !h.isMe);
+      const calls =
+        line && customers.length === 1
+          ? s().store.calls.forChat(chat.id, line.phoneNumber, customers[0]?.identifier as string)
+          : [];
+      return { chat, line, calls };
+    },
+    'chats.open': ({ chatId, focused }) => {
+      s().sync.setOpenChat(chatId !== null && chatId > 0 ? chatId : null, focused);
+      core.notifier?.setFocus(chatId, focused);
+    },
+    'chats.setFlags': ({ chatId, ...flags }) => {
+      if (!s().store.chats.exists(chatId)) throw new UserFacingError('not_found', 'No such chat');
+      s().store.chats.setFlags(chatId, flags);
+    },
+    'chats.start': ({ lineId, recipients, displayName, text, stagedIds, attachmentUrls }) => {
+      const handles = recipients.map((raw, i) => {
+        const handle = toHandle(raw);
+        if (!handle)
+          throw new UserFacingError('invalid_input', `"${raw}" is not a phone number or email address`, {
+            field: `recipients.${i}`,
+          });
+        return handle;
+      });
+      if (!s().store.lines.get(lineId))
+        throw new UserFacingError('not_found', 'That line is not one of your organization’s', {
+          field: 'lineId',
+        });
+      return s().outbox.startChat({
+        lineId,
+        recipients: handles,
+        displayName: displayName ?? null,
+        text,
+        stagedIds,
+        attachmentUrls,
+      });
+    },
+    'chats.refresh': async ({ chatId }) => s().sync.refreshChat(chatId),
+    'chats.migrationId': async ({ chatId }) => {
+      const result = await s().client.chats.migrateToV3(chatId);
+      if (result.v3_chat_id)
+        s().store.chats.upsert([
+          { id: chatId, lineId: s().store.chats.get(chatId)?.lineId ?? 0, v3ChatId: result.v3_chat_id },
+        ]);
+      return { v3ChatId: result.v3_chat_id, migrated: result.migrated };
+    },
+    'chats.shareContact': async ({ chatId }) => s().client.chats.shareContact(chatId),
+    'chats.typing': async ({ chatId, typing }) => {
+      if (typing) await s().client.chats.startTyping(chatId);
+      else await s().client.chats.stopTyping(chatId);
+    },
+    'chats.search': ({ query, limit }) => {
+      const result = s().store.search(query, limit);
+      const chats = new Map<number, Chat | null>();
+      const chatOf = (id: number) => {
+        if (!chats.has(id)) chats.set(id, s().store.chats.get(id) ?? null);
+        return chats.get(id) ?? null;
+      };
+      return {
+        chats: result.chats,
+        contacts: result.contacts,
+        messages: result.messages.map((hit) => ({
+          message: hit.message,
+          snippet: hit.snippet,
+          chat: chatOf(hit.message.chatId),
+        })),
+      };
+    },
+    'chats.getDraft': ({ chatId }) => {
+      const draft = s().store.drafts.get(chatId);
+      if (!draft) return { text: '', attachments: [] };
+      return {
+        text: draft.text,
+        attachments: draft.stagedIds.filter((id) => s().staging.get(id)).map(stagedView),
+      };
+    },
+    'chats.saveDraft': ({ chatId, text, stagedIds }) => s().store.drafts.set(chatId, text, stagedIds),
+
+    // ── messages
+    'messages.page': ({ chatId, before, limit }) => {
+      const messages = s().store.messages.page(chatId, { limit: limit + 1, ...(before ? { before } : {}) });
+      const hasMoreLocal = messages.length > limit;
+      const sync = s().store.chats.syncState(chatId);
+      return {
+        messages: hasMoreLocal ? messages.slice(1) : messages,
+        hasMoreLocal,
+        historyComplete: sync?.historyComplete ?? false,
+      };
+    },
+    'messages.loadOlder': async ({ chatId }) => s().sync.loadOlder(chatId),
+    'messages.get': ({ keys }) => s().store.messages.byKeys(keys),
+    'messages.send': ({ chatId, text, stagedIds, attachmentUrls }) => {
+      if (!s().store.chats.exists(chatId)) throw new UserFacingError('not_found', 'No such chat');
+      if (text.trim() === '' && stagedIds.length === 0 && attachmentUrls.length === 0) {
+        throw new UserFacingError('invalid_input', 'Type a message or add an attachment', { field: 'text' });
+      }
+      return { key: s().outbox.send({ chatId, text, stagedIds, attachmentUrls }) };
+    },
+    'messages.retry': ({ key }) => s().outbox.retry(key),
+    'messages.discard': ({ key }) => s().outbox.discard(key),
+    'messages.edit': ({ key, text }) => {
+      const message = s().store.messages.get(key);
+      if (!message) throw new UserFacingError('not_found', 'No such message');
+      if (!message.fromMe || message.id === null)
+        throw new UserFacingError('forbidden', 'Only messages you sent can be edited');
+      const chat = s().store.chats.get(message.chatId);
+      if (chat?.service === 'SMS') throw new UserFacingError('forbidden', 'SMS messages cannot be edited');
+      s().outbox.edit(key, text);
+    },
+    'messages.delete': ({ key }) => {
+      const message = s().store.messages.get(key);
+      if (!message) throw new UserFacingError('not_found', 'No such message');
+      if (!message.fromMe) throw new UserFacingError('forbidden', 'Only messages you sent can be deleted');
+      s().outbox.delete(key);
+    },
+    'messages.react': ({ messageId, kind, operation }) => {
+      if (!s().store.messages.byId(messageId)) throw new UserFacingError('not_found', 'No such message');
+      s().outbox.react(messageId, kind, operation);
+    },
+
+    // ── attachments
+    'attachments.stagePath': async ({ path }) => stagedView((await s().staging.stageFile(path)).id),
+    'attachments.unstage': async ({ ids }) => s().staging.release(ids),
+    'attachments.open': async ({ attachmentId, save }) => {
+      const file = await core.attachmentFile(attachmentId);
+      if (!file) throw new UserFacingError('not_found', 'No such attachment');
+      if (!core.options.ports.openFile)
+        throw new UserFacingError('unsupported', 'Open the attachment from the conversation to download it');
+      await core.options.ports.openFile(file.path, { save, filename: file.filename });
+    },
+
+    // ── contacts
+    'contacts.list': ({ query, limit, offset }) => ({
+      contacts: s().store.contacts.list({ limit, offset, ...(query ? { query } : {}) }),
+      total: s().store.contacts.count(),
+    }),
+    'contacts.create': async (fields) => {
+      const created = await s().client.contacts.create(fields);
+      s().store.transaction(() => s().store.contacts.upsert([contactRecord(created)]));
+      return s().store.contacts.get(created.id) ?? fail('contact vanished');
+    },
+    'contacts.update': async ({ id, fields }) => {
+      const updated = await s().client.contacts.update(id, fields);
+      s().store.transaction(() => s().store.contacts.upsert([contactRecord(updated)]));
+      return s().store.contacts.get(updated.id) ?? fail('contact vanished');
+    },
+    'contacts.delete': async ({ id }) => {
+      await s()
+        .client.contacts.delete(id)
+        .catch((error: unknown) => {
+          if (!(isPartnerApiError(error) && error.status === 404)) throw error;
+        });
+      s().store.transaction(() => s().store.contacts.remove([id]));
+    },
+    'contacts.chats': ({ id }) => {
+      const contact = s().store.contacts.get(id);
+      if (!contact) throw new UserFacingError('not_found', 'No such contact');
+      const identifiers = [contact.phoneNumber, contact.email].filter(Boolean);
+      const ids = identifiers.length
+        ? s()
+            .store.db.all<{ chat_id: number }>(
+              `SELECT DISTINCT chat_id FROM handles WHERE is_me = 0 AND identifier IN (${identifiers.map(() => '?').join(', ')})`,
+              ...identifiers,
+            )
+            .map((r) => r.chat_id)
+        : [];
+      return s()
+        .store.chats.byIds(ids)
+        .sort((a, b) => b.lastActivityAt - a.lastActivityAt);
+    },
+
+    // ── lines
+    'lines.list': () => s().store.lines.list().map(lineWithUnread),
+    'lines.setForwarding': async ({ lineId, forwardingNumber }) => {
+      const trimmed = forwardingNumber.trim();
+      let number: string | null = null;
+      if (trimmed !== '') {
+        number = toHandle(trimmed);
+        if (!number || isEmailHandle(number))
+          throw new UserFacingError('invalid_input', `"${trimmed}" is not a phone number`, {
+            field: 'forwardingNumber',
+          });
+      }
+      const line = await s().client.lines.updateForwarding(lineId, number);
+      s().store.transaction(() =>
+        s().store.lines.upsert({ ...lineRecord(line), ...preservedUser(s().store.lines.get(lineId)) }),
+      );
+      return lineWithUnread(s().store.lines.get(lineId) as Line);
+    },
+    'lines.checkImessage': async ({ handle: raw }) => {
+      const handle = toHandle(raw);
+      if (!handle)
+        throw new UserFacingError('invalid_input', `"${raw}" is not a phone number or email address`, {
+          field: 'handle',
+        });
+      const cached = imessageCache.get(handle);
+      if (cached && Date.now() - cached.at < 10 * 60_000) return { available: cached.available, handle };
+      try {
+        const result = await s().client.checkIMessageAvailability(handle);
+        imessageCache.set(handle, { available: result.available, at: Date.now() });
+        return { available: result.available, handle };
+      } catch (error) {
+        // The service allows one check per 10 s: "unknown" is an honest answer, not an error.
+        if (isPartnerApiError(error) && error.kind === 'rate_limited') return { available: null, handle };
+        throw error;
+      }
+    },
+
+    // ── webhooks (live status): polling only until the realtime service is attached
+    'webhooks.status': () => core.liveStatus(),
+    'webhooks.configure': async (input) => core.configureLive(input),
+
+    // ── settings
+    'settings.get': () => core.publicSettings(),
+    'settings.update': (patch) => {
+      const id = core.registry.active()?.id;
+      core.options.settings.update({
+        ...(patch.theme ? { theme: patch.theme } : {}),
+        ...(patch.typingMode ? { typingMode: patch.typingMode } : {}),
+        ...(patch.notifications ? { notifications: patch.notifications } : {}),
+        ...(patch.sync && id ? { workspaces: { [id]: patch.sync } } : {}),
+      });
+      return core.publicSettings();
+    },
+
+    // ── app
+    'app.info': () => ({
+      name: 'Parley',
+      version: core.options.version,
+      host: core.options.host,
+      platform: core.options.platform,
+      demo: core.isDemo,
+    }),
+    'app.syncStatus': () => s().sync.status,
+    'app.syncNow': () => s().sync.syncNow(),
+    'app.openExternal': async ({ url }) => {
+      const safe = safeExternalUrl(url);
+      if (!safe)
+        throw new UserFacingError('invalid_input', 'Only web and email links can be opened', {
+          field: 'url',
+        });
+      await core.options.ports.openExternal(safe);
+    },
+    'app.recentCalls': ({ limit }) => s().store.calls.recent(limit),
+  };
+}
+
+function preservedUser(line: Line | undefined): Partial<Pick<Line, 'userName' | 'userEmail'>> {
+  return line ? { userName: line.userName, userEmail: line.userEmail } : {};
+}
+
+function fail(message: string): never {
+  throw new UserFacingError('internal', message, { retryable: true });
+}

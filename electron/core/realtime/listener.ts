@@ -1,0 +1,231 @@
+/**
+ * The local webhook listener: node:http on loopback, one unguessable path per workspace. Every
+ * delivery is checked in this order, and the first failure answers without touching the store:
+ *
+ *   unknown path 404 → method 405 → size 413 (declared or counted; reading stops) → signature 401
+ *   → JSON 400 → envelope and data (parseWebhookEvent) 400 → durable enqueue (else 500) → 200.
+ *
+ * The signature is checked before parsing, so nothing unauthenticated is ever parsed. The 200 goes
+ * out right after the route's synchronous, durable enqueue: processing happens later, so the
+ * service's 10 s receipt window holds whatever the load.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { createLogger } from '../log/logger.ts';
+import { parseWebhookEvent, type WebhookEvent } from '../sync/webhook-events.ts';
+import { verifyWebhookSignature } from './signature.ts';
+
+const log = createLogger('webhooks');
+
+export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
+/** Answers GET with 204 and LISTENER_ID_HEADER, so a tunnel probe knows it reached this listener. */
+export const HEALTH_PATH = '/hooks/health';
+export const LISTENER_ID_HEADER = 'x-parley-listener';
+export const SIGNATURE_HEADER = 'x-webhook-signature';
+
+export type ReceiptOutcome = 'queued' | 'duplicate';
+
+export interface WebhookRoute {
+  /** The secret deliveries on this path are signed with (read per delivery, so it may change). */
+  readonly secret: string;
+  /**
+   * Records a verified, valid event durably before the 200 goes out. Throwing answers 500, so the
+   * service retries the delivery later.
+   */
+  receive(event: WebhookEvent, body: Buffer): ReceiptOutcome;
+}
+
+export interface WebhookListenerOptions {
+  /** Default 127.0.0.1: only a tunnel on this machine (or the embedded sandbox) may reach it. */
+  host?: string;
+  /** Default 0 (any free port); the `custom` tunnel needs a fixed one. */
+  port?: number;
+  /** Default 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+export class WebhookListener {
+  /** Random per process: tells this listener apart from anything else answering on a URL. */
+  readonly id = randomBytes(16).toString('base64url');
+  readonly #host: string;
+  readonly #requestedPort: number;
+  readonly #maxBodyBytes: number;
+  readonly #routes = new Map<string, WebhookRoute>();
+  readonly #rejections = new RejectionLog();
+  #server: Server | undefined;
+
+  constructor(options: WebhookListenerOptions = {}) {
+    this.#host = options.host ?? '127.0.0.1';
+    this.#requestedPort = options.port ?? 0;
+    this.#maxBodyBytes = options.maxBodyBytes ?? MAX_WEBHOOK_BODY_BYTES;
+  }
+
+  /** Listens; resolves the port. Idempotent. */
+  async start(): Promise<number> {
+    if (this.#server) return this.port;
+    const server = createServer((req, res) => this.#handle(req, res));
+    // Slow or stalled senders must not hold sockets open indefinitely.
+    server.headersTimeout = 10_000;
+    server.requestTimeout = 15_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.#requestedPort, this.#host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.#server = server;
+    return this.port;
+  }
+
+  get port(): number {
+    const address = this.#server?.address() as AddressInfo | null | undefined;
+    if (!address) throw new Error('the webhook listener is not running');
+    return address.port;
+  }
+
+  get running(): boolean {
+    return this.#server?.listening ?? false;
+  }
+
+  /** The listener as seen from this machine, e.g. http://127.0.0.1:43121 (no trailing slash). */
+  get localUrl(): string {
+    const host = this.#host.includes(':') ? `[${this.#host}]` : this.#host;
+    return `http://${host}:${this.port}`;
+  }
+
+  /** Serves `path` (exact match, no query) until the returned function is called. */
+  addRoute(path: string, route: WebhookRoute): () => void {
+    if (!path.startsWith('/hooks/') || path === HEALTH_PATH) throw new Error(`bad webhook path ${path}`);
+    if (this.#routes.has(path)) throw new Error(`webhook path already served: ${path}`);
+    this.#routes.set(path, route);
+    return () => {
+      if (this.#routes.get(path) === route) this.#routes.delete(path);
+    };
+  }
+
+  async stop(): Promise<void> {
+    const server = this.#server;
+    this.#server = undefined;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  #handle(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '/').split('?', 1)[0] as string;
+    if (path === HEALTH_PATH) {
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return this.#reply(req, res, 405, 'method_not_allowed');
+      res.writeHead(204, { [LISTENER_ID_HEADER]: this.id, 'cache-control': 'no-store' }).end();
+      return;
+    }
+    const route = this.#routes.get(path);
+    if (!route) return this.#reply(req, res, 404, 'not_found');
+    if (req.method !== 'POST') return this.#reply(req, res, 405, 'method_not_allowed', { allow: 'POST' });
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > this.#maxBodyBytes) return this.#tooLarge(req, res);
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > this.#maxBodyBytes) {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        chunks.length = 0;
+        this.#tooLarge(req, res);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => this.#deliver(route, Buffer.concat(chunks, size), req, res);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', () => req.destroy());
+  }
+
+  #deliver(route: WebhookRoute, body: Buffer, req: IncomingMessage, res: ServerResponse): void {
+    if (!verifyWebhookSignature(route.secret, body, req.headers[SIGNATURE_HEADER])) {
+      return this.#reply(req, res, 401, 'invalid_signature');
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
+      return this.#reply(req, res, 400, 'malformed_json');
+    }
+    let event: WebhookEvent;
+    try {
+      event = parseWebhookEvent(json);
+    } catch (error) {
+      const detail = error instanceof z.ZodError ? z.prettifyError(error) : String(error);
+      return this.#reply(req, res, 400, 'invalid_event', { detail });
+    }
+    let outcome: ReceiptOutcome;
+    try {
+      outcome = route.receive(event, body);
+    } catch (error) {
+      log.error('could not record a webhook delivery; the service will retry', {
+        eventId: event.eventId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return this.#reply(req, res, 500, 'not_recorded');
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(outcome === 'duplicate' ? '{"received":true,"duplicate":true}' : '{"received":true}');
+  }
+
+  /**
+   * 413 without reading on: the request is paused and the connection closed after the answer, so an
+   * oversized body is never buffered (and at most one chunk past the limit is ever read).
+   */
+  #tooLarge(req: IncomingMessage, res: ServerResponse): void {
+    req.pause();
+    this.#reply(req, res, 413, 'body_too_large', { limit: this.#maxBodyBytes });
+  }
+
+  #reply(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    error: string,
+    extra: Record<string, string | number> = {},
+  ): void {
+    this.#rejections.note(status, error, req.url ?? '');
+    const { allow, ...fields } = extra;
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (allow !== undefined) headers.allow = String(allow);
+    // A body we did not read to its end is not read at all: close instead of draining it.
+    if (!req.complete) headers.connection = 'close';
+    res.writeHead(status, headers);
+    res.end(JSON.stringify({ error, ...fields }));
+  }
+}
+
+/** Logs rejected requests at most once per reason per minute, so a flood cannot flood the log. */
+class RejectionLog {
+  readonly #last = new Map<string, { at: number; suppressed: number }>();
+
+  note(status: number, reason: string, url: string): void {
+    const key = `${status} ${reason}`;
+    const now = Date.now();
+    const entry = this.#last.get(key);
+    if (entry && now - entry.at < 60_000) {
+      entry.suppressed++;
+      return;
+    }
+    // The path is a capability: log only its first segments.
+    log.warn('webhook request rejected', {
+      status,
+      reason,
+      path: url.split('/').slice(0, 3).join('/'),
+      ...(entry?.suppressed ? { alsoSinceLastLine: entry.suppressed } : {}),
+    });
+    this.#last.set(key, { at: now, suppressed: 0 });
+  }
+}

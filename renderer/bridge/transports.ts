@@ -1,0 +1,120 @@
+/**
+ * The two ways the renderer reaches the core. Electron: the preload's `window.parleyBridge`
+ * (contextBridge). Browser host: a WebSocket to the page's own origin, authenticated by the
+ * session cookie the host set. Both carry the same contract.
+ */
+import type { Transport } from '../../shared/contract/client.ts';
+
+export interface ElectronBridge {
+  invoke(method: string, input: unknown): Promise<unknown>;
+  subscribe(listener: (event: string, payload: unknown) => void): () => void;
+  /** The file system path of a dropped or picked file (webUtils.getPathForFile). */
+  pathForFile(file: File): string;
+}
+
+declare global {
+  interface Window {
+    parleyBridge?: ElectronBridge;
+  }
+}
+
+/** Where app-owned resources (received attachments, staged previews) are served from. */
+export interface ResourceUrls {
+  attachment(id: string): string;
+  staged(id: string): string;
+}
+
+export function electronTransport(bridge: ElectronBridge): Transport {
+  return {
+    invoke: async (method, input) => {
+      const result = (await bridge.invoke(method, input)) as {
+        ok: boolean;
+        value?: unknown;
+        error?: unknown;
+      };
+      if (!result.ok) throw result.error;
+      return result.value;
+    },
+    subscribe: (listener) => bridge.subscribe(listener),
+  };
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * JSON over one WebSocket: requests `{id, method, input}`, replies `{id, ok, value | error}`,
+ * pushes `{event, payload}`. Reconnects with backoff; calls made while disconnected wait for it.
+ */
+export function webSocketTransport(url: string): Transport & { readonly connected: boolean } {
+  const pending = new Map<number, Pending>();
+  const listeners = new Set<(event: string, payload: unknown) => void>();
+  const queue: string[] = [];
+  let nextId = 1;
+  let socket: WebSocket | undefined;
+  let connected = false;
+  let retry = 0;
+
+  const connect = (): void => {
+    socket = new WebSocket(url);
+    socket.addEventListener('open', () => {
+      connected = true;
+      retry = 0;
+      for (const frame of queue.splice(0)) socket?.send(frame);
+      for (const listener of listeners) listener('bridge.connected', null);
+    });
+    socket.addEventListener('message', (message) => {
+      const frame = JSON.parse(String(message.data)) as {
+        id?: number;
+        ok?: boolean;
+        value?: unknown;
+        error?: unknown;
+        event?: string;
+        payload?: unknown;
+      };
+      if (frame.event) {
+        for (const listener of listeners) listener(frame.event, frame.payload);
+        return;
+      }
+      const waiting = frame.id === undefined ? undefined : pending.get(frame.id);
+      if (!waiting) return;
+      pending.delete(frame.id as number);
+      if (frame.ok) waiting.resolve(frame.value);
+      else waiting.reject(frame.error);
+    });
+    socket.addEventListener('close', () => {
+      const wasConnected = connected;
+      connected = false;
+      if (wasConnected) for (const listener of listeners) listener('bridge.disconnected', null);
+      // Calls in flight are lost with the socket: fail them so the UI can say so.
+      for (const [id, waiting] of pending) {
+        waiting.reject({ code: 'disconnected', message: 'Lost the connection to Parley', retryable: true });
+        pending.delete(id);
+      }
+      retry = Math.min(retry + 1, 6);
+      setTimeout(connect, 250 * 2 ** retry);
+    });
+  };
+  connect();
+
+  return {
+    get connected() {
+      return connected;
+    },
+    invoke(method, input) {
+      const id = nextId++;
+      const frame = JSON.stringify({ id, method, input });
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        if (connected) socket?.send(frame);
+        else queue.push(frame);
+      });
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/** Events the core pushes to the renderer: name → payload. */
+import type { ConnectionStatus, SyncStatus } from '../domain.ts';
+import type { IncomingNotice, PublicSettings, WorkspaceList } from './views.ts';
+
+export interface Events {
+  /** Chats were added or changed (inbox rows, previews, unread counts, typing). */
+  'chats.changed': { chatIds: number[] };
+  /** Chats disappeared (a provisional chat became real, a workspace was left). */
+  'chats.removed': { chatIds: number[] };
+  /** A provisional new chat got its real id. */
+  'chats.replaced': { from: number; to: number };
+  /** Messages of a chat were added or changed; fetch them with `messages.get`. */
+  'messages.changed': { chatId: number; keys: string[] };
+  /** Messages of a chat were deleted or discarded. */
+  'messages.removed': { chatId: number; keys: string[] };
+  /** Who is typing in a chat now. */
+  'typing.changed': { chatId: number; identifiers: string[] };
+  'contacts.changed': { ids: number[] };
+  'contacts.removed': { ids: number[] };
+  'lines.changed': { ids: number[] };
+  'calls.changed': { ids: string[] };
+  'sync.status': SyncStatus;
+  /** Live / polling / reconnecting / offline, with the reason. */
+  'connection.status': ConnectionStatus;
+  /** The active workspace or the list changed: the renderer reloads its slices. */
+  'workspaces.changed': WorkspaceList;
+  'settings.changed': PublicSettings;
+  /**
+   * A new inbound message worth a notification (not already shown, window unfocused or another chat
+   * open). The Electron host shows it natively; the browser renderer through Web Notifications.
+   */
+  'notification.incoming': IncomingNotice;
+  /** The host asks the UI to open a chat (notification clicked, menu). */
+  'app.openChat': { chatId: number };
+  /** The host asks the UI to show a view (menu shortcuts). */
+  'app.command': { command: 'newChat' | 'quickSwitcher' | 'settings' | 'shortcuts' | 'search' };
+}
+
+export type EventName = keyof Events;
+
+export const EVENT_NAMES: readonly EventName[] = [
+  'chats.changed',
+  'chats.removed',
+  'chats.replaced',
+  'messages.changed',
+  'messages.removed',
+  'typing.changed',
+  'contacts.changed',
+  'contacts.removed',
+  'lines.changed',
+  'calls.changed',
+  'sync.status',
+  'connection.status',
+  'workspaces.changed',
+  'settings.changed',
+  'notification.incoming',
+  'app.openChat',
+  'app.command',
+];

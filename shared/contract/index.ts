@@ -1,0 +1,5 @@
+export * from './errors.ts';
+export * from './events.ts';
+export * from './methods.ts';
+export * from './views.ts';
+export { createParleyClient, type ParleyApi, type Transport } from './client.ts';

@@ -1,0 +1,317 @@
+/**
+ * The bridge's methods: name → input schema (validated in the main process, whatever the host) and
+ * output type. Grouped by domain; the renderer calls them as `parley.<domain>.<method>(input)`.
+ * Every method rejects with a BridgeError ({code, message, retryable, field}).
+ */
+import { z } from 'zod';
+import type { Call, Chat, Contact, Message, SyncStatus } from '../domain.ts';
+import { REACTION_KINDS } from '../domain.ts';
+import type {
+  AppInfo,
+  ChatDetails,
+  Draft,
+  LineWithUnread,
+  LiveStatus,
+  MessagePage,
+  PublicSettings,
+  SearchResults,
+  StagedAttachment,
+  WorkspaceInfo,
+  WorkspaceList,
+} from './views.ts';
+
+/** A method: its input schema, and its output type (carried by the type only). */
+export interface MethodSpec<I extends z.ZodType = z.ZodType, O = unknown> {
+  input: I;
+  /** Phantom: never set at run time. */
+  readonly output?: O;
+}
+
+function method<I extends z.ZodType>(input: I) {
+  return <O>(): MethodSpec<I, O> => ({ input });
+}
+
+const none = z.object({}).strict();
+const chatId = z.number().int().safe();
+const messageKey = z.string().min(1).max(100);
+const stagedIds = z.array(z.string().uuid()).max(20).default([]);
+const attachmentUrls = z
+  .array(z.url({ protocol: /^https?$/ }))
+  .max(10)
+  .default([]);
+const text = z.string().max(20_000);
+const contactFields = z
+  .object({
+    firstName: z.string().max(200),
+    lastName: z.string().max(200),
+    email: z.string().max(320),
+    phoneNumber: z.string().max(40),
+    company: z.string().max(200),
+    title: z.string().max(200),
+    location: z.string().max(200),
+    /** Owner by the email of a user of the organization. */
+    ownerEmail: z.string().max(320),
+  })
+  .partial()
+  .strict();
+
+export const methods = {
+  // ── workspaces ────────────────────────────────────────────────────────────────────────────
+  /** Lists workspaces and which is active. Never fails. */
+  'workspaces.list': method(none)<WorkspaceList>(),
+  /**
+   * Connects a workspace: validates with a cheap authenticated call first, then keeps the token in
+   * the OS keychain. Fails with `unauthorized` (token refused), `network` (unreachable), `tls`,
+   * `not_found`/`invalid_response` (not a Partner Messaging Service at that URL), `invalid_input`.
+   */
+  'workspaces.add': method(
+    z
+      .object({
+        name: z.string().trim().min(1).max(80),
+        baseUrl: z.string().trim().min(1).max(2048),
+        token: z.string().min(1).max(4096),
+        tokenHeader: z.string().trim().max(100).optional(),
+      })
+      .strict(),
+  )<WorkspaceInfo>(),
+  /** Makes a workspace active (its inbox, its sync). Fails with `not_found`. */
+  'workspaces.switch': method(z.object({ id: z.string().min(1).max(64) }).strict())<WorkspaceList>(),
+  /** Renames a workspace. Fails with `not_found`, `invalid_input`. */
+  'workspaces.rename': method(
+    z.object({ id: z.string().min(1).max(64), name: z.string().trim().min(1).max(80) }).strict(),
+  )<WorkspaceInfo>(),
+  /** Replaces a workspace's token after validating it. Same failures as `add`. */
+  'workspaces.updateToken': method(
+    z.object({ id: z.string().min(1).max(64), token: z.string().min(1).max(4096) }).strict(),
+  )<WorkspaceInfo>(),
+  /** Removes a workspace, its keychain entries and its local data. The demo returns when none remain. */
+  'workspaces.remove': method(z.object({ id: z.string().min(1).max(64) }).strict())<WorkspaceList>(),
+
+  // ── chats ─────────────────────────────────────────────────────────────────────────────────
+  /** The inbox, ordered by pinned then last activity. Reads the local store only; never fails. */
+  'chats.list': method(
+    z
+      .object({
+        lineId: z.number().int().optional(),
+        archived: z.boolean().default(false),
+        unreadOnly: z.boolean().default(false),
+        service: z.string().max(20).optional(),
+        limit: z.number().int().min(1).max(5000).default(500),
+        offset: z.number().int().min(0).default(0),
+      })
+      .strict(),
+  )<Chat[]>(),
+  /** One chat with its line and call records; null when unknown. */
+  'chats.details': method(z.object({ chatId }).strict())<ChatDetails | null>(),
+  /**
+   * Tells the core which chat is on screen: it is polled often, and marked read after a moment
+   * while the window is focused. `chatId: null` when none is.
+   */
+  'chats.open': method(z.object({ chatId: chatId.nullable(), focused: z.boolean() }).strict())<void>(),
+  /** Local-only flags: pin, archive, mark unread (never sends a read receipt). */
+  'chats.setFlags': method(
+    z
+      .object({
+        chatId,
+        pinned: z.boolean().optional(),
+        archived: z.boolean().optional(),
+        markedUnread: z.boolean().optional(),
+      })
+      .strict(),
+  )<void>(),
+  /**
+   * Starts a conversation (or continues the existing one with these recipients): the message is
+   * queued at once. Recipients are E.164 numbers or emails; several make a group. Fails with
+   * `invalid_input` (field `recipients.N`), `not_found` (line).
+   */
+  'chats.start': method(
+    z
+      .object({
+        lineId: z.number().int(),
+        recipients: z.array(z.string().min(1).max(320)).min(1).max(30),
+        displayName: z.string().trim().max(100).optional(),
+        text,
+        stagedIds,
+        attachmentUrls,
+      })
+      .strict(),
+  )<{ chatId: number; messageKey: string }>(),
+  /** Fetches the chat and its newest messages from the service now. */
+  'chats.refresh': method(z.object({ chatId }).strict())<void>(),
+  /** The chat's V3 id (migration lookup). `migrated: false` when the service cannot migrate it. */
+  'chats.migrationId': method(z.object({ chatId }).strict())<{
+    v3ChatId: string | null;
+    migrated: boolean;
+  }>(),
+  /** Shares the organization's contact card in the chat. Fails with `forbidden` when not enabled. */
+  'chats.shareContact': method(z.object({ chatId }).strict())<void>(),
+  /** Shows or clears the agent's typing indicator (manual typing mode). */
+  'chats.typing': method(z.object({ chatId, typing: z.boolean() }).strict())<void>(),
+  /** Local full-text search over names, numbers and message text. */
+  'chats.search': method(
+    z
+      .object({
+        query: z.string().trim().min(1).max(200),
+        limit: z.number().int().min(1).max(200).default(50),
+      })
+      .strict(),
+  )<SearchResults>(),
+  /** The chat's draft (text and staged attachments), kept across restarts. */
+  'chats.getDraft': method(z.object({ chatId }).strict())<Draft>(),
+  /** Saves the chat's draft. */
+  'chats.saveDraft': method(z.object({ chatId, text, stagedIds }).strict())<void>(),
+
+  // ── messages ──────────────────────────────────────────────────────────────────────────────
+  /** A page of the timeline from the local store, oldest first, before `before` (newest when absent). */
+  'messages.page': method(
+    z
+      .object({
+        chatId,
+        before: z.object({ sentAt: z.number(), key: messageKey }).strict().optional(),
+        limit: z.number().int().min(1).max(1000).default(50),
+      })
+      .strict(),
+  )<MessagePage>(),
+  /** Fetches older history from the service into the store. Fails with `network` etc. */
+  'messages.loadOlder': method(z.object({ chatId }).strict())<{ added: number; complete: boolean }>(),
+  /** Messages by key (after a `messages.changed` event). */
+  'messages.get': method(z.object({ keys: z.array(messageKey).min(1).max(1000) }).strict())<Message[]>(),
+  /** Queues a message: the optimistic bubble exists when this returns. Fails with `invalid_input`. */
+  'messages.send': method(z.object({ chatId, text, stagedIds, attachmentUrls }).strict())<{ key: string }>(),
+  /** Sends a failed message again (same idempotency key: never twice). */
+  'messages.retry': method(z.object({ key: messageKey }).strict())<void>(),
+  /** Drops a failed or queued message and its staged files. */
+  'messages.discard': method(z.object({ key: messageKey }).strict())<void>(),
+  /** Edits one of your sent messages (not SMS). Fails with `forbidden`/`invalid_input`. */
+  'messages.edit': method(
+    z.object({ key: messageKey, text: z.string().trim().min(1).max(20_000) }).strict(),
+  )<void>(),
+  /** Deletes one of your sent messages. */
+  'messages.delete': method(z.object({ key: messageKey }).strict())<void>(),
+  /** Adds or removes one of the six reactions on a message. */
+  'messages.react': method(
+    z
+      .object({
+        messageId: z.number().int().positive(),
+        kind: z.enum(REACTION_KINDS),
+        operation: z.enum(['add', 'remove']),
+      })
+      .strict(),
+  )<void>(),
+
+  // ── attachments ───────────────────────────────────────────────────────────────────────────
+  /**
+   * Stages a file by its path on disk (Electron: the dropped/picked file's path). Checks type and
+   * size first. Fails with `attachment_rejected` and the reason.
+   */
+  'attachments.stagePath': method(
+    z.object({ path: z.string().min(1).max(4096) }).strict(),
+  )<StagedAttachment>(),
+  /** Forgets staged files that will not be sent. */
+  'attachments.unstage': method(
+    z.object({ ids: z.array(z.string().uuid()).min(1).max(50) }).strict(),
+  )<void>(),
+  /** Opens a received attachment with the system's viewer, or saves it (Electron); browser: download. */
+  'attachments.open': method(
+    z.object({ attachmentId: z.string().min(1).max(100), save: z.boolean().default(false) }).strict(),
+  )<void>(),
+
+  // ── contacts ──────────────────────────────────────────────────────────────────────────────
+  /** Contacts from the local store, by name, optionally filtered (full-text). */
+  'contacts.list': method(
+    z
+      .object({
+        query: z.string().trim().max(200).optional(),
+        limit: z.number().int().min(1).max(1000).default(200),
+        offset: z.number().int().min(0).default(0),
+      })
+      .strict(),
+  )<{ contacts: Contact[]; total: number }>(),
+  /** Creates a contact on the service. Fails with `invalid_input` and the field the service named. */
+  'contacts.create': method(contactFields)<Contact>(),
+  /** Updates a contact. */
+  'contacts.update': method(
+    z.object({ id: z.number().int().positive(), fields: contactFields }).strict(),
+  )<Contact>(),
+  /** Deletes a contact. */
+  'contacts.delete': method(z.object({ id: z.number().int().positive() }).strict())<void>(),
+  /** The chats with this contact's number or email. */
+  'contacts.chats': method(z.object({ id: z.number().int().positive() }).strict())<Chat[]>(),
+
+  // ── lines ─────────────────────────────────────────────────────────────────────────────────
+  /** The organization's lines with unread counts. */
+  'lines.list': method(none)<LineWithUnread[]>(),
+  /** Sets (or with an empty string, clears) a line's call forwarding number. */
+  'lines.setForwarding': method(
+    z.object({ lineId: z.number().int().positive(), forwardingNumber: z.string().max(40) }).strict(),
+  )<LineWithUnread>(),
+  /** Whether a number can receive iMessage (debounced and cached by the core; may be rate-limited). */
+  'lines.checkImessage': method(z.object({ handle: z.string().min(1).max(320) }).strict())<{
+    available: boolean | null;
+    handle: string;
+  }>(),
+
+  // ── webhooks (live status) ────────────────────────────────────────────────────────────────
+  /** What the live connection is doing: live / polling only / reconnecting, and why. */
+  'webhooks.status': method(none)<LiveStatus>(),
+  /** Chooses the tunnel provider (and its settings) for the active workspace. */
+  'webhooks.configure': method(
+    z
+      .object({
+        enabled: z.boolean(),
+        provider: z.enum(['direct', 'ngrok', 'cloudflare', 'custom']),
+        customPublicUrl: z.url({ protocol: /^https?$/ }).optional(),
+        ngrokAuthtoken: z.string().min(1).max(500).optional(),
+      })
+      .strict(),
+  )<LiveStatus>(),
+
+  // ── settings ──────────────────────────────────────────────────────────────────────────────
+  /** The settings the UI shows. */
+  'settings.get': method(none)<PublicSettings>(),
+  /** Changes settings; returns them as stored. */
+  'settings.update': method(
+    z
+      .object({
+        theme: z.enum(['light', 'dark', 'system']).optional(),
+        typingMode: z.enum(['automatic', 'manual']).optional(),
+        notifications: z
+          .object({ enabled: z.boolean(), showPreview: z.boolean(), sound: z.boolean() })
+          .partial()
+          .strict()
+          .optional(),
+        sync: z
+          .object({
+            pollIntervalMs: z.number().int().min(1000).max(60_000),
+            backgroundPollIntervalMs: z.number().int().min(5000).max(3_600_000),
+          })
+          .partial()
+          .strict()
+          .optional(),
+      })
+      .strict(),
+  )<PublicSettings>(),
+
+  // ── app ───────────────────────────────────────────────────────────────────────────────────
+  /** Name, version, host kind, and whether the active workspace is the demo. */
+  'app.info': method(none)<AppInfo>(),
+  /** Where the sync stands. */
+  'app.syncStatus': method(none)<SyncStatus>(),
+  /** Polls everything now (the user asked). */
+  'app.syncNow': method(none)<void>(),
+  /** Opens an http(s) or mailto link in the system browser; anything else is refused. */
+  'app.openExternal': method(z.object({ url: z.string().max(4096) }).strict())<void>(),
+  /** The recent calls of the organization (missed calls, voicemails). */
+  'app.recentCalls': method(z.object({ limit: z.number().int().min(1).max(200).default(50) }).strict())<
+    Call[]
+  >(),
+} as const;
+
+export type Methods = typeof methods;
+export type MethodName = keyof Methods;
+export type MethodInput<M extends MethodName> = z.input<Methods[M]['input']>;
+export type MethodParsedInput<M extends MethodName> = z.output<Methods[M]['input']>;
+export type MethodOutput<M extends MethodName> =
+  Methods[M] extends MethodSpec<z.ZodType, infer O> ? O : never;
+
+export const METHOD_NAMES = Object.keys(methods) as MethodName[];
