@@ -114,7 +114,14 @@ export class AppCore {
       if (event.type === 'activated' || event.type === 'token-updated') core.#switchTo(registry.active()?.id);
       core.options.emit('workspaces.changed', core.workspaceList());
     });
-    options.settings.onChange(() => core.options.emit('settings.changed', core.publicSettings()));
+    options.settings.onChange(() => {
+      const settings = core.publicSettings();
+      core.#session?.sync.configure({
+        openChatIntervalMs: settings.sync.pollIntervalMs,
+        backgroundIntervalMs: settings.sync.backgroundPollIntervalMs,
+      });
+      core.options.emit('settings.changed', settings);
+    });
     await core.#openSession(registry.active()?.id);
     return core;
   }

@@ -34,7 +34,10 @@ function classify(error: unknown): BridgeErrorShape {
   if (error instanceof UserFacingError) return error.shape;
   if (error instanceof z.ZodError) {
     const issue = error.issues[0];
-    const field = issue?.path.map(String).join('.') || undefined;
+    const path = issue?.path.map(String) ?? [];
+    // zod reports an unknown key on the object that holds it; name the key itself as the field.
+    if (issue?.code === 'unrecognized_keys' && issue.keys[0] !== undefined) path.push(issue.keys[0]);
+    const field = path.join('.') || undefined;
     return {
       code: 'invalid_input',
       message: issue ? `${field ? `${field}: ` : ''}${issue.message}` : 'Invalid input',

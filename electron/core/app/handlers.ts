@@ -114,10 +114,9 @@ export function createHandlers(core: AppCore): Handlers {
     'chats.refresh': async ({ chatId }) => s().sync.refreshChat(chatId),
     'chats.migrationId': async ({ chatId }) => {
       const result = await s().client.chats.migrateToV3(chatId);
-      if (result.v3_chat_id)
-        s().store.chats.upsert([
-          { id: chatId, lineId: s().store.chats.get(chatId)?.lineId ?? 0, v3ChatId: result.v3_chat_id },
-        ]);
+      const chat = s().store.chats.get(chatId);
+      if (chat && result.v3_chat_id)
+        s().store.chats.upsert([{ id: chatId, lineId: chat.lineId, v3ChatId: result.v3_chat_id }]);
       return { v3ChatId: result.v3_chat_id, migrated: result.migrated };
     },
     'chats.shareContact': async ({ chatId }) => s().client.chats.shareContact(chatId),

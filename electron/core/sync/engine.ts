@@ -114,6 +114,14 @@ export class SyncEngine {
     this.#wake();
   }
 
+  /** New polling intervals (the user changed them in settings). */
+  configure(intervals: Partial<Pick<SyncOptions, 'openChatIntervalMs' | 'backgroundIntervalMs'>>): void {
+    Object.assign(this.#options, intervals);
+    this.#due.openChat = 0;
+    this.#due.inbox = Math.min(this.#due.inbox, Date.now() + this.#options.backgroundIntervalMs);
+    this.#wake();
+  }
+
   /** Re-checks this message's delivery status soon (after a send). */
   watchDelivery(messageKey: string): void {
     this.#pendingChecks.set(messageKey, { at: Date.now() + 1_000, delay: 1_000 });
