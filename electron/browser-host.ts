@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { EventName, Events } from '../shared/contract/events.ts';
-import { AppCore } from './core/app/app-core.ts';
+import { AppCore, type AppCoreOptions } from './core/app/app-core.ts';
 import { FileSettingsStore } from './core/settings/index.ts';
 import { KeyringVault } from './core/vault/index.ts';
 import { startBrowserServer, type BrowserServer } from './hosts/browser-server.ts';
@@ -36,6 +36,10 @@ export async function startBrowserHost(options: {
   dataDir: string;
   rendererDir?: string;
   vaultService?: string;
+  /** Max bytes of one staged upload (default: the service's attachment limit). */
+  maxUploadBytes?: number;
+  /** The demo workspace's service (default: the embedded sandbox); tests pass a quiet one. */
+  demo?: AppCoreOptions['demo'];
 }): Promise<BrowserHost> {
   const rendererDir = options.rendererDir ?? join(ROOT, 'dist', 'renderer');
   if (!existsSync(join(rendererDir, 'index.html')))
@@ -56,10 +60,12 @@ export async function startBrowserHost(options: {
     // The page opens links itself (target=_blank, noopener); the host has nothing else to open.
     ports: { openExternal: async () => undefined },
     emit,
+    ...(options.demo ? { demo: options.demo } : {}),
   });
   const server = await startBrowserServer(core, {
     rendererDir,
     ...(options.port ? { port: options.port } : {}),
+    ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}),
   });
   sink.server = server;
   return {

@@ -1,23 +1,72 @@
 /**
- * `npm start`. The app shell (Electron, with the browser host as fallback) is not built yet; until it
- * is, this starts the embedded sandbox with the demo organization and prints how to reach it.
+ * `npm start`: Parley in Electron when the Electron binary is installed; otherwise, in one line, why
+ * not, and Parley in the browser host instead (what `npm run web` runs). Extra arguments go to the
+ * browser host (`npm start -- --port 4321 --data-dir ./.parley-data`).
+ *
+ * The binary is looked up without `require('electron')`: that module downloads the binary when it
+ * is missing (from the internet, which these machines cannot reach), printing and failing on the way.
+ * We read the same path.txt it would and check the file ourselves.
  */
-import { DEMO_TOKEN, startSandbox } from '../sandbox/index.ts';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const port = Number(process.env.PARLEY_SANDBOX_PORT ?? 4010);
-const sandbox = await startSandbox({ port, tokens: [DEMO_TOKEN], seed: 'demo' });
-console.log('Parley: the app shell is not built yet, so `npm start` runs the demo sandbox on its own.');
-console.log(`  Partner Messaging Service sandbox: ${sandbox.url}/api/partner/v2`);
-console.log(`  token (header X-PARTNER-INTEGRATION-TOKEN): ${sandbox.tokens[0]}`);
-console.log(
-  `  admin secret (header X-Sandbox-Admin-Secret, control API under /__sandbox): ${sandbox.adminSecret}`,
-);
-console.log(
-  `  try: curl -H 'X-PARTNER-INTEGRATION-TOKEN: ${sandbox.tokens[0]}' ${sandbox.url}/api/partner/v2/phone_numbers`,
-);
-const stop = async (): Promise<void> => {
-  await sandbox.stop();
-  process.exit(0);
-};
-process.once('SIGINT', () => void stop());
-process.once('SIGTERM', () => void stop());
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The Electron executable if it is really there, else undefined. Never downloads anything. */
+export function electronBinary(): string | undefined {
+  let packageDir: string;
+  try {
+    packageDir = dirname(createRequire(import.meta.url).resolve('electron/package.json'));
+  } catch {
+    return undefined;
+  }
+  const pathFile = join(packageDir, 'path.txt');
+  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : '';
+  const override = process.env['ELECTRON_OVERRIDE_DIST_PATH'];
+  const binary = override
+    ? join(override, relative || 'electron')
+    : relative && join(packageDir, 'dist', relative);
+  return binary && existsSync(binary) ? binary : undefined;
+}
+
+/** Runs an npm script to completion; exits with its status when it fails. */
+function npmRun(script: string): void {
+  // npm is a .cmd shim on Windows, which spawn can only start through a shell.
+  const run = spawnSync('npm', ['run', '--silent', script], {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+}
+
+/** Runs a child in the foreground: signals reach it, and its exit status becomes ours. */
+function foreground(command: string, args: string[]): void {
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+function main(): void {
+  const extra = process.argv.slice(2);
+  const binary = electronBinary();
+  if (binary) {
+    npmRun('build:renderer');
+    npmRun('build:electron');
+    foreground(binary, ['.', ...extra]);
+    return;
+  }
+  console.log(
+    'Parley: the Electron binary is not available on this machine, so Parley is starting in the browser host instead.',
+  );
+  npmRun('build:renderer');
+  // Without a display there is no browser to open: print the URL only.
+  const headless = process.platform === 'linux' && !process.env['DISPLAY'] && !process.env['WAYLAND_DISPLAY'];
+  const noOpen = headless && !extra.includes('--no-open') ? ['--no-open'] : [];
+  foreground(process.execPath, [join(root, 'electron', 'browser-host.ts'), ...noOpen, ...extra]);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

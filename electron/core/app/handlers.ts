@@ -215,7 +215,18 @@ export function createHandlers(core: AppCore): Handlers {
       return s().store.contacts.get(created.id) ?? fail('contact vanished');
     },
     'contacts.update': async ({ id, fields }) => {
-      const updated = await s().client.contacts.update(id, fields);
+      // The service wants a name, email or phone in every update: carry the stored ones along.
+      const current = s().store.contacts.get(id);
+      const identifying = current
+        ? {
+            firstName: current.firstName,
+            lastName: current.lastName,
+            email: current.email,
+            phoneNumber: current.phoneNumber,
+          }
+        : {};
+      const kept = Object.fromEntries(Object.entries(identifying).filter(([, value]) => value !== ''));
+      const updated = await s().client.contacts.update(id, { ...kept, ...fields });
       s().store.transaction(() => s().store.contacts.upsert([contactRecord(updated)]));
       return s().store.contacts.get(updated.id) ?? fail('contact vanished');
     },

@@ -454,6 +454,10 @@ export class Outbox {
   #fail(job: OutboxRow, reason: MessageError): void {
     this.#store.transaction(() => {
       this.#store.outbox.markFailed(job.id, reason);
+      // A refused reaction must not stay on screen as if it had been sent.
+      const react = job.kind === 'react' ? JOB_SCHEMAS.react.safeParse(job.payload) : undefined;
+      if (react?.success && react.data.operation === 'add')
+        this.#store.messages.removeUnconfirmedReaction(react.data.messageId, react.data.kind);
       if (job.messageKey) this.#store.messages.setState(job.messageKey, 'failed', reason);
     });
     log.warn('send failed', { job: job.id, kind: job.kind, code: reason.code });

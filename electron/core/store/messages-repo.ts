@@ -238,6 +238,16 @@ export class MessagesRepo {
     this.#announceById(record.messageId);
   }
 
+  /** Drops a reaction added here that the service refused (see #replaceReactions). */
+  removeUnconfirmedReaction(messageId: number, kind: string): void {
+    const result = this.#db.run(
+      'DELETE FROM reactions WHERE message_id = ? AND kind = ? AND from_me = 1 AND id < 0',
+      messageId,
+      kind,
+    );
+    if (result.changes > 0) this.#announceById(messageId);
+  }
+
   removeReaction(messageId: number, kind: string, fromMe: boolean, sender: string | null): void {
     const result = fromMe
       ? this.#db.run(
@@ -363,8 +373,12 @@ export class MessagesRepo {
     );
   }
 
+  /**
+   * The service's list replaces ours, except reactions added here that the service has not
+   * confirmed yet (negative ids): the outbox swaps them for the real ones, or removes them on failure.
+   */
   #replaceReactions(messageId: number, reactions: readonly ReactionRecord[]): void {
-    this.#db.run('DELETE FROM reactions WHERE message_id = ?', messageId);
+    this.#db.run('DELETE FROM reactions WHERE message_id = ? AND id > 0', messageId);
     for (const r of reactions) this.#writeReaction(r);
   }
 

@@ -1,0 +1,9 @@
+/**
+ * The preload of Parley's window: runs sandboxed with context isolation, and exposes only
+ * `window.parleyBridge` (invoke, subscribe, pathForFile). Bundled to dist/electron/preload.cjs,
+ * because a sandboxed preload can require nothing but 'electron'.
+ */
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
+import { exposeParleyBridge } from './hosts/electron/preload-bridge.ts';
+
+exposeParleyBridge({ contextBridge, ipcRenderer, webUtils });

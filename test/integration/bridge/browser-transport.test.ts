@@ -1,0 +1,133 @@
+/**
+ * The browser transport, end to end over real sockets: the browser host (startBrowserHost, what
+ * `npm run web` runs) with the demo workspace, and the renderer's own WebSocket transport
+ * (renderer/bridge/transports.ts) connecting to it the way a page does, with the session cookie and
+ * the page's Origin.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrowserHost, type BrowserHost } from '../../../electron/browser-host.ts';
+import { webSocketTransport } from '../../../renderer/bridge/transports.ts';
+import { createParleyClient, type ParleyApi, type Transport } from '../../../shared/contract/client.ts';
+import { METHOD_NAMES } from '../../../shared/contract/methods.ts';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/index.ts';
+import { eventually, tempDir } from '../core/helpers.ts';
+import { contractCalls, type BridgeUnderTest } from './contract-calls.ts';
+import { malformedCases } from './malformed.ts';
+import { firstSync, quietDemo, stubRenderer, worldSnapshot } from './support.ts';
+
+/** What the page's browser adds to its WebSocket by itself: the session cookie and its Origin. */
+function pageWebSocket(origin: string, cookie: string): typeof WebSocket {
+  return class PageWebSocket extends WebSocket {
+    constructor(url: string | URL) {
+      super(url, { headers: { origin, cookie } } as unknown as string[]);
+    }
+  };
+}
+
+/** Once the test is over, reconnection attempts go nowhere instead of to a closed port. */
+class Disconnected extends EventTarget {
+  send(): void {}
+  close(): void {}
+}
+
+const dir = tempDir('parley-browser-bridge-');
+const demo = quietDemo();
+const realWebSocket = globalThis.WebSocket;
+let second: RunningSandbox;
+let host: BrowserHost;
+let transport: Transport;
+let parley: ParleyApi;
+/** Methods as they reached the core, after the WebSocket. */
+const carried: string[] = [];
+
+beforeAll(async () => {
+  second = await startSandbox({ seed: 'empty', quiet: true, tokens: ['branch-a', 'branch-b'] });
+  host = await startBrowserHost({
+    dataDir: dir.path,
+    rendererDir: stubRenderer(dir.path).dir,
+    vaultService: 'parley-test-bridge-browser',
+    demo,
+  });
+  const dispatch = host.core.dispatch;
+  Object.defineProperty(host.core, 'dispatch', {
+    value: (method: string, input: unknown) => {
+      carried.push(method);
+      return dispatch(method, input);
+    },
+  });
+  const launch = await fetch(host.url, { redirect: 'manual' });
+  const cookie = (launch.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  globalThis.WebSocket = pageWebSocket(host.server.origin, cookie);
+  transport = webSocketTransport(`${host.server.origin.replace('http:', 'ws:')}/bridge`);
+  parley = createParleyClient(transport);
+  await firstSync(host.core);
+});
+
+afterAll(async () => {
+  globalThis.WebSocket = Disconnected as unknown as typeof WebSocket;
+  await host?.stop();
+  globalThis.WebSocket = realWebSocket;
+  await second?.stop();
+  dir.remove();
+});
+
+describe('malformed input through the browser transport', () => {
+  let before: Record<string, string>;
+  beforeAll(async () => {
+    before = await worldSnapshot(host.core, demo.sandbox());
+  });
+
+  it.each(METHOD_NAMES)(
+    '%s rejects each malformed input with invalid_input and the field',
+    async (method) => {
+      for (const malformed of malformedCases(method)) {
+        await expect(
+          transport.invoke(method, malformed.input),
+          `${method}: ${malformed.what}`,
+        ).rejects.toMatchObject({
+          code: 'invalid_input',
+          field: malformed.field,
+        });
+      }
+    },
+  );
+
+  it('changed nothing, in the core or on the service', async () => {
+    expect(await worldSnapshot(host.core, demo.sandbox())).toEqual(before);
+  });
+});
+
+describe('events through the browser transport', () => {
+  it('pushes core events to the page', async () => {
+    const seen: string[] = [];
+    const off = parley.on('settings.changed', (settings) => seen.push(settings.theme));
+    await parley.settings.update({ theme: 'light' });
+    await eventually(() => seen.includes('light'), 'settings.changed');
+    off();
+    await parley.settings.update({ theme: 'system' });
+  });
+});
+
+describe('every method through the browser transport', () => {
+  const t = {} as BridgeUnderTest;
+  beforeAll(() => {
+    carried.length = 0;
+    Object.assign(t, {
+      host: 'browser',
+      parley,
+      core: host.core,
+      demo: demo.sandbox(),
+      second: { url: second.url, tokens: ['branch-a', 'branch-b'] },
+      dir: dir.path,
+      opened: null,
+    } satisfies BridgeUnderTest);
+  });
+
+  for (const [method, call] of Object.entries(contractCalls())) {
+    it(method, () => call(t));
+  }
+
+  it('carried every method of the contract to the core', () => {
+    expect(METHOD_NAMES.filter((method) => !carried.includes(method))).toEqual([]);
+  });
+});

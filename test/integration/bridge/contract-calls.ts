@@ -1,0 +1,445 @@
+/**
+ * One real call of every bridge method, with what it must do, run in this order through a transport
+ * under test: reads first, then changes, then workspace changes (which reopen the session). Each call
+ * is checked by its answer and, where it changes something, by reading the change back through the
+ * bridge (or from the service). Typed by the contract: a new method needs an entry here.
+ */
+import { expect } from 'vitest';
+import type { AppCore } from '../../../electron/core/app/app-core.ts';
+import type { ParleyApi } from '../../../shared/contract/client.ts';
+import type { MethodName } from '../../../shared/contract/methods.ts';
+import type { RunningSandbox } from '../../../sandbox/index.ts';
+import { eventually } from '../core/helpers.ts';
+import { attachmentServer, PNG, pngFile } from './support.ts';
+
+export interface BridgeUnderTest {
+  host: 'electron' | 'browser';
+  /** The renderer's client over the transport under test. */
+  parley: ParleyApi;
+  /** The core behind it: fixtures are looked up in its store (arrange), never the answers (assert). */
+  core: AppCore;
+  /** The demo workspace's service. */
+  demo: RunningSandbox;
+  /** Another service with two organizations, to connect as more workspaces. */
+  second: { url: string; tokens: readonly [string, string] };
+  /** A folder for files the test creates. */
+  dir: string;
+  /** What the Electron host did through the OS (links, files opened); null in the browser host. */
+  opened: { links: string[]; files: string[] } | null;
+}
+
+interface Fixtures {
+  chatId: number;
+  lineId: number;
+  inbound: { key: string; word: string };
+  /** Two messages we sent in that chat (one is edited and reacted to, the other deleted). */
+  mine: Array<{ key: string; id: number }>;
+  attachment: { id: string; filename: string };
+  contactWithChats: number;
+}
+
+/** Picks, in the store, what the calls act on: an iMessage chat with two of our sent messages, etc. */
+function fixtures(core: AppCore): Fixtures {
+  const db = core.session.store.db;
+  const chat = db.get<{ id: number; line_id: number }>(
+    `SELECT c.id, c.line_id FROM chats c WHERE c.service = 'iMessage' AND c.is_group = 0
+       AND (SELECT COUNT(*) FROM messages m WHERE m.chat_id = c.id AND m.from_me = 1 AND m.id IS NOT NULL) >= 2
+       AND EXISTS (SELECT 1 FROM messages m WHERE m.chat_id = c.id AND m.from_me = 0)
+     ORDER BY c.id LIMIT 1`,
+  );
+  if (!chat) throw new Error('the demo has no iMessage chat with two sent messages');
+  const mine = db.all<{ key: string; id: number }>(
+    'SELECT key, id FROM messages WHERE chat_id = ? AND from_me = 1 AND id IS NOT NULL ORDER BY sent_at LIMIT 2',
+    chat.id,
+  );
+  const inbound = db.get<{ key: string; text: string }>(
+    "SELECT key, text FROM messages WHERE chat_id = ? AND from_me = 0 AND text <> '' ORDER BY sent_at LIMIT 1",
+    chat.id,
+  );
+  const word = /[A-Za-z]{5,}/.exec(inbound?.text ?? '')?.[0];
+  const attachment = db.get<{ id: string; filename: string }>(
+    "SELECT id, filename FROM attachments WHERE url LIKE 'http%' AND mime_type LIKE 'image/%' ORDER BY id LIMIT 1",
+  );
+  const contact = db.get<{ id: number }>(
+    `SELECT c.id FROM contacts c JOIN handles h ON h.identifier = c.phone_number AND h.is_me = 0
+     ORDER BY c.id LIMIT 1`,
+  );
+  if (!inbound || !word || mine.length < 2 || !attachment || !contact)
+    throw new Error('the demo data lacks a fixture the bridge calls need');
+  return {
+    chatId: chat.id,
+    lineId: chat.line_id,
+    inbound: { key: inbound.key, word },
+    mine: mine.map((m) => ({ key: m.key, id: m.id })),
+    attachment,
+    contactWithChats: contact.id,
+  };
+}
+
+type Call = (t: BridgeUnderTest) => Promise<void>;
+
+export function contractCalls(): Record<MethodName, Call> {
+  let f: Fixtures;
+  let demoWorkspaceId = '';
+  let secondWorkspaceId = '';
+  let thirdWorkspaceId = '';
+  let stagedId = '';
+  let createdContactId = 0;
+  const outbox = (t: BridgeUnderTest, key: string) => t.core.session.store.outbox.byMessageKey(key);
+
+  return {
+    // ── app (read-only first)
+    'app.info': async (t) => {
+      f = fixtures(t.core);
+      expect(await t.parley.app.info()).toMatchObject({ name: 'Parley', host: t.host, demo: true });
+    },
+    'app.syncStatus': async (t) => {
+      expect(await t.parley.app.syncStatus()).toMatchObject({ phase: 'incremental', chatsKnown: 60 });
+    },
+    'app.syncNow': async (t) => {
+      expect(await t.parley.app.syncNow()).toBeNull();
+    },
+    'app.recentCalls': async (t) => {
+      // Calls arrive by webhook only, so a polling session's list is exactly what the store holds.
+      const calls = await t.parley.app.recentCalls({ limit: 20 });
+      expect(calls).toEqual(t.core.session.store.calls.recent(20));
+    },
+    'app.openExternal': async (t) => {
+      expect(await t.parley.app.openExternal({ url: 'https://example.com/help' })).toBeNull();
+      await expect(t.parley.app.openExternal({ url: 'file:///etc/passwd' })).rejects.toMatchObject({
+        code: 'invalid_input',
+        field: 'url',
+      });
+      if (t.opened) expect(t.opened.links).toEqual(['https://example.com/help']);
+    },
+
+    // ── workspaces (read)
+    'workspaces.list': async (t) => {
+      const list = await t.parley.workspaces.list();
+      expect(list.workspaces).toHaveLength(1);
+      expect(list.workspaces[0]).toMatchObject({ kind: 'demo', active: true });
+      demoWorkspaceId = list.activeId as string;
+    },
+
+    // ── chats
+    'chats.list': async (t) => {
+      const chats = await t.parley.chats.list();
+      expect(chats).toHaveLength(60);
+      expect(chats.map((chat) => chat.id)).toContain(f.chatId);
+    },
+    'chats.details': async (t) => {
+      const details = await t.parley.chats.details({ chatId: f.chatId });
+      expect(details?.chat.id).toBe(f.chatId);
+      expect(details?.line?.id).toBe(f.lineId);
+      expect(await t.parley.chats.details({ chatId: 999_999_999 })).toBeNull();
+    },
+    'chats.open': async (t) => {
+      expect(await t.parley.chats.open({ chatId: f.chatId, focused: false })).toBeNull();
+    },
+    'chats.setFlags': async (t) => {
+      await t.parley.chats.setFlags({ chatId: f.chatId, pinned: true });
+      const [first] = await t.parley.chats.list({ limit: 1 });
+      expect(first).toMatchObject({ id: f.chatId, pinned: true });
+      await expect(t.parley.chats.setFlags({ chatId: 999_999_999, pinned: true })).rejects.toMatchObject({
+        code: 'not_found',
+      });
+    },
+    'chats.search': async (t) => {
+      const results = await t.parley.chats.search({ query: f.inbound.word });
+      expect(results.messages.map((hit) => hit.message.key)).toContain(f.inbound.key);
+    },
+    'chats.saveDraft': async (t) => {
+      expect(
+        await t.parley.chats.saveDraft({ chatId: f.chatId, text: 'Draft kept across restarts' }),
+      ).toBeNull();
+    },
+    'chats.getDraft': async (t) => {
+      expect(await t.parley.chats.getDraft({ chatId: f.chatId })).toEqual({
+        text: 'Draft kept across restarts',
+        attachments: [],
+      });
+    },
+    'chats.refresh': async (t) => {
+      expect(await t.parley.chats.refresh({ chatId: f.chatId })).toBeNull();
+    },
+    'chats.migrationId': async (t) => {
+      const result = await t.parley.chats.migrationId({ chatId: f.chatId });
+      expect(result.migrated).toBe(true);
+      expect(result.v3ChatId).toMatch(/^[0-9a-f-]{36}$/);
+    },
+    'chats.shareContact': async (t) => {
+      expect(await t.parley.chats.shareContact({ chatId: f.chatId })).toBeNull();
+    },
+    'chats.typing': async (t) => {
+      expect(await t.parley.chats.typing({ chatId: f.chatId, typing: true })).toBeNull();
+    },
+    'chats.start': async (t) => {
+      const started = await t.parley.chats.start({
+        lineId: f.lineId,
+        recipients: ['+1 (415) 555-0188'],
+        text: 'Hello from a new conversation',
+      });
+      expect(started.chatId).toBeLessThan(0); // provisional until the service answers
+      const [message] = await t.parley.messages.get({ keys: [started.messageKey] });
+      expect(message).toMatchObject({ text: 'Hello from a new conversation', fromMe: true });
+      await expect(
+        t.parley.chats.start({ lineId: f.lineId, recipients: ['not a number'], text: 'x' }),
+      ).rejects.toMatchObject({ code: 'invalid_input', field: 'recipients.0' });
+    },
+
+    // ── messages
+    'messages.page': async (t) => {
+      const page = await t.parley.messages.page({ chatId: f.chatId, limit: 3 });
+      expect(page.messages).toHaveLength(3);
+      expect(page.messages.every((m) => m.chatId === f.chatId)).toBe(true);
+      const times = page.messages.map((m) => m.sentAt);
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+    },
+    'messages.loadOlder': async (t) => {
+      const result = await t.parley.messages.loadOlder({ chatId: f.chatId });
+      expect(result.complete).toBe(true);
+      expect(result.added).toBeGreaterThanOrEqual(0);
+    },
+    'messages.get': async (t) => {
+      const [message] = await t.parley.messages.get({ keys: [f.inbound.key] });
+      expect(message).toMatchObject({ key: f.inbound.key, chatId: f.chatId, fromMe: false });
+    },
+    'messages.send': async (t) => {
+      const { key } = await t.parley.messages.send({ chatId: f.chatId, text: 'Sent through the bridge' });
+      // The optimistic message exists as soon as the call returns…
+      const [message] = await t.parley.messages.get({ keys: [key] });
+      expect(message).toMatchObject({ key, text: 'Sent through the bridge', fromMe: true });
+      // …and the outbox delivers it: the message gets the service's id.
+      const id = await eventually(
+        async () => (await t.parley.messages.get({ keys: [key] }))[0]?.id,
+        'the send',
+      );
+      expect(id).toBeGreaterThan(0);
+    },
+    'messages.retry': async (t) => {
+      const files = await attachmentServer(PNG);
+      try {
+        const { key } = await t.parley.messages.send({
+          chatId: f.chatId,
+          text: 'Fails until retried',
+          attachmentUrls: [files.url('flaky.png')],
+        });
+        await eventually(() => outbox(t, key)?.state === 'failed', 'the send to fail');
+        files.heal();
+        expect(await t.parley.messages.retry({ key })).toBeNull();
+        const sent = await eventually(
+          async () => (await t.parley.messages.get({ keys: [key] }))[0]?.id,
+          'the retry',
+        );
+        expect(sent).toBeGreaterThan(0);
+      } finally {
+        await files.close();
+      }
+    },
+    'messages.discard': async (t) => {
+      const files = await attachmentServer(PNG);
+      try {
+        const { key } = await t.parley.messages.send({
+          chatId: f.chatId,
+          text: 'Never sent',
+          attachmentUrls: [files.url('missing.png')],
+        });
+        await eventually(() => outbox(t, key)?.state === 'failed', 'the send to fail');
+        expect(await t.parley.messages.discard({ key })).toBeNull();
+        expect(await t.parley.messages.get({ keys: [key] })).toEqual([]);
+        expect(outbox(t, key)).toBeUndefined();
+      } finally {
+        await files.close();
+      }
+    },
+    'messages.edit': async (t) => {
+      const [mine] = f.mine;
+      expect(await t.parley.messages.edit({ key: mine!.key, text: 'Edited through the bridge' })).toBeNull();
+      const [message] = await t.parley.messages.get({ keys: [mine!.key] });
+      expect(message?.text).toBe('Edited through the bridge');
+      expect(message?.editedAt).not.toBeNull();
+      await expect(t.parley.messages.edit({ key: f.inbound.key, text: 'not mine' })).rejects.toMatchObject({
+        code: 'forbidden',
+      });
+    },
+    'messages.react': async (t) => {
+      const [mine] = f.mine;
+      expect(
+        await t.parley.messages.react({ messageId: mine!.id, kind: 'love', operation: 'add' }),
+      ).toBeNull();
+      // Eventually rather than at once: a poll of this (open) chat that was already in flight can
+      // replace the optimistic reaction until the next poll brings the service's (see docs/bridge.md).
+      await eventually(async () => {
+        const [message] = await t.parley.messages.get({ keys: [mine!.key] });
+        return message?.reactions.some((r) => r.kind === 'love' && r.fromMe);
+      }, 'the reaction');
+    },
+    'messages.delete': async (t) => {
+      const mine = f.mine[1]!;
+      expect(await t.parley.messages.delete({ key: mine.key })).toBeNull();
+      expect(await t.parley.messages.get({ keys: [mine.key] })).toEqual([]);
+    },
+
+    // ── attachments
+    'attachments.stagePath': async (t) => {
+      const staged = await t.parley.attachments.stagePath({ path: pngFile(t.dir, 'dropped photo.png') });
+      expect(staged).toMatchObject({
+        filename: 'dropped photo.png',
+        mimeType: 'image/png',
+        size: PNG.length,
+      });
+      stagedId = staged.id;
+      await expect(
+        t.parley.attachments.stagePath({ path: `${t.dir}/no-such-file.png` }),
+      ).rejects.toMatchObject({ code: 'attachment_rejected' });
+    },
+    'attachments.unstage': async (t) => {
+      expect(t.core.session.staging.get(stagedId)).toBeDefined();
+      expect(await t.parley.attachments.unstage({ ids: [stagedId] })).toBeNull();
+      expect(t.core.session.staging.get(stagedId)).toBeUndefined();
+    },
+    'attachments.open': async (t) => {
+      const opening = t.parley.attachments.open({ attachmentId: f.attachment.id });
+      if (t.opened) {
+        expect(await opening).toBeNull();
+        expect(t.opened.files).toHaveLength(1);
+        expect(t.opened.files[0]?.endsWith(f.attachment.filename)).toBe(true);
+      } else {
+        // The browser downloads from /attachments/<id> itself; the core has nothing to open.
+        await expect(opening).rejects.toMatchObject({ code: 'unsupported' });
+      }
+    },
+
+    // ── contacts
+    'contacts.list': async (t) => {
+      const { contacts, total } = await t.parley.contacts.list({ limit: 5 });
+      expect(contacts).toHaveLength(5);
+      expect(total).toBeGreaterThan(5);
+    },
+    'contacts.create': async (t) => {
+      const contact = await t.parley.contacts.create({
+        firstName: 'Bridget',
+        lastName: 'Bridge',
+        phoneNumber: '+14155550177',
+      });
+      expect(contact).toMatchObject({
+        firstName: 'Bridget',
+        lastName: 'Bridge',
+        phoneNumber: '+14155550177',
+      });
+      createdContactId = contact.id;
+      const found = await t.parley.contacts.list({ query: 'Bridget' });
+      expect(found.contacts.map((c) => c.id)).toContain(contact.id);
+    },
+    'contacts.update': async (t) => {
+      // The service wants one identifying field in every update, even when it does not change.
+      const contact = await t.parley.contacts.update({
+        id: createdContactId,
+        fields: { firstName: 'Bridget', company: 'Bridge & Co' },
+      });
+      expect(contact).toMatchObject({ id: createdContactId, company: 'Bridge & Co' });
+    },
+    'contacts.chats': async (t) => {
+      const chats = await t.parley.contacts.chats({ id: f.contactWithChats });
+      expect(chats.length).toBeGreaterThan(0);
+    },
+    'contacts.delete': async (t) => {
+      expect(await t.parley.contacts.delete({ id: createdContactId })).toBeNull();
+      const found = await t.parley.contacts.list({ query: 'Bridget' });
+      expect(found.contacts.map((c) => c.id)).not.toContain(createdContactId);
+    },
+
+    // ── lines
+    'lines.list': async (t) => {
+      const lines = await t.parley.lines.list();
+      expect(lines).toHaveLength(3);
+      expect(lines.map((line) => line.id)).toContain(f.lineId);
+    },
+    'lines.setForwarding': async (t) => {
+      const line = await t.parley.lines.setForwarding({
+        lineId: f.lineId,
+        forwardingNumber: '(408) 555-0123',
+      });
+      expect(line).toMatchObject({ id: f.lineId, forwardingNumber: '+14085550123' });
+    },
+    'lines.checkImessage': async (t) => {
+      const result = await t.parley.lines.checkImessage({ handle: '+1 415 555 0123' });
+      expect(result.handle).toBe('+14155550123');
+      expect([true, false, null]).toContain(result.available);
+    },
+
+    // ── webhooks
+    'webhooks.status': async (t) => {
+      expect(await t.parley.webhooks.status()).toMatchObject({ state: 'polling', provider: 'direct' });
+    },
+    'webhooks.configure': async (t) => {
+      await expect(t.parley.webhooks.configure({ enabled: true, provider: 'custom' })).rejects.toMatchObject({
+        code: 'invalid_input',
+        field: 'customPublicUrl',
+      });
+      const status = await t.parley.webhooks.configure({ enabled: false, provider: 'cloudflare' });
+      expect(status.provider).toBe('cloudflare');
+    },
+
+    // ── settings
+    'settings.get': async (t) => {
+      const settings = await t.parley.settings.get();
+      expect(settings).toEqual(t.core.publicSettings());
+      expect(settings.theme).toBe('system');
+    },
+    'settings.update': async (t) => {
+      const updated = await t.parley.settings.update({ theme: 'dark', notifications: { sound: false } });
+      expect(updated).toMatchObject({ theme: 'dark', notifications: { enabled: true, sound: false } });
+      expect(await t.parley.settings.get()).toEqual(updated);
+    },
+
+    // ── workspaces (last: connecting a service retires the demo and reopens the session)
+    'workspaces.add': async (t) => {
+      const [tokenA, tokenB] = t.second.tokens;
+      const added = await t.parley.workspaces.add({
+        name: 'Second office',
+        baseUrl: t.second.url,
+        token: tokenA,
+      });
+      expect(added).toMatchObject({ name: 'Second office', kind: 'remote', active: true });
+      secondWorkspaceId = added.id;
+      // The demo exists only while no real workspace does.
+      expect((await t.parley.workspaces.list()).workspaces.map((w) => w.kind)).toEqual(['remote']);
+      await expect(
+        t.parley.workspaces.add({ name: 'Wrong token', baseUrl: t.second.url, token: 'not-the-token' }),
+      ).rejects.toMatchObject({ code: 'unauthorized' });
+      const third = await t.parley.workspaces.add({
+        name: 'Third office',
+        baseUrl: t.second.url,
+        token: tokenB,
+      });
+      expect(third.active).toBe(true);
+      thirdWorkspaceId = third.id;
+    },
+    'workspaces.rename': async (t) => {
+      const renamed = await t.parley.workspaces.rename({ id: secondWorkspaceId, name: 'Branch office' });
+      expect(renamed).toMatchObject({ id: secondWorkspaceId, name: 'Branch office' });
+    },
+    'workspaces.updateToken': async (t) => {
+      const updated = await t.parley.workspaces.updateToken({
+        id: secondWorkspaceId,
+        token: t.second.tokens[0],
+      });
+      expect(updated.id).toBe(secondWorkspaceId);
+      await expect(
+        t.parley.workspaces.updateToken({ id: secondWorkspaceId, token: 'not-the-token' }),
+      ).rejects.toMatchObject({ code: 'unauthorized' });
+    },
+    'workspaces.switch': async (t) => {
+      const list = await t.parley.workspaces.switch({ id: secondWorkspaceId });
+      expect(list.activeId).toBe(secondWorkspaceId);
+      await expect(t.parley.workspaces.switch({ id: demoWorkspaceId })).rejects.toMatchObject({
+        code: 'not_found',
+      });
+    },
+    'workspaces.remove': async (t) => {
+      const list = await t.parley.workspaces.remove({ id: thirdWorkspaceId });
+      expect(list.workspaces.map((w) => w.id)).toEqual([secondWorkspaceId]);
+    },
+  };
+}
