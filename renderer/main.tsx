@@ -1,28 +1,18 @@
-import { StrictMode, useEffect, useState } from 'react';
+/**
+ * The renderer's entry: styles, the store's event wiring (once, outside React), then the shell.
+ */
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { Chat } from '../shared/domain.ts';
-import { parley } from './bridge/parley.ts';
+import { startApp } from './actions/bootstrap.ts';
+import { App } from './features/shell/App.tsx';
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/shell.css';
+import './styles/inbox.css';
+import './styles/conversation.css';
+import './styles/views.css';
 
-/** Placeholder shell until the inbox UI lands: lists the chats through the bridge. */
-function App() {
-  const [chats, setChats] = useState<Chat[]>([]);
-  useEffect(() => {
-    const load = () => void parley.chats.list().then(setChats);
-    load();
-    const off = parley.on('chats.changed', load);
-    return off;
-  }, []);
-  return (
-    <main>
-      <h1>Parley</h1>
-      <ul aria-label="Conversations">
-        {chats.map((chat) => (
-          <li key={chat.id}>{chat.displayName}</li>
-        ))}
-      </ul>
-    </main>
-  );
-}
+startApp();
 
 const root = document.getElementById('root');
 if (root)

@@ -2,19 +2,22 @@
  * The renderer's one handle on the core: `parley.chats.list()`, `parley.on('messages.changed', …)`.
  * Nothing else in the renderer touches a transport.
  */
-import { createParleyClient, type ParleyApi } from '../../shared/contract/client.ts';
+import { createParleyClient, type ParleyApi, type Transport } from '../../shared/contract/client.ts';
 import { electronTransport, type ResourceUrls, webSocketTransport } from './transports.ts';
 
 function create(): {
   api: ParleyApi;
+  transport: Transport;
   urls: ResourceUrls;
   host: 'electron' | 'browser';
   pathForFile?: (file: File) => string;
 } {
   const bridge = window.parleyBridge;
   if (bridge) {
+    const transport = electronTransport(bridge);
     return {
-      api: createParleyClient(electronTransport(bridge)),
+      api: createParleyClient(transport),
+      transport,
       urls: {
         attachment: (id) => `parley://attachments/${encodeURIComponent(id)}`,
         staged: (id) => `parley://staged/${encodeURIComponent(id)}`,
@@ -24,8 +27,10 @@ function create(): {
     };
   }
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const transport = webSocketTransport(`${scheme}//${location.host}/bridge`);
   return {
-    api: createParleyClient(webSocketTransport(`${scheme}//${location.host}/bridge`)),
+    api: createParleyClient(transport),
+    transport,
     urls: {
       attachment: (id) => `/attachments/${encodeURIComponent(id)}`,
       staged: (id) => `/staged/${encodeURIComponent(id)}`,
@@ -39,6 +44,18 @@ const created = create();
 export const parley: ParleyApi = created.api;
 export const resourceUrls: ResourceUrls = created.urls;
 export const bridgeHost = created.host;
+
+/**
+ * The link to the core itself going down and coming back (the browser host's WebSocket emits the
+ * `bridge.connected` / `bridge.disconnected` pseudo-events; Electron's IPC never drops). After a
+ * reconnect, events sent meanwhile are lost, so listeners reload what they show.
+ */
+export function onBridgeConnection(listener: (connected: boolean) => void): () => void {
+  return created.transport.subscribe((event) => {
+    if (event === 'bridge.connected') listener(true);
+    else if (event === 'bridge.disconnected') listener(false);
+  });
+}
 
 /**
  * Stages files the user dropped, pasted or picked. Electron hands the core the file's path;

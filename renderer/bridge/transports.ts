@@ -42,6 +42,8 @@ export function electronTransport(bridge: ElectronBridge): Transport {
 interface Pending {
   resolve(value: unknown): void;
   reject(error: unknown): void;
+  /** The socket the call went out on; undefined while it waits in the queue for a connection. */
+  sentOn: WebSocket | undefined;
 }
 
 /**
@@ -51,7 +53,7 @@ interface Pending {
 export function webSocketTransport(url: string): Transport & { readonly connected: boolean } {
   const pending = new Map<number, Pending>();
   const listeners = new Set<(event: string, payload: unknown) => void>();
-  const queue: string[] = [];
+  const queue: Array<{ id: number; frame: string }> = [];
   let nextId = 1;
   let socket: WebSocket | undefined;
   let connected = false;
@@ -62,7 +64,12 @@ export function webSocketTransport(url: string): Transport & { readonly connecte
     socket.addEventListener('open', () => {
       connected = true;
       retry = 0;
-      for (const frame of queue.splice(0)) socket?.send(frame);
+      for (const { id, frame } of queue.splice(0)) {
+        const waiting = pending.get(id);
+        if (!waiting || !socket) continue;
+        waiting.sentOn = socket;
+        socket.send(frame);
+      }
       for (const listener of listeners) listener('bridge.connected', null);
     });
     socket.addEventListener('message', (message) => {
@@ -84,12 +91,15 @@ export function webSocketTransport(url: string): Transport & { readonly connecte
       if (frame.ok) waiting.resolve(frame.value);
       else waiting.reject(frame.error);
     });
+    const current = socket;
     socket.addEventListener('close', () => {
       const wasConnected = connected;
       connected = false;
       if (wasConnected) for (const listener of listeners) listener('bridge.disconnected', null);
-      // Calls in flight are lost with the socket: fail them so the UI can say so.
+      // Calls in flight on this socket are lost with it: fail them so the UI can say so. Calls still
+      // queued (made while disconnected) keep waiting for the next connection.
       for (const [id, waiting] of pending) {
+        if (waiting.sentOn !== current) continue;
         waiting.reject({ code: 'disconnected', message: 'Lost the connection to Parley', retryable: true });
         pending.delete(id);
       }
@@ -107,9 +117,13 @@ export function webSocketTransport(url: string): Transport & { readonly connecte
       const id = nextId++;
       const frame = JSON.stringify({ id, method, input });
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        if (connected) socket?.send(frame);
-        else queue.push(frame);
+        if (connected && socket) {
+          pending.set(id, { resolve, reject, sentOn: socket });
+          socket.send(frame);
+        } else {
+          pending.set(id, { resolve, reject, sentOn: undefined });
+          queue.push({ id, frame });
+        }
       });
     },
     subscribe(listener) {

@@ -1,0 +1,161 @@
+/**
+ * The inbox's traffic with the core: loading the filtered list, following `chats.changed` with
+ * coalesced reloads (a burst of events costs one `chats.list`), selecting a chat and telling the
+ * core what is on screen so it can mark read, and the local flags (pin, archive, mark unread).
+ */
+import { parley } from '../bridge/parley.ts';
+import { errorText } from '../lib/errors.ts';
+import { getState } from '../store/index.ts';
+import type { ChatFilter } from '../store/chats-slice.ts';
+import { refreshLines } from './lines.ts';
+import { openTimeline } from './messages.ts';
+import { loadDraft, stopTyping } from './composer.ts';
+
+let inFlight: Promise<void> | null = null;
+let again = false;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/** Loads the inbox for the current filter now (one request at a time; a call during one queues one more). */
+export async function loadChats(): Promise<void> {
+  if (inFlight) {
+    again = true;
+    return inFlight;
+  }
+  const { chatFilter, chatListLimit } = getState();
+  inFlight = (async () => {
+    try {
+      const chats = await parley.chats.list({
+        archived: chatFilter.archived,
+        unreadOnly: chatFilter.unreadOnly,
+        limit: chatListLimit,
+        ...(chatFilter.lineId === null ? {} : { lineId: chatFilter.lineId }),
+        ...(chatFilter.service ? { service: chatFilter.service } : {}),
+      });
+      // A filter change while this was in flight makes this answer stale: the queued run fixes it.
+      if (!again) getState().receiveChatList(chats, chats.length >= chatListLimit);
+    } catch (error) {
+      getState().setChatsError(errorText(error));
+    } finally {
+      inFlight = null;
+    }
+    if (again) {
+      again = false;
+      await loadChats();
+    }
+  })();
+  return inFlight;
+}
+
+/** Coalesces `chats.changed` bursts into one reload of the list and the lines' unread counts. */
+export function scheduleChatsRefresh(chatIds: readonly number[] = []): void {
+  const selected = getState().selectedChatId;
+  if (selected !== null && chatIds.includes(selected)) void refreshSelectedChat(selected);
+  if (timer) return;
+  timer = setTimeout(() => {
+    timer = undefined;
+    void loadChats();
+    refreshLines();
+  }, 30);
+}
+
+/** The open chat may be outside the filtered list (e.g. read while "Unread" is on): fetch it alone. */
+async function refreshSelectedChat(chatId: number): Promise<void> {
+  if (chatId < 0) return;
+  const details = await parley.chats.details({ chatId }).catch(() => null);
+  if (details) {
+    getState().receiveChats([details.chat]);
+    getState().setDetails(chatId, details);
+  }
+}
+
+export function setChatFilter(patch: Partial<ChatFilter>): void {
+  getState().setChatFilter(patch);
+  void loadChats();
+}
+
+export function showMoreChats(): void {
+  const s = getState();
+  if (!s.chatListHasMore) return;
+  s.setChatListLimit(Math.min(5000, s.chatListLimit + 500));
+  void loadChats();
+}
+
+/** Opens a chat (or none): its timeline, its draft, and tells the core it is on screen. */
+export function selectChat(chatId: number | null): void {
+  const s = getState();
+  const previous = s.selectedChatId;
+  if (previous === chatId) {
+    if (s.view !== 'inbox') s.setView('inbox');
+    return;
+  }
+  if (previous !== null) stopTyping(previous);
+  s.setSelectedChatId(chatId);
+  s.setEditing(null);
+  if (s.view !== 'inbox') s.setView('inbox');
+  reportOpenChat();
+  if (chatId === null) return;
+  void openTimeline(chatId);
+  void loadDraft(chatId);
+  if (!s.chatsById[chatId]) void refreshSelectedChat(chatId);
+}
+
+/** Tells the core which chat is on screen and whether the agent can see it (marks read when so). */
+export function reportOpenChat(): void {
+  const { selectedChatId, windowFocused, view } = getState();
+  const visible = view === 'inbox' && selectedChatId !== null;
+  void parley.chats
+    .open({ chatId: visible ? selectedChatId : null, focused: windowFocused && visible })
+    .catch(() => undefined);
+}
+
+export async function setChatFlags(
+  chatId: number,
+  flags: { pinned?: boolean; archived?: boolean; markedUnread?: boolean },
+): Promise<void> {
+  const s = getState();
+  const before = s.chatsById[chatId];
+  // Shown at once; the list reload that follows the core's event puts the row where it belongs.
+  s.patchChat(chatId, flags);
+  if (flags.markedUnread && s.selectedChatId === chatId) selectChat(null);
+  try {
+    await parley.chats.setFlags({ chatId, ...flags });
+  } catch (error) {
+    if (before) s.patchChat(chatId, before);
+    s.pushToast(errorText(error), 'error');
+  }
+  scheduleChatsRefresh();
+}
+
+/**
+ * A provisional chat (negative id, a new conversation not yet created on the service) became real.
+ * Follow it: the core may say so directly (`chats.replaced`) or only remove the provisional chat; the
+ * first message's key is stable, so asking where that message lives now finds the real chat.
+ */
+const provisional = new Map<number, string>();
+
+export function trackProvisionalChat(chatId: number, messageKey: string): void {
+  if (chatId < 0) provisional.set(chatId, messageKey);
+}
+
+export function followReplacedChat(from: number, to: number): void {
+  provisional.delete(from);
+  const s = getState();
+  s.dropTimeline(from);
+  if (s.selectedChatId === from) selectChat(to);
+}
+
+export async function followRemovedChats(chatIds: readonly number[]): Promise<void> {
+  const s = getState();
+  s.removeChats(chatIds);
+  for (const id of chatIds) {
+    const key = provisional.get(id);
+    if (key === undefined) {
+      if (s.selectedChatId === id) selectChat(null);
+      continue;
+    }
+    provisional.delete(id);
+    const [message] = await parley.messages.get({ keys: [key] }).catch(() => []);
+    if (message && message.chatId > 0) followReplacedChat(id, message.chatId);
+    else if (getState().selectedChatId === id) selectChat(null);
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Drafts and attachments. Text is kept per chat in the store and saved to the core after a pause
+ * (drafts survive restarts); files are checked against the service's rules, then staged in the main
+ * process once; in manual typing mode the agent's typing indicator follows their keystrokes.
+ */
+import type { StagedAttachment } from '../../shared/contract/views.ts';
+import { parley, stageFiles } from '../bridge/parley.ts';
+import { partitionFiles } from '../lib/attachment-rules.ts';
+import { errorText } from '../lib/errors.ts';
+import { getState } from '../store/index.ts';
+import { EMPTY_DRAFT } from '../store/composer-slice.ts';
+
+const SAVE_DELAY_MS = 400;
+const saveTimers = new Map<number, ReturnType<typeof setTimeout>>();
+
+export async function loadDraft(chatId: number): Promise<void> {
+  const existing = getState().drafts[chatId];
+  if (existing?.loaded) return;
+  if (chatId < 0) {
+    getState().patchDraft(chatId, { loaded: true });
+    return;
+  }
+  try {
+    const stored = await parley.chats.getDraft({ chatId });
+    getState().patchDraft(chatId, (current) => ({
+      loaded: true,
+      // Whatever the agent typed while this loaded wins over the stored draft.
+      text: current.text === '' ? stored.text : current.text,
+      attachments: current.attachments.length === 0 ? stored.attachments : current.attachments,
+    }));
+  } catch {
+    getState().patchDraft(chatId, { loaded: true });
+  }
+}
+
+export function setDraftText(chatId: number, text: string): void {
+  getState().patchDraft(chatId, { text });
+  scheduleSave(chatId);
+  noteTyping(chatId, text);
+}
+
+function scheduleSave(chatId: number): void {
+  clearTimeout(saveTimers.get(chatId));
+  saveTimers.set(
+    chatId,
+    setTimeout(() => saveDraftNow(chatId), SAVE_DELAY_MS),
+  );
+}
+
+export function saveDraftNow(chatId: number): void {
+  clearTimeout(saveTimers.get(chatId));
+  saveTimers.delete(chatId);
+  if (chatId < 0) return;
+  const draft = getState().drafts[chatId] ?? EMPTY_DRAFT;
+  void parley.chats
+    .saveDraft({ chatId, text: draft.text, stagedIds: draft.attachments.map((a) => a.id) })
+    .catch(() => undefined);
+}
+
+/** Saves every pending draft at once (the page is being hidden or closed). */
+export function flushDrafts(): void {
+  for (const chatId of [...saveTimers.keys()]) saveDraftNow(chatId);
+}
+
+/** Dropped, pasted or picked files: refused ones are explained, the rest staged into the draft. */
+export async function addFiles(chatId: number, files: readonly File[]): Promise<void> {
+  if (files.length === 0) return;
+  const draft = getState().drafts[chatId] ?? EMPTY_DRAFT;
+  const { accepted, rejected } = partitionFiles(files, draft.attachments.length + draft.staging);
+  // A new refusal replaces the old ones; a clean batch leaves earlier explanations in place.
+  getState().patchDraft(chatId, (d) => ({
+    notices: rejected.length > 0 ? rejected : d.notices,
+    staging: d.staging + accepted.length,
+  }));
+  for (const file of accepted) {
+    let staged: StagedAttachment | undefined;
+    try {
+      [staged] = await stageFiles([file]);
+    } catch (error) {
+      getState().patchDraft(chatId, (d) => ({ notices: [...d.notices, errorText(error)] }));
+    }
+    getState().patchDraft(chatId, (d) => ({
+      staging: Math.max(0, d.staging - 1),
+      attachments: staged ? [...d.attachments, staged] : d.attachments,
+    }));
+  }
+  saveDraftNow(chatId);
+}
+
+export function removeAttachment(chatId: number, id: string): void {
+  getState().patchDraft(chatId, (d) => ({ attachments: d.attachments.filter((a) => a.id !== id) }));
+  saveDraftNow(chatId);
+  void parley.attachments.unstage({ ids: [id] }).catch(() => undefined);
+}
+
+/** Adds a public http(s) link the service will download and send as an attachment. */
+export function addAttachmentUrl(chatId: number, raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return 'Enter a full link, starting with https://';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return 'Only http and https links can be attached';
+  const draft = getState().drafts[chatId] ?? EMPTY_DRAFT;
+  if (draft.attachmentUrls.length >= 10) return 'At most 10 links per message';
+  if (draft.attachmentUrls.includes(url.href)) return null;
+  getState().patchDraft(chatId, { attachmentUrls: [...draft.attachmentUrls, url.href] });
+  return null;
+}
+
+export function removeAttachmentUrl(chatId: number, url: string): void {
+  getState().patchDraft(chatId, (d) => ({ attachmentUrls: d.attachmentUrls.filter((u) => u !== url) }));
+}
+
+export function dismissNotices(chatId: number): void {
+  getState().patchDraft(chatId, { notices: [] });
+}
+
+// ── the agent's typing indicator (manual mode only: in automatic mode the service infers it) ──
+
+const TYPING_IDLE_MS = 5_000;
+const typingState = new Map<number, { timer: ReturnType<typeof setTimeout> }>();
+
+function noteTyping(chatId: number, text: string): void {
+  if (getState().settings?.typingMode !== 'manual' || chatId < 0) return;
+  if (text.trim() === '') {
+    stopTyping(chatId);
+    return;
+  }
+  const current = typingState.get(chatId);
+  if (current) clearTimeout(current.timer);
+  else void parley.chats.typing({ chatId, typing: true }).catch(() => undefined);
+  typingState.set(chatId, { timer: setTimeout(() => stopTyping(chatId), TYPING_IDLE_MS) });
+}
+
+export function stopTyping(chatId: number): void {
+  const current = typingState.get(chatId);
+  if (!current) return;
+  clearTimeout(current.timer);
+  typingState.delete(chatId);
+  void parley.chats.typing({ chatId, typing: false }).catch(() => undefined);
+}

@@ -1,0 +1,270 @@
+/**
+ * Timelines: the newest page when a chat opens, older pages from the local store as the agent
+ * scrolls up (then from the service), and `messages.changed` events folded in with one batched
+ * `messages.get` per burst. Also every action on a message: send (optimistic), retry, discard,
+ * edit, delete, react.
+ */
+import type { Message, ReactionKind } from '../../shared/domain.ts';
+import { parley, resourceUrls } from '../bridge/parley.ts';
+import { chatTitle } from '../lib/chat-presentation.ts';
+import { errorText, toErrorShape } from '../lib/errors.ts';
+import { compareMessages, firstUnreadKey } from '../lib/timeline.ts';
+import { getState } from '../store/index.ts';
+import { EMPTY_DRAFT } from '../store/composer-slice.ts';
+import { saveDraftNow, stopTyping } from './composer.ts';
+
+const PAGE = 60;
+
+export async function openTimeline(chatId: number): Promise<void> {
+  const s = getState();
+  s.touchTimeline(chatId);
+  void loadDetails(chatId);
+  const existing = s.timelines[chatId];
+  if (existing && existing.status === 'ready') {
+    // Cached from earlier today: catch up on anything that changed while it was not shown.
+    void refreshNewest(chatId);
+    return;
+  }
+  s.patchTimeline(chatId, { status: 'loading', error: null });
+  try {
+    const page = await parley.messages.page({ chatId, limit: PAGE });
+    const unread = getState().chatsById[chatId]?.unreadCount ?? 0;
+    getState().patchTimeline(chatId, {
+      messages: page.messages,
+      status: 'ready',
+      hasMoreLocal: page.hasMoreLocal,
+      historyComplete: page.historyComplete,
+      newMarkerKey: firstUnreadKey(page.messages, unread),
+    });
+  } catch (error) {
+    getState().patchTimeline(chatId, { status: 'error', error: errorText(error) });
+  }
+}
+
+async function refreshNewest(chatId: number): Promise<void> {
+  const page = await parley.messages.page({ chatId, limit: PAGE }).catch(() => null);
+  if (page) getState().mergeTimeline(chatId, page.messages);
+}
+
+export async function loadDetails(chatId: number): Promise<void> {
+  if (chatId < 0) return;
+  const details = await parley.chats.details({ chatId }).catch(() => undefined);
+  if (details !== undefined) getState().setDetails(chatId, details);
+}
+
+/** Scrolled to the top: the next older page from the local store, else from the service. */
+export async function loadOlder(chatId: number): Promise<void> {
+  const timeline = getState().timelines[chatId];
+  if (!timeline || timeline.status !== 'ready' || timeline.loadingOlder) return;
+  if (!timeline.hasMoreLocal && timeline.historyComplete) return;
+  getState().patchTimeline(chatId, { loadingOlder: true, olderError: null });
+  try {
+    if (!timeline.hasMoreLocal && chatId > 0) {
+      const result = await parley.messages.loadOlder({ chatId });
+      if (result.added === 0) {
+        getState().patchTimeline(chatId, { loadingOlder: false, historyComplete: true });
+        return;
+      }
+    }
+    const oldest = getState().timelines[chatId]?.messages[0];
+    const page = await parley.messages.page({
+      chatId,
+      limit: PAGE,
+      ...(oldest ? { before: { sentAt: oldest.sentAt, key: oldest.key } } : {}),
+    });
+    getState().mergeTimeline(chatId, page.messages);
+    getState().patchTimeline(chatId, {
+      loadingOlder: false,
+      hasMoreLocal: page.hasMoreLocal,
+      historyComplete: page.historyComplete,
+    });
+  } catch (error) {
+    getState().patchTimeline(chatId, { loadingOlder: false, olderError: errorText(error) });
+  }
+}
+
+// ── events ──────────────────────────────────────────────────────────────────────────────────
+
+const pendingKeys = new Map<number, Set<string>>();
+let flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** `messages.changed`: remember the keys; one `messages.get` per burst fetches them all. */
+export function onMessagesChanged(chatId: number, keys: readonly string[]): void {
+  // Timelines not in memory load fresh when opened; their rows update through `chats.changed`.
+  if (!getState().timelines[chatId]) return;
+  let set = pendingKeys.get(chatId);
+  if (!set) pendingKeys.set(chatId, (set = new Set()));
+  for (const key of keys) set.add(key);
+  // A zero timeout gathers the events already queued behind this one without adding a frame.
+  flushTimer ??= setTimeout(flushChangedMessages, 0);
+}
+
+async function flushChangedMessages(): Promise<void> {
+  flushTimer = undefined;
+  const batch = [...pendingKeys.entries()];
+  pendingKeys.clear();
+  const keys = batch.flatMap(([, set]) => [...set]);
+  for (let i = 0; i < keys.length; i += 1000) {
+    const messages = await parley.messages.get({ keys: keys.slice(i, i + 1000) }).catch(() => []);
+    applyChangedMessages(messages);
+  }
+}
+
+function applyChangedMessages(messages: readonly Message[]): void {
+  const byChat = new Map<number, Message[]>();
+  for (const message of messages) {
+    const list = byChat.get(message.chatId) ?? [];
+    list.push(message);
+    byChat.set(message.chatId, list);
+  }
+  for (const [chatId, list] of byChat) {
+    const s = getState();
+    const timeline = s.timelines[chatId];
+    if (!timeline) continue;
+    const known = new Set(timeline.messages.map((m) => m.key));
+    const aliased = new Set(Object.keys(s.keyAliases));
+    // Fresh inbound messages in the open chat are announced to screen readers (one live region).
+    const fresh = list.filter((m) => !known.has(m.key) && !aliased.has(m.key) && !m.fromMe);
+    s.mergeTimeline(chatId, list);
+    if (chatId === s.selectedChatId && fresh.length > 0) {
+      const last = fresh.sort(compareMessages)[fresh.length - 1] as Message;
+      const chat = s.chatsById[chatId];
+      const who = last.senderName ?? (chat ? chatTitle(chat) : last.sender);
+      s.announce(`${who}: ${last.text || 'sent an attachment'}`);
+    }
+  }
+}
+
+export function onMessagesRemoved(chatId: number, keys: readonly string[]): void {
+  getState().removeMessages(chatId, keys);
+}
+
+// ── sending ─────────────────────────────────────────────────────────────────────────────────
+
+let echoCounter = 0;
+
+/**
+ * Sends the chat's draft. The bubble appears in this same frame as a local echo; when the core
+ * answers with the message's real key, the echo is swapped for the stored message under the same
+ * row key (keyAliases), so nothing remounts or jumps.
+ */
+export async function sendDraft(chatId: number): Promise<boolean> {
+  const s = getState();
+  const draft = s.drafts[chatId] ?? EMPTY_DRAFT;
+  const text = draft.text.replace(/\s+$/, '');
+  if (text.trim() === '' && draft.attachments.length === 0 && draft.attachmentUrls.length === 0) return false;
+  if (draft.staging > 0) {
+    s.patchDraft(chatId, { notices: ['Wait for the attachments to finish uploading.'] });
+    return false;
+  }
+  const echoKey = `local-${++echoCounter}-${Date.now()}`;
+  const echo: Message = {
+    key: echoKey,
+    id: null,
+    chatId,
+    text,
+    sentAt: Date.now(),
+    deliveredAt: null,
+    state: 'queued',
+    editedAt: null,
+    isRead: true,
+    fromMe: true,
+    sender: '',
+    senderName: null,
+    attachments: draft.attachments.map((a) => ({
+      id: `staged:${a.id}`,
+      url: resourceUrls.staged(a.id),
+      filename: a.filename,
+      mimeType: a.mimeType,
+      size: a.size,
+    })),
+    reactions: [],
+    error: null,
+  };
+  s.mergeTimeline(chatId, [echo]);
+  s.patchDraft(chatId, { text: '', attachments: [], attachmentUrls: [], notices: [] });
+  stopTyping(chatId);
+  try {
+    const { key } = await parley.messages.send({
+      chatId,
+      text,
+      stagedIds: draft.attachments.map((a) => a.id),
+      attachmentUrls: draft.attachmentUrls,
+    });
+    const [stored] = await parley.messages.get({ keys: [key] }).catch(() => [] as Message[]);
+    getState().replaceEcho(chatId, echoKey, stored ?? { ...echo, key });
+    return true;
+  } catch (error) {
+    // Nothing was queued: take the bubble back and give the agent their words again.
+    getState().replaceEcho(chatId, echoKey, null);
+    getState().patchDraft(chatId, (current) => ({
+      text: current.text === '' ? draft.text : current.text,
+      attachments: current.attachments.length === 0 ? draft.attachments : current.attachments,
+      attachmentUrls: current.attachmentUrls.length === 0 ? draft.attachmentUrls : current.attachmentUrls,
+      notices: [
+        toErrorShape(error).code === 'disconnected'
+          ? 'The connection dropped while sending: check the conversation before sending this again.'
+          : `Not sent: ${errorText(error)}`,
+      ],
+    }));
+    saveDraftNow(chatId);
+    return false;
+  }
+}
+
+export async function retryMessage(key: string): Promise<void> {
+  await parley.messages.retry({ key }).catch((e: unknown) => getState().pushToast(errorText(e), 'error'));
+}
+
+export async function discardMessage(key: string): Promise<void> {
+  await parley.messages.discard({ key }).catch((e: unknown) => getState().pushToast(errorText(e), 'error'));
+}
+
+export async function editMessage(key: string, text: string): Promise<boolean> {
+  try {
+    await parley.messages.edit({ key, text });
+    return true;
+  } catch (error) {
+    getState().pushToast(`Not edited: ${errorText(error)}`, 'error');
+    return false;
+  }
+}
+
+export async function deleteMessage(key: string): Promise<void> {
+  await parley.messages
+    .delete({ key })
+    .catch((e: unknown) => getState().pushToast(`Not deleted: ${errorText(e)}`, 'error'));
+}
+
+/** Toggles one of your reactions on a message. */
+export async function toggleReaction(message: Message, kind: ReactionKind): Promise<void> {
+  if (message.id === null) return;
+  const mine = message.reactions.some((r) => r.fromMe && r.kind === kind);
+  await parley.messages
+    .react({ messageId: message.id, kind, operation: mine ? 'remove' : 'add' })
+    .catch((e: unknown) => getState().pushToast(errorText(e), 'error'));
+}
+
+export async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    getState().pushToast('Copied', 'success');
+  } catch {
+    getState().pushToast('Could not copy to the clipboard', 'error');
+  }
+}
+
+/** Opens a chat at a message (a search hit): pages back until it is loaded, then scrolls to it. */
+export async function revealMessage(chatId: number, key: string): Promise<void> {
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const timeline = getState().timelines[chatId];
+    if (!timeline || timeline.status === 'loading') {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      continue;
+    }
+    if (timeline.messages.some((m) => m.key === key)) break;
+    if (!timeline.hasMoreLocal && timeline.historyComplete) break;
+    await loadOlder(chatId);
+  }
+  getState().setReveal(chatId, key);
+}

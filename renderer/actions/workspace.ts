@@ -1,0 +1,97 @@
+/** Workspaces, settings and the live connection. */
+import type { PublicSettings, TunnelProvider, WorkspaceList } from '../../shared/contract/views.ts';
+import { parley } from '../bridge/parley.ts';
+import { errorText } from '../lib/errors.ts';
+import { getState, resetWorkspaceData } from '../store/index.ts';
+import { loadChats, selectChat } from './chats.ts';
+import { loadContacts } from './contacts.ts';
+import { loadLines } from './lines.ts';
+
+export async function loadWorkspaceData(): Promise<void> {
+  await Promise.all([
+    parley.app.info().then((info) => getState().setAppInfo(info)),
+    parley.settings.get().then((settings) => getState().setSettings(settings)),
+    loadLines(),
+    loadChats(),
+    refreshLiveStatus(),
+  ]).catch((error: unknown) => getState().pushToast(errorText(error), 'error'));
+}
+
+/** The core switched workspaces (or the list changed): a new active one means a new inbox. */
+export function onWorkspacesChanged(list: WorkspaceList): void {
+  const s = getState();
+  const switched = s.activeWorkspaceId !== null && s.activeWorkspaceId !== list.activeId;
+  s.setWorkspaces(list.workspaces, list.activeId);
+  if (!switched) return;
+  selectChat(null);
+  resetWorkspaceData();
+  s.setSearch({ query: '', status: 'idle', results: null, error: null });
+  void loadWorkspaceData();
+  if (s.view === 'contacts') void loadContacts();
+}
+
+export async function loadWorkspaces(): Promise<void> {
+  const list = await parley.workspaces.list();
+  getState().setWorkspaces(list.workspaces, list.activeId);
+}
+
+export async function switchWorkspace(id: string): Promise<void> {
+  try {
+    onWorkspacesChanged(await parley.workspaces.switch({ id }));
+  } catch (error) {
+    getState().pushToast(errorText(error), 'error');
+  }
+}
+
+export async function renameWorkspace(id: string, name: string): Promise<void> {
+  await parley.workspaces.rename({ id, name });
+  await loadWorkspaces();
+}
+
+export async function removeWorkspace(id: string): Promise<void> {
+  onWorkspacesChanged(await parley.workspaces.remove({ id }));
+}
+
+/** Connects a workspace; rejects with the core's BridgeError for the form to show. */
+export async function connectWorkspace(input: {
+  name: string;
+  baseUrl: string;
+  token: string;
+  tokenHeader?: string;
+}): Promise<void> {
+  await parley.workspaces.add(input);
+  const list = await parley.workspaces.list();
+  onWorkspacesChanged(list);
+}
+
+export async function updateSettings(patch: {
+  theme?: PublicSettings['theme'];
+  typingMode?: PublicSettings['typingMode'];
+  notifications?: Partial<PublicSettings['notifications']>;
+}): Promise<void> {
+  try {
+    getState().setSettings(await parley.settings.update(patch));
+  } catch (error) {
+    getState().pushToast(errorText(error), 'error');
+  }
+}
+
+export async function refreshLiveStatus(): Promise<void> {
+  const live = await parley.webhooks.status().catch(() => null);
+  if (live) getState().setLive(live);
+}
+
+export async function configureLive(input: {
+  enabled: boolean;
+  provider: TunnelProvider;
+  customPublicUrl?: string;
+  ngrokAuthtoken?: string;
+}): Promise<void> {
+  getState().setLive(await parley.webhooks.configure(input));
+  getState().setSettings(await parley.settings.get());
+}
+
+export async function syncNow(): Promise<void> {
+  await parley.app.syncNow().catch((error: unknown) => getState().pushToast(errorText(error), 'error'));
+  await refreshLiveStatus();
+}

@@ -1,0 +1,123 @@
+import {
+  Download,
+  ExternalLink,
+  FileText,
+  File as FileIcon,
+  Contact as ContactIcon,
+  Play,
+} from 'lucide-react';
+import { useState } from 'react';
+import type { Attachment } from '../../shared/domain.ts';
+import { attachmentKind, isInlineImage, isInlineVideo } from '../lib/attachment-rules.ts';
+import { formatBytes } from '../lib/format.ts';
+
+export interface AttachmentActions {
+  /** The URL the app serves this attachment from. */
+  srcOf(attachment: Attachment): string;
+  onView(attachment: Attachment, kind: 'image' | 'video'): void;
+  onOpen(attachment: Attachment, save: boolean): void;
+}
+
+/**
+ * An attachment inside a bubble. Images and videos get a fixed box before they load, so the
+ * timeline never jumps when they arrive; other files are a card with icon, name, size, open/save.
+ */
+export function AttachmentView({
+  attachment,
+  actions,
+}: {
+  attachment: Attachment;
+  actions: AttachmentActions;
+}) {
+  const [broken, setBroken] = useState(false);
+  const src = actions.srcOf(attachment);
+  if (isInlineImage(attachment.mimeType) && !broken) {
+    return (
+      <button
+        type="button"
+        className="attachment-media"
+        aria-label={`Open image ${attachment.filename}`}
+        onClick={() => actions.onView(attachment, 'image')}
+      >
+        <img
+          src={src}
+          alt={attachment.filename}
+          loading="lazy"
+          decoding="async"
+          onError={() => setBroken(true)}
+        />
+      </button>
+    );
+  }
+  if (isInlineVideo(attachment.mimeType) && !broken) {
+    return (
+      <div className="attachment-media is-video">
+        <video
+          src={src}
+          preload="metadata"
+          controls
+          onError={() => setBroken(true)}
+          aria-label={`Video ${attachment.filename}`}
+        />
+        <button
+          type="button"
+          className="attachment-expand"
+          aria-label={`Open video ${attachment.filename} in the viewer`}
+          onClick={() => actions.onView(attachment, 'video')}
+        >
+          <Play size={12} />
+        </button>
+      </div>
+    );
+  }
+  const kind = attachmentKind(attachment.mimeType);
+  const Icon = kind === 'contact' ? ContactIcon : kind === 'pdf' || kind === 'text' ? FileText : FileIcon;
+  return (
+    <div className="attachment-file">
+      <span className={`attachment-file-icon kind-${kind}`} aria-hidden="true">
+        <Icon size={18} />
+      </span>
+      <span className="attachment-file-text">
+        <span className="attachment-file-name" title={attachment.filename}>
+          {attachment.filename}
+        </span>
+        <span className="attachment-file-size">
+          {[
+            kindLabel(kind, attachment.mimeType),
+            attachment.size === null ? null : formatBytes(attachment.size),
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </span>
+      </span>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={`Open ${attachment.filename}`}
+        title="Open"
+        onClick={() => actions.onOpen(attachment, false)}
+      >
+        <ExternalLink size={15} />
+      </button>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={`Save ${attachment.filename}`}
+        title="Save"
+        onClick={() => actions.onOpen(attachment, true)}
+      >
+        <Download size={15} />
+      </button>
+    </div>
+  );
+}
+
+function kindLabel(kind: string, mimeType: string): string {
+  if (kind === 'pdf') return 'PDF';
+  if (kind === 'contact') return 'Contact card';
+  if (kind === 'text') return 'Text';
+  if (mimeType === 'image/heic') return 'HEIC image';
+  if (kind === 'image') return 'Image';
+  if (kind === 'video') return 'Video';
+  return 'File';
+}

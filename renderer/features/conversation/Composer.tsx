@@ -1,0 +1,239 @@
+import { Link as LinkIcon, Paperclip, SendHorizontal, X } from 'lucide-react';
+import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { previewUrl } from '../../bridge/parley.ts';
+import {
+  addAttachmentUrl,
+  addFiles,
+  dismissNotices,
+  removeAttachment,
+  removeAttachmentUrl,
+  setDraftText,
+} from '../../actions/composer.ts';
+import { sendDraft } from '../../actions/messages.ts';
+import { AttachmentChip, UrlChip } from '../../components/AttachmentChip.tsx';
+import { Spinner } from '../../components/EmptyState.tsx';
+import { SegmentCounter } from '../../components/SegmentCounter.tsx';
+import { ACCEPT_ATTRIBUTE } from '../../lib/attachment-rules.ts';
+import { useStore } from '../../store/index.ts';
+import { EMPTY_DRAFT } from '../../store/composer-slice.ts';
+import { reachabilityOf } from '../../store/workspace-slice.ts';
+
+/** Where the agent writes: Enter sends, Shift+Enter breaks the line; files by picker, paste or drop. */
+export function Composer({ chatId, service, title }: { chatId: number; service: string; title: string }) {
+  const draft = useStore((s) => s.drafts[chatId] ?? EMPTY_DRAFT);
+  const offline = useStore((s) => reachabilityOf(s) === 'offline');
+  const focusRequest = useStore((s) => s.editing === null);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [linkOpen, setLinkOpen] = useState(false);
+
+  // A new chat (or the end of an edit) puts the cursor here, ready to type.
+  useEffect(() => {
+    if (focusRequest) textarea.current?.focus({ preventScroll: true });
+  }, [chatId, focusRequest]);
+
+  // Grows with its text up to a limit, then scrolls.
+  useLayoutEffect(() => {
+    const el = textarea.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${Math.min(el.scrollHeight, 220)}px`;
+  }, [draft.text]);
+
+  const send = () => {
+    void sendDraft(chatId);
+    textarea.current?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter while an IME is composing confirms the composition; it must not send.
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      send();
+    }
+  };
+
+  const onPaste = (event: ClipboardEvent) => {
+    const files = [...event.clipboardData.files];
+    if (files.length === 0) return;
+    event.preventDefault();
+    void addFiles(
+      chatId,
+      files.map((file, i) => namePasted(file, i)),
+    );
+  };
+
+  const empty =
+    draft.text.trim() === '' && draft.attachments.length === 0 && draft.attachmentUrls.length === 0;
+  const hasAttachments = draft.attachments.length > 0 || draft.attachmentUrls.length > 0 || draft.staging > 0;
+
+  return (
+    <div className="composer">
+      {draft.notices.length > 0 && (
+        <div className="composer-notices" role="alert">
+          <ul>
+            {draft.notices.map((notice, i) => (
+              <li key={i}>{notice}</li>
+            ))}
+          </ul>
+          <button
+            type="button"
+            className="icon-button small"
+            aria-label="Dismiss"
+            onClick={() => dismissNotices(chatId)}
+          >
+            <X size={13} />
+          </button>
+        </div>
+      )}
+      {hasAttachments && (
+        <div className="composer-attachments" aria-label="Attachments" role="group">
+          {draft.attachments.map((a) => (
+            <AttachmentChip
+              key={a.id}
+              attachment={a}
+              previewSrc={previewUrl(a.previewUrl)}
+              onRemove={() => removeAttachment(chatId, a.id)}
+            />
+          ))}
+          {draft.attachmentUrls.map((url) => (
+            <UrlChip key={url} url={url} onRemove={() => removeAttachmentUrl(chatId, url)} />
+          ))}
+          {draft.staging > 0 && (
+            <div className="attachment-chip is-pending">
+              <Spinner label="Uploading" /> Uploading {draft.staging} {draft.staging === 1 ? 'file' : 'files'}
+              …
+            </div>
+          )}
+        </div>
+      )}
+      {linkOpen && (
+        <LinkField
+          onAdd={(url) => {
+            const problem = addAttachmentUrl(chatId, url);
+            if (!problem) setLinkOpen(false);
+            return problem;
+          }}
+          onClose={() => {
+            setLinkOpen(false);
+            textarea.current?.focus();
+          }}
+        />
+      )}
+      <div className="composer-box">
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Attach files"
+          title="Attach files (JPEG, PNG, GIF, HEIC, MP4, MOV, PDF, vCard, text; up to 100 MB)"
+          onClick={() => fileInput.current?.click()}
+        >
+          <Paperclip size={17} />
+        </button>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Attach a link"
+          title="Attach a file by its web address"
+          aria-expanded={linkOpen}
+          onClick={() => setLinkOpen((open) => !open)}
+        >
+          <LinkIcon size={16} />
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          accept={ACCEPT_ATTRIBUTE}
+          hidden
+          onChange={(e) => {
+            void addFiles(chatId, [...(e.target.files ?? [])]);
+            e.target.value = '';
+          }}
+        />
+        <textarea
+          ref={textarea}
+          className="composer-input"
+          aria-label={`Message ${title}`}
+          placeholder={`Message ${title} via ${service}`}
+          rows={1}
+          value={draft.text}
+          onChange={(e) => setDraftText(chatId, e.target.value)}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+        />
+        <button
+          type="button"
+          className="send-button"
+          aria-label="Send"
+          title="Send (Enter)"
+          disabled={empty || draft.staging > 0}
+          onClick={send}
+        >
+          <SendHorizontal size={17} />
+        </button>
+      </div>
+      <div className="composer-footer">
+        <span className="hint">
+          {offline
+            ? 'Offline: messages are queued and sent when Parley reconnects'
+            : 'Enter to send · Shift+Enter for a new line'}
+        </span>
+        {service === 'SMS' && <SegmentCounter text={draft.text} />}
+      </div>
+    </div>
+  );
+}
+
+function LinkField({ onAdd, onClose }: { onAdd(url: string): string | null; onClose(): void }) {
+  const [value, setValue] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  return (
+    <form
+      className="composer-link"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setProblem(onAdd(value));
+      }}
+    >
+      <label className="visually-hidden" htmlFor="composer-link-input">
+        Attachment link
+      </label>
+      <input
+        id="composer-link-input"
+        type="url"
+        autoFocus
+        placeholder="https://example.com/photo.jpg"
+        value={value}
+        aria-invalid={problem !== null}
+        aria-describedby={problem ? 'composer-link-problem' : undefined}
+        onChange={(e) => setValue(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            onClose();
+          }
+        }}
+      />
+      <button type="submit" className="button small">
+        Add link
+      </button>
+      <button type="button" className="button small ghost" onClick={onClose}>
+        Cancel
+      </button>
+      {problem && (
+        <span id="composer-link-problem" className="field-error">
+          {problem}
+        </span>
+      )}
+    </form>
+  );
+}
+
+/** Pasted screenshots all arrive as "image.png": give each a distinct, dated name. */
+function namePasted(file: File, index: number): File {
+  if (file.name && file.name !== 'image.png') return file;
+  const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+  const ext = file.type === 'image/jpeg' ? 'jpg' : file.type === 'image/gif' ? 'gif' : 'png';
+  return new File([file], `Pasted ${stamp}${index ? `-${index + 1}` : ''}.${ext}`, { type: file.type });
+}

@@ -1,0 +1,275 @@
+import { ArrowDown } from 'lucide-react';
+import { forwardRef, useCallback, useEffect, useMemo, useRef, useState, type HTMLAttributes } from 'react';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import type { Attachment, Message, ReactionKind } from '../../../shared/domain.ts';
+import { formatHandle } from '../../../shared/phone.ts';
+import { bridgeHost, parley, resourceUrls } from '../../bridge/parley.ts';
+import {
+  copyText,
+  deleteMessage,
+  discardMessage,
+  editMessage,
+  loadOlder,
+  retryMessage,
+  toggleReaction,
+} from '../../actions/messages.ts';
+import { CallRecord } from '../../components/CallRecord.tsx';
+import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
+import { MessageBubble, type MessageHandlers } from '../../components/MessageBubble.tsx';
+import { useClock } from '../../hooks/use-clock.ts';
+import { errorText } from '../../lib/errors.ts';
+import { formatDayLabel, plural } from '../../lib/format.ts';
+import { buildTimeline, type TimelineItem } from '../../lib/timeline.ts';
+import { getState, useStore } from '../../store/index.ts';
+import { EMPTY_TIMELINE } from '../../store/messages-slice.ts';
+import { reachabilityOf } from '../../store/workspace-slice.ts';
+import { useFirstItemIndex } from './use-first-item-index.ts';
+
+interface HeaderContext {
+  chatId: number;
+  loadingOlder: boolean;
+  complete: boolean;
+  olderError: string | null;
+}
+
+/** The message log: role=log, not live (one separate polite region announces new inbound messages). */
+const LogList = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(function LogList(props, ref) {
+  return <div {...props} ref={ref} role="log" aria-live="off" aria-label="Messages" />;
+});
+
+function HistoryHeader({ context }: { context?: HeaderContext }) {
+  if (!context) return null;
+  if (context.loadingOlder)
+    return (
+      <div className="timeline-edge">
+        <Spinner label="Loading older messages" /> Loading older messages…
+      </div>
+    );
+  if (context.olderError)
+    return (
+      <div className="timeline-edge is-error" role="alert">
+        Older messages could not be loaded: {context.olderError}{' '}
+        <button type="button" className="link-button" onClick={() => void loadOlder(context.chatId)}>
+          Try again
+        </button>
+      </div>
+    );
+  if (context.complete) return <div className="timeline-edge">Beginning of the conversation</div>;
+  return <div className="timeline-edge" style={{ height: 32 }} />;
+}
+
+const COMPONENTS = { List: LogList, Header: HistoryHeader, Footer: () => <div style={{ height: 28 }} /> };
+
+export function Timeline({ chatId }: { chatId: number }) {
+  const timeline = useStore((s) => s.timelines[chatId] ?? EMPTY_TIMELINE);
+  const chat = useStore((s) => s.chatsById[chatId]);
+  const calls = useStore((s) => s.details[chatId]?.calls);
+  const aliases = useStore((s) => s.keyAliases);
+  const editingKey = useStore((s) => (s.editing?.chatId === chatId ? s.editing.key : null));
+  const offline = useStore((s) => reachabilityOf(s) === 'offline');
+  const reveal = useStore((s) => (s.reveal?.chatId === chatId ? s.reveal : null));
+  const now = useClock();
+  const virtuoso = useRef<VirtuosoHandle>(null);
+  const [atBottom, setAtBottom] = useState(true);
+  const [unseen, setUnseen] = useState(0);
+  const [highlightKey, setHighlightKey] = useState<string | null>(null);
+
+  const items = useMemo(
+    () =>
+      buildTimeline({ messages: timeline.messages, calls: calls ?? [], newMarkerKey: timeline.newMarkerKey }),
+    [timeline.messages, calls, timeline.newMarkerKey],
+  );
+  const firstItemIndex = useFirstItemIndex(items, chatId);
+
+  // New rows at the bottom while the agent reads above: count the inbound ones for "jump to latest";
+  // the agent's own new message always brings the view down.
+  const lastKey = useRef<string | null>(null);
+  useEffect(() => {
+    const previous = lastKey.current;
+    const last = items[items.length - 1];
+    lastKey.current = last?.key ?? null;
+    if (!last || previous === null || last.key === previous) return;
+    const start = items.findIndex((item) => item.key === previous);
+    const added = start >= 0 ? items.slice(start + 1) : [];
+    if (added.some((item) => item.kind === 'message' && item.message.fromMe && item.message.id === null)) {
+      virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+      return;
+    }
+    if (!atBottom)
+      setUnseen((n) => n + added.filter((i) => i.kind === 'message' && !i.message.fromMe).length);
+  }, [items, atBottom]);
+
+  useEffect(() => {
+    if (!reveal) return;
+    const index = items.findIndex((item) => item.key === reveal.key);
+    if (index < 0) return;
+    virtuoso.current?.scrollToIndex({ index, align: 'center' });
+    setHighlightKey(reveal.key);
+    const timer = setTimeout(() => setHighlightKey(null), 2500);
+    return () => clearTimeout(timer);
+    // Only a new reveal request scrolls; later changes to the list must not pull the view back.
+  }, [reveal?.id]);
+
+  const nameOf = useCallback(
+    (identifier: string) => {
+      const handle = chat?.handles.find((h) => h.identifier === identifier);
+      return handle?.contactName ?? formatHandle(identifier);
+    },
+    [chat?.handles],
+  );
+
+  const handlers = useMemo<MessageHandlers>(
+    () => ({
+      srcOf: (a: Attachment) => (a.id.startsWith('staged:') ? a.url : resourceUrls.attachment(a.id)),
+      onView: (a, kind) =>
+        getState().setViewer({
+          url: a.id.startsWith('staged:') ? a.url : resourceUrls.attachment(a.id),
+          filename: a.filename,
+          kind,
+        }),
+      onOpen: (a, save) => openAttachment(a, save),
+      onReact: (m: Message, kind: ReactionKind) => void toggleReaction(m, kind),
+      onStartEdit: (m) => getState().setEditing({ key: m.key, chatId: m.chatId }),
+      onSaveEdit: (m, text) => {
+        getState().setEditing(null);
+        void editMessage(m.key, text);
+      },
+      onCancelEdit: () => getState().setEditing(null),
+      onDelete: (m) => void deleteMessage(m.key),
+      onCopy: (text) => void copyText(text),
+      onRetry: (key) => void retryMessage(key),
+      onDiscard: (key) => void discardMessage(key),
+    }),
+    [],
+  );
+
+  const renderItem = useCallback(
+    (_index: number, item: TimelineItem) => {
+      switch (item.kind) {
+        case 'day':
+          return (
+            <div className="day-separator" role="separator" aria-label={formatDayLabel(item.at, now)}>
+              <span>{formatDayLabel(item.at, now)}</span>
+            </div>
+          );
+        case 'new-marker':
+          return (
+            <div className="new-marker" role="separator" aria-label="New messages">
+              <span>New messages</span>
+            </div>
+          );
+        case 'call':
+          return <CallRecord call={item.call} />;
+        case 'message':
+          return (
+            <MessageBubble
+              message={item.message}
+              service={chat?.service ?? 'SMS'}
+              isGroup={chat?.isGroup ?? false}
+              startsRun={item.startsRun}
+              endsRun={item.endsRun}
+              now={now}
+              offline={offline}
+              editing={editingKey === item.message.key}
+              highlighted={highlightKey === item.message.key}
+              nameOf={nameOf}
+              handlers={handlers}
+            />
+          );
+      }
+    },
+    [chat?.service, chat?.isGroup, now, offline, editingKey, highlightKey, nameOf, handlers],
+  );
+
+  if (timeline.status === 'loading' && timeline.messages.length === 0)
+    return (
+      <div className="timeline-placeholder">
+        <Spinner label="Loading messages" />
+      </div>
+    );
+  if (timeline.status === 'error')
+    return (
+      <div className="timeline-placeholder">
+        <EmptyState tone="error" title="Messages could not be loaded">
+          {timeline.error}
+        </EmptyState>
+      </div>
+    );
+  if (items.length === 0)
+    return (
+      <div className="timeline-placeholder">
+        <EmptyState title="No messages yet">
+          Say hello: your first message starts the conversation.
+        </EmptyState>
+      </div>
+    );
+
+  const markerIndex = items.findIndex((item) => item.kind === 'new-marker');
+  return (
+    <div className="timeline">
+      <Virtuoso
+        key={chatId}
+        ref={virtuoso}
+        className="timeline-scroller"
+        data={items}
+        firstItemIndex={firstItemIndex}
+        initialTopMostItemIndex={
+          markerIndex >= 0
+            ? { index: Math.max(0, markerIndex - 1), align: 'start' }
+            : { index: items.length - 1, align: 'end' }
+        }
+        computeItemKey={(_i, item) => (item.kind === 'message' ? (aliases[item.key] ?? item.key) : item.key)}
+        itemContent={renderItem}
+        components={COMPONENTS}
+        context={{
+          chatId,
+          loadingOlder: timeline.loadingOlder,
+          complete: !timeline.hasMoreLocal && timeline.historyComplete,
+          olderError: timeline.olderError,
+        }}
+        alignToBottom
+        followOutput={(isAtBottom) => (isAtBottom ? 'auto' : false)}
+        atBottomThreshold={48}
+        atBottomStateChange={(bottom) => {
+          setAtBottom(bottom);
+          if (bottom) setUnseen(0);
+        }}
+        startReached={() => void loadOlder(chatId)}
+        increaseViewportBy={{ top: 600, bottom: 300 }}
+        tabIndex={-1}
+      />
+      {!atBottom && (
+        <button
+          type="button"
+          className="jump-latest"
+          onClick={() => {
+            virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'smooth' });
+            setUnseen(0);
+          }}
+        >
+          <ArrowDown size={14} aria-hidden="true" />
+          {unseen > 0 ? plural(unseen, 'new message') : 'Jump to latest'}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Electron opens or saves through the host; the browser downloads from the app-owned URL. */
+function openAttachment(attachment: Attachment, save: boolean): void {
+  if (attachment.id.startsWith('staged:')) return;
+  if (bridgeHost === 'electron') {
+    void parley.attachments
+      .open({ attachmentId: attachment.id, save })
+      .catch((error: unknown) => getState().pushToast(errorText(error), 'error'));
+    return;
+  }
+  const link = document.createElement('a');
+  link.href = resourceUrls.attachment(attachment.id);
+  if (save) link.download = attachment.filename;
+  else {
+    link.target = '_blank';
+    link.rel = 'noopener';
+  }
+  link.click();
+}

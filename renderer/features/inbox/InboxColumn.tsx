@@ -1,0 +1,103 @@
+import { Search, X } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { KNOWN_SERVICES } from '../../../shared/domain.ts';
+import { setChatFilter } from '../../actions/chats.ts';
+import { clearSearch, setSearchQuery } from '../../actions/search.ts';
+import { useStore } from '../../store/index.ts';
+import { ChatList } from './ChatList.tsx';
+import { SearchResultsList } from './SearchResultsList.tsx';
+
+/** The middle column: search, the unread and service filters, and the list (or search results). */
+export function InboxColumn() {
+  const query = useStore((s) => s.search.query);
+  const filter = useStore((s) => s.chatFilter);
+  const focusRequest = useStore((s) => s.searchFocusRequest);
+  const lineName = useStore((s) => {
+    if (s.chatFilter.lineId === null) return null;
+    const line = s.lines.find((l) => l.id === s.chatFilter.lineId);
+    return line?.userName ?? line?.phoneNumber ?? null;
+  });
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (focusRequest > 0) input.current?.focus();
+  }, [focusRequest]);
+
+  return (
+    <section className="inbox-column" aria-label="Inbox">
+      <div className="inbox-header">
+        <div className="inbox-title-row">
+          <h1 className="inbox-title">{filter.archived ? 'Archived' : 'Inbox'}</h1>
+          {lineName && (
+            <button
+              type="button"
+              className="filter-pill is-on"
+              aria-label={`Showing line ${lineName}; show all lines`}
+              onClick={() => setChatFilter({ lineId: null })}
+            >
+              {lineName} <X size={12} aria-hidden="true" />
+            </button>
+          )}
+        </div>
+        <div className="search-field">
+          <Search size={15} aria-hidden="true" />
+          <input
+            ref={input}
+            type="search"
+            aria-label="Search conversations, contacts and messages"
+            placeholder="Search"
+            value={query}
+            onChange={(e) => setSearchQuery(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && query) {
+                e.stopPropagation();
+                clearSearch();
+              }
+            }}
+          />
+        </div>
+        {!query && (
+          <div className="filter-row" role="group" aria-label="Filters">
+            <div className="segmented" role="radiogroup" aria-label="Show">
+              <button
+                type="button"
+                role="radio"
+                aria-checked={!filter.unreadOnly}
+                className={!filter.unreadOnly ? 'is-on' : ''}
+                onClick={() => setChatFilter({ unreadOnly: false })}
+              >
+                All
+              </button>
+              <button
+                type="button"
+                role="radio"
+                aria-checked={filter.unreadOnly}
+                className={filter.unreadOnly ? 'is-on' : ''}
+                onClick={() => setChatFilter({ unreadOnly: true })}
+              >
+                Unread
+              </button>
+            </div>
+            <label className="visually-hidden" htmlFor="service-filter">
+              Service
+            </label>
+            <select
+              id="service-filter"
+              className="select small"
+              value={filter.service ?? ''}
+              onChange={(e) => setChatFilter({ service: e.target.value || null })}
+            >
+              <option value="">All services</option>
+              {KNOWN_SERVICES.map((service) => (
+                <option key={service} value={service}>
+                  {service}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+      </div>
+      {query ? <SearchResultsList /> : <ChatList />}
+    </section>
+  );
+}

@@ -1,0 +1,155 @@
+import { Archive, ChevronsUpDown, Contact, Inbox, Phone, Plus, Settings } from 'lucide-react';
+import { formatHandle } from '../../../shared/phone.ts';
+import { setChatFilter } from '../../actions/chats.ts';
+import { loadContacts } from '../../actions/contacts.ts';
+import { getState, useStore } from '../../store/index.ts';
+import { unreadTotal } from '../../store/lines-slice.ts';
+import type { View } from '../../store/ui-slice.ts';
+import { LiveIndicator } from './LiveIndicator.tsx';
+
+function goTo(view: View): void {
+  const s = getState();
+  s.setView(view);
+  if (view === 'contacts' && s.contactsStatus === 'idle') void loadContacts();
+}
+
+/** The left rail: workspace, new conversation, inbox with its lines, and the other views. */
+export function Sidebar() {
+  const view = useStore((s) => s.view);
+  const lines = useStore((s) => s.lines);
+  const filter = useStore((s) => s.chatFilter);
+  const workspace = useStore((s) => s.workspaces.find((w) => w.id === s.activeWorkspaceId));
+  const total = unreadTotal(lines);
+
+  const showInbox = (patch: Parameters<typeof setChatFilter>[0]) => {
+    goTo('inbox');
+    setChatFilter(patch);
+  };
+
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <button
+        type="button"
+        className="workspace-button"
+        onClick={() => goTo('settings')}
+        title="Workspaces and settings"
+        aria-label={`Workspace: ${workspace?.name ?? ''}`}
+      >
+        <span className="workspace-mark" aria-hidden="true">
+          {(workspace?.name ?? 'P').slice(0, 1).toUpperCase()}
+        </span>
+        <span className="workspace-name">
+          <span>{workspace?.name ?? 'Parley'}</span>
+          <span className="workspace-kind">
+            {workspace?.kind === 'demo' ? 'Simulated demo' : 'Workspace'}
+          </span>
+        </span>
+        <ChevronsUpDown size={14} aria-hidden="true" />
+      </button>
+
+      <button
+        type="button"
+        className="button primary new-chat-button"
+        onClick={() => getState().setOverlay('newChat')}
+      >
+        <Plus size={15} aria-hidden="true" /> New conversation
+      </button>
+
+      <ul className="nav-list">
+        <li>
+          <button
+            type="button"
+            className={`nav-item${view === 'inbox' && !filter.archived && filter.lineId === null ? ' is-active' : ''}`}
+            aria-current={view === 'inbox' && !filter.archived && filter.lineId === null ? 'page' : undefined}
+            onClick={() => showInbox({ archived: false, lineId: null })}
+          >
+            <Inbox size={16} aria-hidden="true" />
+            <span>Inbox</span>
+            {total > 0 && (
+              <span className="nav-count" aria-label={`${total} unread`}>
+                {total}
+              </span>
+            )}
+          </button>
+        </li>
+        <li>
+          <button
+            type="button"
+            className={`nav-item${view === 'inbox' && filter.archived ? ' is-active' : ''}`}
+            aria-current={view === 'inbox' && filter.archived ? 'page' : undefined}
+            onClick={() => showInbox({ archived: true, lineId: null })}
+          >
+            <Archive size={16} aria-hidden="true" />
+            <span>Archived</span>
+          </button>
+        </li>
+      </ul>
+
+      {lines.length > 0 && (
+        <div className="nav-section">
+          <h2 className="section-label">Lines</h2>
+          <ul className="nav-list">
+            {lines.map((line) => {
+              const active = view === 'inbox' && filter.lineId === line.id;
+              return (
+                <li key={line.id}>
+                  <button
+                    type="button"
+                    className={`nav-item line-item${active ? ' is-active' : ''}`}
+                    aria-current={active ? 'page' : undefined}
+                    aria-label={`Line ${line.userName ?? ''} ${formatHandle(line.phoneNumber)}, ${line.unreadChats} unread`}
+                    onClick={() => showInbox({ lineId: active ? null : line.id, archived: false })}
+                  >
+                    <span className="line-dot" aria-hidden="true" />
+                    <span className="line-text">
+                      <span>{line.userName ?? formatHandle(line.phoneNumber)}</span>
+                      {line.userName && <span className="line-number">{formatHandle(line.phoneNumber)}</span>}
+                    </span>
+                    {line.unreadChats > 0 && <span className="nav-count">{line.unreadChats}</span>}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      )}
+
+      <ul className="nav-list nav-bottom">
+        <li>
+          <button
+            type="button"
+            className={`nav-item${view === 'contacts' ? ' is-active' : ''}`}
+            aria-current={view === 'contacts' ? 'page' : undefined}
+            onClick={() => goTo('contacts')}
+          >
+            <Contact size={16} aria-hidden="true" />
+            <span>Contacts</span>
+          </button>
+        </li>
+        <li>
+          <button
+            type="button"
+            className={`nav-item${view === 'lines' ? ' is-active' : ''}`}
+            aria-current={view === 'lines' ? 'page' : undefined}
+            onClick={() => goTo('lines')}
+          >
+            <Phone size={16} aria-hidden="true" />
+            <span>Lines & forwarding</span>
+          </button>
+        </li>
+        <li>
+          <button
+            type="button"
+            className={`nav-item${view === 'settings' ? ' is-active' : ''}`}
+            aria-current={view === 'settings' ? 'page' : undefined}
+            onClick={() => goTo('settings')}
+          >
+            <Settings size={16} aria-hidden="true" />
+            <span>Settings</span>
+          </button>
+        </li>
+      </ul>
+      <LiveIndicator />
+    </nav>
+  );
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import {
+  attachmentKind,
+  attachmentTypeOf,
+  isInlineImage,
+  MAX_ATTACHMENT_BYTES,
+  partitionFiles,
+  rejectionOf,
+} from '../../../renderer/lib/attachment-rules.ts';
+import { canDelete, canEdit, canReact, deliveryLabel } from '../../../renderer/lib/message-rules.ts';
+import { message } from './fixtures.ts';
+
+describe('attachment rules (the core’s types and size)', () => {
+  it('accepts the service’s types by extension, case-insensitively', () => {
+    for (const name of [
+      'a.jpg',
+      'b.JPEG',
+      'c.png',
+      'd.gif',
+      'e.heic',
+      'f.mp4',
+      'g.MOV',
+      'h.pdf',
+      'i.vcf',
+      'j.txt',
+    ])
+      expect(attachmentTypeOf(name), name).not.toBeNull();
+    expect(attachmentTypeOf('setup.exe')).toBeNull();
+    expect(attachmentTypeOf('noextension')).toBeNull();
+  });
+
+  it('explains refusals: type, empty, over 100 MB', () => {
+    expect(rejectionOf({ name: 'x.exe', size: 10 })).toMatch(/can’t be sent.*JPEG/);
+    expect(rejectionOf({ name: 'x.png', size: 0 })).toMatch(/empty/);
+    expect(rejectionOf({ name: 'x.mp4', size: MAX_ATTACHMENT_BYTES + 1 })).toMatch(/100 MB/);
+    expect(rejectionOf({ name: 'x.mp4', size: MAX_ATTACHMENT_BYTES })).toBeNull();
+  });
+
+  it('partitions a batch and caps files per message', () => {
+    const files = [
+      { name: 'a.png', size: 1 },
+      { name: 'b.zip', size: 1 },
+      { name: 'c.png', size: 1 },
+    ];
+    const { accepted, rejected } = partitionFiles(files, 19);
+    expect(accepted.map((f) => f.name)).toEqual(['a.png']);
+    expect(rejected).toHaveLength(2);
+  });
+
+  it('classifies for display', () => {
+    expect(attachmentKind('application/pdf')).toBe('pdf');
+    expect(attachmentKind('text/x-vcard')).toBe('contact');
+    expect(isInlineImage('image/png')).toBe(true);
+    expect(isInlineImage('image/heic')).toBe(false);
+  });
+});
+
+describe('message permissions', () => {
+  const sent = message({ fromMe: true, id: 5 });
+  it('lets agents edit their own sent non-SMS messages, and says why not otherwise', () => {
+    expect(canEdit(sent, { service: 'iMessage' })).toEqual({ allowed: true });
+    expect(canEdit(sent, { service: 'SMS' })).toEqual({
+      allowed: false,
+      reason: 'SMS messages cannot be edited',
+    });
+    expect(canEdit(message(), { service: 'iMessage' })).toMatchObject({ allowed: false });
+    expect(canEdit({ ...sent, id: null }, { service: 'iMessage' })).toMatchObject({ allowed: false });
+  });
+
+  it('deletes own sent messages; unsent ones are discarded instead', () => {
+    expect(canDelete(sent)).toEqual({ allowed: true });
+    expect(canDelete({ ...sent, id: null, state: 'failed' })).toMatchObject({ reason: /Discard/ });
+    expect(canDelete(message())).toMatchObject({ allowed: false });
+  });
+
+  it('reacts only to messages the service knows', () => {
+    expect(canReact(sent)).toEqual({ allowed: true });
+    expect(canReact({ ...sent, id: null })).toMatchObject({ allowed: false });
+  });
+
+  it('describes delivery, with the age of pending messages and the reason of failures', () => {
+    const t = 1_000_000;
+    expect(deliveryLabel({ ...sent, state: 'pending', sentAt: t }, t + 5 * 60_000, false)).toBe(
+      'Sent · not delivered yet (5 min)',
+    );
+    expect(deliveryLabel({ ...sent, state: 'queued' }, t, true)).toMatch(/back online/);
+    expect(
+      deliveryLabel(
+        { ...sent, state: 'failed', error: { code: 'x', message: 'Number unreachable', retryable: false } },
+        t,
+        false,
+      ),
+    ).toBe('Number unreachable');
+    expect(deliveryLabel({ ...sent, state: 'rate_limit_exceeded' }, t, false)).toMatch(/retrying/);
+  });
+});

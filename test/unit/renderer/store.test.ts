@@ -1,0 +1,70 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { getState, resetWorkspaceData, setState } from '../../../renderer/store/index.ts';
+import { mergeChats } from '../../../renderer/store/chats-slice.ts';
+import { reachabilityOf } from '../../../renderer/store/workspace-slice.ts';
+import { chat, message } from './fixtures.ts';
+
+beforeEach(() => {
+  resetWorkspaceData();
+});
+
+describe('chats slice', () => {
+  it('keeps the object of unchanged chats so rows do not re-render', () => {
+    const a = chat({ id: 1 });
+    const b = chat({ id: 2 });
+    const current = { 1: a, 2: b };
+    const next = mergeChats(current, [{ ...a }, { ...b, unreadCount: 3 }]);
+    expect(next[1]).toBe(a);
+    expect(next[2]).not.toBe(b);
+    expect(mergeChats(current, [{ ...a }])).toBe(current);
+  });
+
+  it('keeps the id array when the order did not change', () => {
+    getState().receiveChatList([chat({ id: 1 }), chat({ id: 2 })], false);
+    const ids = getState().chatIds;
+    getState().receiveChatList([chat({ id: 1 }), chat({ id: 2, unreadCount: 1 })], false);
+    expect(getState().chatIds).toBe(ids);
+    getState().receiveChatList([chat({ id: 2 }), chat({ id: 1 })], false);
+    expect(getState().chatIds).toEqual([2, 1]);
+  });
+});
+
+describe('messages slice', () => {
+  it('replaces a local echo by the stored message and remembers the alias', () => {
+    getState().patchTimeline(1, { status: 'ready' });
+    getState().mergeTimeline(1, [message({ key: 'local-1', id: null, state: 'queued', sentAt: 5 })]);
+    getState().replaceEcho(1, 'local-1', message({ key: 'k1', id: null, state: 'sending', sentAt: 6 }));
+    expect(getState().timelines[1]?.messages.map((m) => m.key)).toEqual(['k1']);
+    expect(getState().keyAliases.k1).toBe('local-1');
+  });
+
+  it('holds a bounded number of timelines', () => {
+    for (let id = 1; id <= 12; id++) {
+      getState().touchTimeline(id);
+      getState().patchTimeline(id, { status: 'ready' });
+    }
+    getState().touchTimeline(13);
+    expect(Object.keys(getState().timelines).length).toBeLessThanOrEqual(8);
+    expect(getState().timelineLru[0]).toBe(13);
+  });
+
+  it('ignores changes for timelines not in memory', () => {
+    getState().mergeTimeline(99, [message()]);
+    expect(getState().timelines[99]).toBeUndefined();
+  });
+});
+
+describe('reachability', () => {
+  it('is offline when the bridge or the service is down', () => {
+    setState({ bridgeConnected: true, connection: { state: 'live', reason: null }, sync: null });
+    expect(reachabilityOf(getState())).toBe('live');
+    setState({ bridgeConnected: false });
+    expect(reachabilityOf(getState())).toBe('offline');
+    setState({
+      bridgeConnected: true,
+      connection: { state: 'polling', reason: null },
+      sync: { phase: 'offline', chatsKnown: 0, chatsWithMessages: 0, lastSyncedAt: null, error: null },
+    });
+    expect(reachabilityOf(getState())).toBe('offline');
+  });
+});
