@@ -37,6 +37,7 @@ export class WorkspaceSession {
     this.staging = new Staging(this.store, join(options.dataDir, 'staged'));
     this.outbox = new Outbox(this.store, this.client, this.sync.reconciler, this.staging, {
       accepted: (key) => this.sync.watchDelivery(key),
+      chatCreated: (from, to) => this.store.events.emit('chats.replaced', { from, to }),
     });
     // Inbound messages in the open chat are read as they arrive.
     this.store.events.on('messages.changed', ({ chatId }) => this.sync.noteIncoming(chatId));

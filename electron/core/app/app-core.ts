@@ -59,6 +59,7 @@ export interface AppCoreOptions {
 const FORWARDED: ReadonlyArray<keyof StoreEvents & EventName> = [
   'chats.changed',
   'chats.removed',
+  'chats.replaced',
   'messages.changed',
   'messages.removed',
   'typing.changed',

@@ -4,6 +4,8 @@ import type { ConnectionStatus, SyncStatus } from '../../../shared/domain.ts';
 export interface StoreEvents {
   'chats.changed': { chatIds: number[] };
   'chats.removed': { chatIds: number[] };
+  /** A provisional new chat got its real id. */
+  'chats.replaced': { from: number; to: number };
   'messages.changed': { chatId: number; keys: string[] };
   'messages.removed': { chatId: number; keys: string[] };
   'typing.changed': { chatId: number; identifiers: string[] };

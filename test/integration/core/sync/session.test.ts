@@ -169,6 +169,8 @@ describe('a workspace session against the sandbox', () => {
   it('starts a new chat through a provisional one and lands in the real chat', async () => {
     const line = session.store.lines.list()[0];
     if (!line) throw new Error('no line');
+    const replaced: Array<{ from: number; to: number }> = [];
+    const off = session.store.events.on('chats.replaced', (e) => replaced.push(e));
     const { chatId, messageKey } = session.outbox.startChat({
       lineId: line.id,
       recipients: ['+14155550777'],
@@ -180,6 +182,8 @@ describe('a workspace session against the sandbox', () => {
       return m && m.chatId > 0 ? m : undefined;
     }, 'the real chat');
     expect(session.store.chats.get(chatId)).toBeUndefined();
+    expect(replaced).toEqual([{ from: chatId, to: settled.chatId }]);
+    off();
     const real = session.store.chats.get(settled.chatId);
     expect(real?.handles.map((h) => h.identifier).sort()).toEqual([line.phoneNumber, '+14155550777'].sort());
     const { data } = await service<{ data: { chat: ApiChat | null } }>(
