@@ -28,6 +28,12 @@ export interface BudgetOptions {
   recoveryPerSuccess?: number;
   /** Pause after a 429 that carries no Retry-After. Default 1 s. */
   defaultPauseSeconds?: number;
+  /**
+   * Share of `ratePerSecond` actually used. Requests granted on time can still reach the service
+   * bunched (an event-loop stall between grant and send), and a service bucket exactly as fast as
+   * ours refuses the bunch with a 429 that costs a whole Retry-After second. Default 0.95.
+   */
+  headroom?: number;
   /** Milliseconds clock; tests with fake timers pass `Date.now`. */
   now?: () => number;
 }
@@ -68,9 +74,10 @@ export class RequestBudget {
   readonly #queues: Record<RequestPriority, Waiter[]> = { user: [], background: [] };
   readonly #listeners = new Set<(grant: BudgetGrant) => void>();
   readonly #options: Required<
-    Omit<BudgetOptions, 'ratePerSecond' | 'burst' | 'minRatePerSecond' | 'recoveryPerSuccess'>
+    Omit<BudgetOptions, 'ratePerSecond' | 'burst' | 'minRatePerSecond' | 'recoveryPerSuccess' | 'headroom'>
   >;
   #minRate: number;
+  readonly #headroom: number;
   #recovery: number;
   #granted = 0;
   #rateLimited = 0;
@@ -81,7 +88,8 @@ export class RequestBudget {
       defaultPauseSeconds: options.defaultPauseSeconds ?? 1,
       now: options.now ?? (() => performance.now()),
     };
-    this.#ceiling = positive(options.ratePerSecond ?? 50, 'ratePerSecond');
+    this.#headroom = Math.min(1, Math.max(0.5, options.headroom ?? 0.95));
+    this.#ceiling = positive(options.ratePerSecond ?? 50, 'ratePerSecond') * this.#headroom;
     this.#burst = Math.max(1, Math.floor(options.burst ?? 100));
     this.#minRate = options.minRatePerSecond ?? this.#ceiling / 10;
     this.#recovery = options.recoveryPerSuccess ?? this.#ceiling / 100;
@@ -141,7 +149,7 @@ export class RequestBudget {
   configure(limits: { ratePerSecond?: number; burst?: number }): void {
     this.#refill(this.#options.now());
     if (limits.ratePerSecond !== undefined) {
-      this.#ceiling = positive(limits.ratePerSecond, 'ratePerSecond');
+      this.#ceiling = positive(limits.ratePerSecond, 'ratePerSecond') * this.#headroom;
       this.#minRate = Math.min(this.#minRate, this.#ceiling);
       this.#recovery = this.#ceiling / 100;
       this.#rate = this.#ceiling;

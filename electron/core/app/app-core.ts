@@ -20,6 +20,8 @@ import type { StoreEvents } from '../store/events.ts';
 import type { SyncOptions } from '../sync/engine.ts';
 import type { Vault } from '../vault/index.ts';
 import { openWorkspaceRegistry, type DemoSandboxPort, type WorkspaceRegistry } from '../workspaces/index.ts';
+import { createTunnel, forgetWorkspaceWebhooks, RealtimeService } from '../realtime/index.ts';
+import { InMemoryVault } from '../vault/memory-vault.ts';
 import { EmbeddedDemoSandbox } from './demo.ts';
 import { createDispatcher, type DispatchResult } from './dispatch.ts';
 import { UserFacingError } from './errors.ts';
@@ -90,6 +92,8 @@ export class AppCore {
     reason: 'Webhooks are off: new messages arrive by polling',
   };
   #live: LiveControl | undefined;
+  #realtime: RealtimeService | undefined;
+  readonly #demoVault = new InMemoryVault();
 
   private constructor(options: AppCoreOptions, registry: WorkspaceRegistry) {
     this.options = options;
@@ -230,17 +234,21 @@ export class AppCore {
       lastSyncedAt: null,
       error: null,
     };
-    const connection = this.#connection;
+    const live = this.#live?.status() ?? {};
+    const offline = sync.phase === 'offline';
     return {
-      state: sync.phase === 'offline' ? 'offline' : connection.state,
-      reason: sync.phase === 'offline' ? (sync.error ?? 'The service cannot be reached') : connection.reason,
       provider: settings.sync.tunnel.provider,
       publicUrl: null,
       lastEventAt: null,
       subscription: null,
+      ...live,
+      // Offline trumps everything the push path says: nothing reaches the service either way.
+      state: offline ? 'offline' : (live.state ?? this.#connection.state),
+      reason: offline
+        ? (sync.error ?? 'The service cannot be reached')
+        : (live.reason ?? this.#connection.reason),
       sync,
-      pollIntervalMs: settings.sync.backgroundPollIntervalMs,
-      ...this.#live?.status(),
+      pollIntervalMs: this.#session?.sync.inboxIntervalMs ?? settings.sync.backgroundPollIntervalMs,
     };
   }
 
@@ -338,11 +346,91 @@ export class AppCore {
     this.options.emit('workspaces.changed', this.workspaceList());
     // The first sync runs in the background: the inbox fills as it goes.
     void session.start().catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
+    // The demo's service runs on this machine, so its webhooks reach us directly: live by default.
+    if (workspace.kind === 'demo' && !(id in this.options.settings.get().workspaces)) {
+      this.options.settings.update({
+        workspaces: { [id]: { webhooksEnabled: true, tunnel: { provider: 'direct' } } },
+      });
+    }
+    this.attachLive({
+      status: () => this.#realtime?.details() ?? {},
+      reconfigure: () => this.#restartRealtime(),
+    });
+    await this.#restartRealtime();
+  }
+
+  /** (Re)starts live events for the open workspace as its settings say; off means polling only. */
+  async #restartRealtime(): Promise<void> {
+    const previous = this.#realtime;
+    this.#realtime = undefined;
+    await previous
+      ?.stop()
+      .catch((error: unknown) => log.warn('stopping live events failed', { error: String(error) }));
+    const session = this.#session;
+    const id = this.#sessionWorkspaceId;
+    if (!session || !id) return;
+    const sync = workspaceSyncOf(this.options.settings.get(), id);
+    if (!sync.webhooksEnabled) {
+      session.sync.setWebhooksLive(false);
+      session.store.events.emit('connection.status', {
+        state: 'polling',
+        reason: 'Live events are off: new messages arrive by polling',
+      });
+      return;
+    }
+    try {
+      const tunnel = createTunnel(
+        {
+          provider: sync.tunnel.provider,
+          ...(sync.tunnel.customPublicUrl ? { customPublicUrl: sync.tunnel.customPublicUrl } : {}),
+        },
+        { vault: this.options.vault },
+      );
+      // The demo's sandbox lives and dies with this process, so its webhook secret needs no keychain.
+      const vault = this.registry.get(id)?.kind === 'demo' ? this.#demoVault : this.options.vault;
+      const realtime = new RealtimeService({ workspaceId: id, session, vault, tunnel });
+      this.#realtime = realtime;
+      // start() never throws for push-path trouble: it becomes the status (polling, with the reason).
+      await realtime.start();
+    } catch (error) {
+      session.store.events.emit('connection.status', {
+        state: 'polling',
+        reason: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  /**
+   * Before a workspace goes: its webhook subscriptions of this installation are removed from the
+   * service (while its token still exists) and live events stop.
+   */
+  async forgetLive(workspaceId: string): Promise<void> {
+    if (this.#sessionWorkspaceId === workspaceId && this.#session) {
+      const realtime = this.#realtime;
+      this.#realtime = undefined;
+      if (realtime)
+        await realtime
+          .removeWorkspace()
+          .catch((error: unknown) => log.warn('removing webhooks failed', { error: String(error) }));
+      else
+        await forgetWorkspaceWebhooks({
+          workspaceId,
+          session: this.#session,
+          vault: this.options.vault,
+        }).catch(() => undefined);
+    }
   }
 
   async #closeSession(): Promise<void> {
     const session = this.#session;
     if (!session) return;
+    // Quit or switch: the subscription is deactivated, the tunnel and listener closed.
+    const realtime = this.#realtime;
+    this.#realtime = undefined;
+    this.#live = undefined;
+    await realtime
+      ?.stop()
+      .catch((error: unknown) => log.warn('stopping live events failed', { error: String(error) }));
     this.#session = undefined;
     this.#sessionWorkspaceId = undefined;
     this.#notifier = undefined;

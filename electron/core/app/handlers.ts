@@ -55,6 +55,7 @@ export function createHandlers(core: AppCore): Handlers {
     'workspaces.updateToken': async ({ id, token }) =>
       core.workspaceInfo((await core.registry.updateToken(id, token)).id),
     'workspaces.remove': async ({ id }) => {
+      await core.forgetLive(id);
       await core.registry.remove(id);
       await core.options.vault.delete(vaultKeys.webhookSecret(id)).catch(() => false);
       return core.workspaceList();

@@ -2,14 +2,16 @@
  * Applies webhook events through the core's reconciler, so that deliveries arriving in any order
  * (retries, the service's own concurrency) end in the state in-order delivery would give. The
  * reconciler already merges messages monotonically; what it cannot know is an event's age relative
- * to one of another kind. Three cases need it, recorded as marks in `webhook_marks`:
+ * to one of another kind. Three cases need it:
  *
- * - contacts: `contact:<id>` holds the newest applied event time; an older created/updated/deleted
- *   is stale (an update arriving after the delete must not bring the contact back).
- * - typing: `typing:<chat>` likewise, advanced also by a customer's message (which ends typing),
- *   so a late "typing" never outlives the removal or the message that followed it.
+ * - contacts: `contact:<id>` (in `webhook_marks`) holds the newest applied event time; an older
+ *   created/updated/deleted is stale (an update arriving after the delete must not bring it back).
+ * - typing: the newest typing event per chat, advanced also by a customer's message (which ends
+ *   typing), so a late "typing" never outlives the removal or the message that followed it. Kept in
+ *   memory, like the typing state itself (meaningless after a restart).
  * - a read receipt for a message not stored yet waits as `read:<message id>` and is applied when
- *   the message arrives.
+ *   the message arrives. Such receipts are rare, so their ids are also kept in memory: checking each
+ *   arriving message costs no query.
  */
 import { parseServiceTime } from '../../../shared/time.ts';
 import type { LocalStore } from '../store/local-store.ts';
@@ -17,46 +19,66 @@ import type { ReconcileOutcome, Reconciler } from '../sync/reconciler.ts';
 import type { WebhookEvent } from '../sync/webhook-events.ts';
 
 const NOTHING: ReconcileOutcome = { refreshChats: [] };
+const READ_MARK = 'read:';
 
 export class WebhookEventApplier {
   readonly #store: LocalStore;
   readonly #reconciler: Reconciler;
+  readonly #typingAt = new Map<number, number>();
+  readonly #waitingReads: Set<number>;
 
   constructor(store: LocalStore, reconciler: Reconciler) {
     this.#store = store;
     this.#reconciler = reconciler;
+    this.#waitingReads = new Set(
+      store.db
+        .all<{ entity: string }>(`SELECT entity FROM webhook_marks WHERE entity LIKE '${READ_MARK}%'`)
+        .map((r) => Number(r.entity.slice(READ_MARK.length))),
+    );
   }
 
-  /** One event, in one transaction (nested in the caller's when there is one). */
+  /**
+   * One event. Call it inside a store transaction (the inbox processor does), so that the event,
+   * its marks and the removal of its inbox row commit together.
+   */
   apply(event: WebhookEvent): ReconcileOutcome {
-    return this.#store.transaction(() => {
-      const at = parseServiceTime(event.createdAt) ?? Date.now();
-      switch (event.type) {
-        case 'contact.created':
-        case 'contact.updated':
-        case 'contact.deleted':
-          if (!this.#advance(`contact:${event.data.id}`, at)) return NOTHING;
-          break;
-        case 'typing_indicator.received':
-        case 'typing_indicator.removed':
-          if (!this.#advance(`typing:${event.data.chat_id}`, at)) return NOTHING;
-          break;
-        case 'message.read':
-          if (!this.#store.messages.byId(event.data.id)) {
-            this.#setMark(`read:${event.data.id}`, at);
-            return NOTHING;
-          }
-          break;
-        default:
-          break;
+    const at = (): number => parseServiceTime(event.createdAt) ?? Date.now();
+    switch (event.type) {
+      case 'contact.created':
+      case 'contact.updated':
+      case 'contact.deleted':
+        if (!this.#advance(`contact:${event.data.id}`, at())) return NOTHING;
+        break;
+      case 'typing_indicator.received':
+      case 'typing_indicator.removed':
+        if (!this.#advanceTyping(event.data.chat_id, at())) return NOTHING;
+        break;
+      case 'message.read':
+        if (!this.#store.messages.byId(event.data.id)) {
+          this.#setMark(`${READ_MARK}${event.data.id}`, at());
+          this.#waitingReads.add(event.data.id);
+          return NOTHING;
+        }
+        break;
+      default:
+        break;
+    }
+    const outcome = this.#reconciler.applyWebhook(event);
+    if (event.type === 'message.sent' || event.type === 'message.received') {
+      if (event.type === 'message.received') this.#advanceTyping(event.data.chat_id, at());
+      if (this.#waitingReads.delete(event.data.id)) {
+        this.#store.db.run('DELETE FROM webhook_marks WHERE entity = ?', `${READ_MARK}${event.data.id}`);
+        this.#store.messages.markRead([event.data.id]);
       }
-      const outcome = this.#reconciler.applyWebhook(event);
-      if (event.type === 'message.sent' || event.type === 'message.received') {
-        if (event.type === 'message.received') this.#advance(`typing:${event.data.chat_id}`, at);
-        if (this.#takeMark(`read:${event.data.id}`)) this.#store.messages.markRead([event.data.id]);
-      }
-      return outcome;
-    });
+    }
+    return outcome;
+  }
+
+  #advanceTyping(chatId: number, at: number): boolean {
+    const newest = this.#typingAt.get(chatId);
+    if (newest !== undefined && at < newest) return false;
+    this.#typingAt.set(chatId, at);
+    return true;
   }
 
   /** Records `at` for `entity` unless a newer event was applied already; false when `at` is stale. */
@@ -75,9 +97,5 @@ export class WebhookEventApplier {
       at,
       Date.now(),
     );
-  }
-
-  #takeMark(entity: string): boolean {
-    return this.#store.db.run('DELETE FROM webhook_marks WHERE entity = ?', entity).changes > 0;
   }
 }

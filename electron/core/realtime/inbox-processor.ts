@@ -1,14 +1,16 @@
 /**
- * Drains the webhook inbox into the store, after the listener has acknowledged: each delivery is
- * applied and removed from the inbox in one transaction (exactly once, even across a crash), in
- * small batches that yield to the event loop so receipts are never starved. Chats the reconciler
+ * Drains the webhook inbox into the store, after the listener has acknowledged: deliveries are
+ * applied and removed from the inbox in the same transaction (exactly once, even across a crash).
+ * A batch shares one transaction (a commit costs more than applying an event) and stops after a
+ * few milliseconds, so receipts keep their turns on the event loop under load. If a batch fails,
+ * its deliveries are retried one by one, so only the one that fails waits. Chats the reconciler
  * could not complete from the event alone are fetched from the service afterwards.
  */
 import { createLogger, drop } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { parseWebhookEvent, type WebhookEvent } from '../sync/webhook-events.ts';
 import type { WebhookEventApplier } from './event-applier.ts';
-import type { WebhookInbox } from './inbox.ts';
+import type { QueuedDelivery, WebhookInbox } from './inbox.ts';
 
 const log = createLogger('webhooks');
 
@@ -21,13 +23,16 @@ export interface InboxProcessorOptions {
   applier: WebhookEventApplier;
   /** Fetches a chat's full state (the sync engine's refreshChat). */
   refreshChat: (chatId: number) => Promise<void>;
-  /** Deliveries applied per turn of the event loop. Default 50. */
+  /** Most deliveries applied per turn of the event loop. Default 100. */
   batchSize?: number;
+  /** Most time one turn may spend applying. Default 8 ms. */
+  budgetMs?: number;
 }
 
 export class InboxProcessor {
   readonly #options: InboxProcessorOptions;
   readonly #batchSize: number;
+  readonly #budgetMs: number;
   /** Events parsed at receipt, so the common path does not parse twice. */
   readonly #parsed = new Map<number, WebhookEvent>();
   readonly #failures = new Map<number, number>();
@@ -38,7 +43,8 @@ export class InboxProcessor {
 
   constructor(options: InboxProcessorOptions) {
     this.#options = options;
-    this.#batchSize = options.batchSize ?? 50;
+    this.#batchSize = options.batchSize ?? 100;
+    this.#budgetMs = options.budgetMs ?? 8;
   }
 
   /** A delivery just queued under `seq`, with the event the listener already parsed. */
@@ -67,46 +73,82 @@ export class InboxProcessor {
     if (this.#stopped) return;
     const { inbox, store, applier } = this.#options;
     const rows = inbox.pending(this.#batchSize);
+    if (rows.length === 0) return;
+    const deadline = performance.now() + this.#budgetMs;
+    const refresh = new Set<number>();
+    let done = 0;
+    try {
+      store.transaction(() => {
+        for (const row of rows) {
+          const event = this.#eventOf(row);
+          if (event) for (const chatId of applier.apply(event).refreshChats) refresh.add(chatId);
+          inbox.settle(row);
+          done++;
+          if (performance.now() >= deadline) break;
+        }
+      });
+    } catch {
+      // The batch rolled back whole: go one by one, so only the delivery that fails is held back.
+      this.#drainOneByOne(rows);
+      return;
+    }
+    this.#settled(rows.slice(0, done));
+    for (const chatId of refresh) this.#refresh(chatId);
+    if (done < rows.length || rows.length === this.#batchSize) this.schedule();
+  }
+
+  #drainOneByOne(rows: readonly QueuedDelivery[]): void {
+    const { inbox, store, applier } = this.#options;
     for (const row of rows) {
-      const event = this.#parsed.get(row.seq) ?? this.#parseStored(row.seq, row.body);
-      if (!event) continue;
+      const event = this.#eventOf(row);
       try {
         const outcome = store.transaction(() => {
-          const result = applier.apply(event);
-          inbox.remove(row.seq);
+          const result = event ? applier.apply(event) : { refreshChats: [] };
+          inbox.settle(row);
           return result;
         });
-        this.#parsed.delete(row.seq);
-        this.#failures.delete(row.seq);
+        this.#settled([row]);
         for (const chatId of outcome.refreshChats) this.#refresh(chatId);
       } catch (error) {
-        this.#failed(row.seq, event, error);
+        this.#failed(row, error);
         return;
       }
     }
-    if (rows.length === this.#batchSize) this.schedule();
+    this.schedule();
   }
 
-  /** A delivery queued by an earlier run: parse it again (it was valid when received). */
-  #parseStored(seq: number, body: string): WebhookEvent | undefined {
+  /** The event as parsed at receipt, or parsed again from a delivery an earlier run queued. */
+  #eventOf(row: QueuedDelivery): WebhookEvent | undefined {
+    const parsed = this.#parsed.get(row.seq);
+    if (parsed) return parsed;
     try {
-      return parseWebhookEvent(JSON.parse(body));
+      return parseWebhookEvent(JSON.parse(row.body));
     } catch (error) {
-      log.error('dropping a queued webhook delivery that no longer parses', { seq, error: String(error) });
-      this.#options.inbox.remove(seq);
+      // It was valid when received; if it no longer parses, applying it can never succeed.
+      log.error('dropping a queued webhook delivery that no longer parses', {
+        seq: row.seq,
+        error: String(error),
+      });
       return undefined;
     }
   }
 
-  #failed(seq: number, event: WebhookEvent, error: unknown): void {
-    const failures = (this.#failures.get(seq) ?? 0) + 1;
-    this.#failures.set(seq, failures);
-    const fields = { eventId: event.eventId, type: event.type, failures, error: String(error) };
+  #settled(rows: readonly QueuedDelivery[]): void {
+    this.#options.inbox.settled(rows.map((r) => r.eventId));
+    for (const row of rows) {
+      this.#parsed.delete(row.seq);
+      this.#failures.delete(row.seq);
+    }
+  }
+
+  #failed(row: QueuedDelivery, error: unknown): void {
+    const failures = (this.#failures.get(row.seq) ?? 0) + 1;
+    this.#failures.set(row.seq, failures);
+    const fields = { eventId: row.eventId, failures, error: String(error) };
     if (failures >= MAX_APPLY_FAILURES) {
       log.error('dropping a webhook event that keeps failing to apply', fields);
-      this.#options.inbox.remove(seq);
-      this.#parsed.delete(seq);
-      this.#failures.delete(seq);
+      this.#options.store.transaction(() => this.#options.inbox.settle(row));
+      this.#settled([row]);
       this.schedule();
       return;
     }

@@ -1,11 +1,20 @@
 /**
- * The durable webhook inbox: what the listener acknowledged but has not applied yet. A delivery is
- * recorded (event id first seen + raw body queued) in one SQLite transaction before its 200 goes
- * out, so an acknowledged event survives a crash and a redelivered one is recognised, even after a
- * restart. Tables: `webhook_events` (seen ids, migration 1) and `webhook_inbox` (migration 2).
+ * The durable webhook inbox: what the listener acknowledged but has not applied yet. A delivery's
+ * raw body is written before its 200 goes out, so an acknowledged event survives a crash.
+ *
+ * An event id is "seen" while its delivery waits here (`webhook_inbox`, migration 2; mirrored in
+ * memory) and, once applied, in `webhook_events` (migration 1), written by the transaction that
+ * applies it. So a receipt costs one append and one lookup: the random-key insert into the seen
+ * ids, the dearer write, happens in the processor's batches, off the acknowledgement path.
  */
 import type { LocalStore } from '../store/local-store.ts';
 import type { ReceiptOutcome } from './listener.ts';
+
+export interface Receipt {
+  outcome: ReceiptOutcome;
+  /** The inbox row of a queued delivery; null for a duplicate. */
+  seq: number | null;
+}
 
 export interface QueuedDelivery {
   seq: number;
@@ -21,23 +30,41 @@ export const DEDUPE_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 export class WebhookInbox {
   readonly #store: LocalStore;
+  /** Event ids in `webhook_inbox`: a redelivery of a waiting event is recognised without a query. */
+  readonly #waiting: Set<string>;
 
   constructor(store: LocalStore) {
     this.#store = store;
+    this.#waiting = new Set(
+      store.db.all<{ event_id: string }>('SELECT event_id FROM webhook_inbox').map((r) => r.event_id),
+    );
   }
 
   /** First sighting → queued (returns its seq); an id seen before → duplicate, nothing written. */
-  enqueue(eventId: string, body: string, now = Date.now()): { outcome: ReceiptOutcome; seq: number | null } {
-    return this.#store.db.transaction(() => {
-      if (!this.#store.seenEvents.firstSighting(eventId, now)) return { outcome: 'duplicate', seq: null };
-      const { lastInsertRowid } = this.#store.db.run(
-        'INSERT INTO webhook_inbox (event_id, body, received_at) VALUES (?, ?, ?)',
-        eventId,
-        body,
-        now,
-      );
-      return { outcome: 'queued', seq: lastInsertRowid };
-    });
+  enqueue(eventId: string, body: string, now = Date.now()): Receipt {
+    return this.enqueueAll([{ eventId, body }], now)[0] as Receipt;
+  }
+
+  /** Several deliveries in one transaction (one commit): see ReceiptBatcher. */
+  enqueueAll(deliveries: ReadonlyArray<{ eventId: string; body: string }>, now = Date.now()): Receipt[] {
+    const added = new Set<string>();
+    const receipts = this.#store.db.transaction(() =>
+      deliveries.map(({ eventId, body }): Receipt => {
+        if (this.#waiting.has(eventId) || added.has(eventId) || this.#applied(eventId)) {
+          return { outcome: 'duplicate', seq: null };
+        }
+        const { lastInsertRowid } = this.#store.db.run(
+          'INSERT INTO webhook_inbox (event_id, body, received_at) VALUES (?, ?, ?)',
+          eventId,
+          body,
+          now,
+        );
+        added.add(eventId);
+        return { outcome: 'queued', seq: lastInsertRowid };
+      }),
+    );
+    for (const eventId of added) this.#waiting.add(eventId);
+    return receipts;
   }
 
   /** The oldest queued deliveries, in arrival order. */
@@ -51,9 +78,22 @@ export class WebhookInbox {
       .map((r) => ({ seq: r.seq, eventId: r.event_id, body: r.body }));
   }
 
-  /** Call inside the transaction that applied the delivery, so it is applied exactly once. */
-  remove(seq: number): void {
-    this.#store.db.run('DELETE FROM webhook_inbox WHERE seq = ?', seq);
+  /**
+   * Call inside the transaction that applied the delivery: it leaves the inbox and its id joins the
+   * seen ids, together with the change it made, so it is applied exactly once.
+   */
+  settle(delivery: { seq: number; eventId: string }, now = Date.now()): void {
+    this.#store.db.run('DELETE FROM webhook_inbox WHERE seq = ?', delivery.seq);
+    this.#store.seenEvents.firstSighting(delivery.eventId, now);
+  }
+
+  /** After that transaction committed (a rolled-back one leaves the delivery waiting). */
+  settled(eventIds: Iterable<string>): void {
+    for (const eventId of eventIds) this.#waiting.delete(eventId);
+  }
+
+  #applied(eventId: string): boolean {
+    return this.#store.db.get('SELECT 1 FROM webhook_events WHERE event_id = ?', eventId) !== undefined;
   }
 
   count(): number {

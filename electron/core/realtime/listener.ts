@@ -31,10 +31,10 @@ export interface WebhookRoute {
   /** The secret deliveries on this path are signed with (read per delivery, so it may change). */
   readonly secret: string;
   /**
-   * Records a verified, valid event durably before the 200 goes out. Throwing answers 500, so the
-   * service retries the delivery later.
+   * Records a verified, valid event durably before the 200 goes out (the answer waits for a returned
+   * promise). Throwing or rejecting answers 500, so the service retries the delivery later.
    */
-  receive(event: WebhookEvent, body: Buffer): ReceiptOutcome;
+  receive(event: WebhookEvent, body: Buffer): ReceiptOutcome | Promise<ReceiptOutcome>;
 }
 
 export interface WebhookListenerOptions {
@@ -166,18 +166,24 @@ export class WebhookListener {
       const detail = error instanceof z.ZodError ? z.prettifyError(error) : String(error);
       return this.#reply(req, res, 400, 'invalid_event', { detail });
     }
-    let outcome: ReceiptOutcome;
-    try {
-      outcome = route.receive(event, body);
-    } catch (error) {
+    const acknowledge = (outcome: ReceiptOutcome): void => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(outcome === 'duplicate' ? '{"received":true,"duplicate":true}' : '{"received":true}');
+    };
+    const notRecorded = (error: unknown): void => {
       log.error('could not record a webhook delivery; the service will retry', {
         eventId: event.eventId,
         error: error instanceof Error ? error.message : String(error),
       });
-      return this.#reply(req, res, 500, 'not_recorded');
+      this.#reply(req, res, 500, 'not_recorded');
+    };
+    try {
+      const outcome = route.receive(event, body);
+      if (typeof outcome === 'string') acknowledge(outcome);
+      else outcome.then(acknowledge, notRecorded);
+    } catch (error) {
+      notRecorded(error);
     }
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(outcome === 'duplicate' ? '{"received":true,"duplicate":true}' : '{"received":true}');
   }
 
   /**

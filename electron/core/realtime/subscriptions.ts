@@ -14,6 +14,7 @@ import type { CallOptions } from '../api/http.ts';
 import type { WebhooksApi } from '../api/endpoints/webhooks.ts';
 import { type ApiWebhookSubscription, WEBHOOK_EVENTS } from '../api/schemas.ts';
 import { createLogger } from '../log/logger.ts';
+import { vaultKeys, type Vault } from '../vault/vault.ts';
 
 const log = createLogger('webhooks');
 
@@ -52,6 +53,10 @@ export interface SubscriptionManagerOptions {
   secret: string;
   /** Aborts requests when the realtime service stops. */
   signal?: AbortSignal;
+  /** The id kept last time (stored locally), preferred over other subscriptions of ours. */
+  rememberedId?: number | null;
+  /** Told the id of the subscription kept, so the next run can prefer it. */
+  onKept?: (id: number) => void;
 }
 
 export class SubscriptionManager {
@@ -60,6 +65,8 @@ export class SubscriptionManager {
   readonly #workspaceId: string;
   readonly #secret: string;
   readonly #signal: AbortSignal | undefined;
+  readonly #onKept: ((id: number) => void) | undefined;
+  #rememberedId: number | null;
   #current: ApiWebhookSubscription | null = null;
   /** One change at a time: an ensure racing a deactivate could leave two active subscriptions. */
   #queue: Promise<unknown> = Promise.resolve();
@@ -69,6 +76,8 @@ export class SubscriptionManager {
     this.#workspaceId = options.workspaceId;
     this.#secret = options.secret;
     this.#signal = options.signal;
+    this.#onKept = options.onKept;
+    this.#rememberedId = options.rememberedId ?? null;
     this.path = webhookPathFor(options.workspaceId, options.secret);
   }
 
@@ -88,7 +97,7 @@ export class SubscriptionManager {
       const mine = await this.#mine();
       const keeper =
         mine.find((s) => s.active && s.webhook_url === url) ??
-        mine.find((s) => s.id === this.#current?.id) ??
+        mine.find((s) => s.id === (this.#current?.id ?? this.#rememberedId)) ??
         mine.find((s) => s.active) ??
         mine.at(-1);
       const wanted = { url, events: SUBSCRIBED_EVENTS, version: 2, secret: this.#secret, active: true };
@@ -103,6 +112,10 @@ export class SubscriptionManager {
       if (!keeper || keeper.webhook_url !== url)
         log.info('webhook subscription points at a new URL', { id: kept.id });
       this.#current = kept;
+      if (kept.id !== this.#rememberedId) {
+        this.#rememberedId = kept.id;
+        this.#onKept?.(kept.id);
+      }
       return kept;
     });
   }
@@ -129,14 +142,12 @@ export class SubscriptionManager {
   /** When the workspace is removed: delete ours (deactivate where the service cannot delete). */
   remove(options: CallOptions = {}): Promise<number> {
     return this.#serial(async () => {
-      const mine = await this.#mine(options);
-      for (const s of mine) {
-        const { deleted } = await this.#api.delete(s.id, { ...this.#call(), ...options });
-        if (!deleted && s.active)
-          await this.#api.update(s.id, { active: false }, { ...this.#call(), ...options });
-      }
+      const removed = await removeOwnSubscriptions(this.#api, this.#workspaceId, {
+        ...this.#call(),
+        ...options,
+      });
       this.#current = null;
-      return mine.length;
+      return removed;
     });
   }
 
@@ -154,6 +165,39 @@ export class SubscriptionManager {
     this.#queue = next.catch(() => undefined);
     return next;
   }
+}
+
+/**
+ * Deletes every subscription this installation made for `workspaceId` (deactivating those the
+ * service cannot delete: the spec lists no DELETE). Needs no secret, so it also works for a
+ * workspace whose realtime service never started. Resolves how many there were.
+ */
+export async function removeOwnSubscriptions(
+  api: WebhooksApi,
+  workspaceId: string,
+  options: CallOptions = {},
+): Promise<number> {
+  const mine = (await api.list(options)).filter((s) => isOwnSubscription(s, workspaceId));
+  for (const s of mine) {
+    const { deleted } = await api.delete(s.id, options);
+    if (!deleted && s.active) await api.update(s.id, { active: false }, options);
+  }
+  return mine.length;
+}
+
+/**
+ * Deletes a workspace's subscriptions (this installation's) and its webhook secret. Works without a
+ * running RealtimeService; call it before the registry removes the workspace's secrets.
+ */
+export async function forgetWorkspaceWebhooks(options: {
+  workspaceId: string;
+  session: { client: { webhooks: WebhooksApi } };
+  vault: Pick<Vault, 'delete'>;
+}): Promise<void> {
+  await removeOwnSubscriptions(options.session.client.webhooks, options.workspaceId, {
+    signal: AbortSignal.timeout(10_000),
+  });
+  await options.vault.delete(vaultKeys.webhookSecret(options.workspaceId));
 }
 
 export interface DeliveryCounters {

@@ -67,6 +67,24 @@ export class LocalStore {
     this.seenEvents = new SeenEventsRepo(this.db);
     this.staged = new StagedFilesRepo(this.db);
     this.outbox = new OutboxRepo(this.db);
+    // A first sync that died with indexing paused left the index incomplete: rebuild it now.
+    if (this.db.get<{ live: number }>('SELECT live FROM fts_state')?.live === 0) this.resumeIndexing();
+  }
+
+  /**
+   * Stops indexing message text row by row (a first sync writes hundreds of thousands); search
+   * misses what arrives until `resumeIndexing` rebuilds the index in one pass.
+   */
+  pauseIndexing(): void {
+    this.db.run('UPDATE fts_state SET live = 0');
+  }
+
+  /** Rebuilds the message index from the table and goes back to indexing each change. */
+  resumeIndexing(): void {
+    this.db.transaction(() => {
+      this.db.db.exec("INSERT INTO messages_fts (messages_fts) VALUES ('rebuild')");
+      this.db.run('UPDATE fts_state SET live = 1');
+    });
   }
 
   /** One atomic change: rolled back whole on error; its events are delivered after commit. */

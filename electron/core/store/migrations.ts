@@ -186,8 +186,26 @@ export const MIGRATIONS: readonly string[] = [
     received_at INTEGER NOT NULL
   );
 
-  -- "newest event wins" per entity (contact:<id>, typing:<chat>), and reads waiting for their message
+  -- "newest event wins" per entity (contact:<id>), and read receipts waiting for their message (read:<id>)
   CREATE TABLE webhook_marks (entity TEXT PRIMARY KEY, at INTEGER NOT NULL, recorded_at INTEGER NOT NULL);
   CREATE INDEX webhook_marks_age ON webhook_marks (recorded_at);
+  `,
+  /* 3: message indexing can pause during a first sync (indexing row by row was most of its CPU) */ `
+  CREATE TABLE fts_state (id INTEGER PRIMARY KEY CHECK (id = 1), live INTEGER NOT NULL);
+  INSERT INTO fts_state (id, live) VALUES (1, 1);
+
+  DROP TRIGGER messages_fts_insert;
+  DROP TRIGGER messages_fts_delete;
+  DROP TRIGGER messages_fts_update;
+  CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages WHEN (SELECT live FROM fts_state) = 1 BEGIN
+    INSERT INTO messages_fts (rowid, text) VALUES (new.rowid, new.text);
+  END;
+  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages WHEN (SELECT live FROM fts_state) = 1 BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+  END;
+  CREATE TRIGGER messages_fts_update AFTER UPDATE OF text ON messages WHEN (SELECT live FROM fts_state) = 1 BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+    INSERT INTO messages_fts (rowid, text) VALUES (new.rowid, new.text);
+  END;
   `,
 ];

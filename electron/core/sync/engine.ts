@@ -55,6 +55,7 @@ export class SyncEngine {
   readonly #abort = new AbortController();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #running: Promise<void> | undefined;
+  #ready = false;
   #openChat: { chatId: number; focused: boolean } | null = null;
   #markReadTimer: ReturnType<typeof setTimeout> | undefined;
   #webhooksLive = false;
@@ -79,6 +80,11 @@ export class SyncEngine {
 
   get status(): SyncStatus {
     return this.#status;
+  }
+
+  /** How often the inbox is polled now: slower while webhooks are live. */
+  get inboxIntervalMs(): number {
+    return this.#webhooksLive ? this.#options.liveBackgroundIntervalMs : this.#options.backgroundIntervalMs;
   }
 
   get #signal(): AbortSignal {
@@ -166,6 +172,7 @@ export class SyncEngine {
       if (this.#signal.aborted) return;
       this.#failed(error);
     }
+    this.#ready = true;
     for (const { key } of this.#store.messages.unsettled()) this.watchDelivery(key);
     this.#wake();
   }
@@ -173,6 +180,9 @@ export class SyncEngine {
   async #initialSync(): Promise<void> {
     this.#setStatus({ phase: 'initial', error: null });
     await this.#syncLines();
+    // Contacts first (a few pages): the first chats on screen show names, not numbers.
+    await this.#syncContacts();
+    this.#store.pauseIndexing();
     const queue: number[] = [];
     let producing = true;
     let chatsWithMessages = 0;
@@ -204,7 +214,7 @@ export class SyncEngine {
       }
     });
     await Promise.all([producer, ...workers]);
-    await this.#syncContacts();
+    this.#store.resumeIndexing();
     this.#store.cursors.set(INITIAL_DONE, String(Date.now()));
     this.#setStatus({ phase: 'incremental', lastSyncedAt: Date.now() });
   }
@@ -329,7 +339,8 @@ export class SyncEngine {
   }
 
   #wake(): void {
-    if (this.#signal.aborted || !this.#running) return;
+    // Until the first sync (or the resume) has finished, it owns the network: no ticks in between.
+    if (this.#signal.aborted || !this.#ready) return;
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => void this.#loop(), 0);
   }

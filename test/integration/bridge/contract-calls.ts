@@ -370,7 +370,17 @@ export function contractCalls(): Record<MethodName, Call> {
 
     // ── webhooks
     'webhooks.status': async (t) => {
-      expect(await t.parley.webhooks.status()).toMatchObject({ state: 'polling', provider: 'direct' });
+      expect(await t.parley.webhooks.status()).toMatchObject({
+        provider: 'direct',
+        sync: { phase: 'incremental' },
+      });
+      // The demo's service posts its webhooks straight to this machine: live once the subscription points here.
+      const live = await eventually(async () => {
+        const status = await t.parley.webhooks.status();
+        return status.state === 'live' ? status : undefined;
+      }, 'live events');
+      expect(live.subscription?.active).toBe(true);
+      expect(live.publicUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     },
     'webhooks.configure': async (t) => {
       await expect(t.parley.webhooks.configure({ enabled: true, provider: 'custom' })).rejects.toMatchObject({

@@ -6,6 +6,7 @@ import {
   MAX_ATTACHMENT_BYTES,
   partitionFiles,
   rejectionOf,
+  stagingFailureText,
 } from '../../../renderer/lib/attachment-rules.ts';
 import { canDelete, canEdit, canReact, deliveryLabel } from '../../../renderer/lib/message-rules.ts';
 import { message } from './fixtures.ts';
@@ -55,6 +56,17 @@ describe('attachment rules (the core’s types and size)', () => {
   });
 });
 
+describe('staging failures', () => {
+  it('name the file when the reason does not', () => {
+    expect(stagingFailureText('site.png', 'Files can be at most 1 MB')).toBe(
+      '“site.png” was not attached: Files can be at most 1 MB',
+    );
+    expect(stagingFailureText('site.png', '"site.png" is larger than 1 MB')).toBe(
+      '"site.png" is larger than 1 MB',
+    );
+  });
+});
+
 describe('message permissions', () => {
   const sent = message({ fromMe: true, id: 5 });
   it('lets agents edit their own sent non-SMS messages, and says why not otherwise', () => {
@@ -92,5 +104,17 @@ describe('message permissions', () => {
       ),
     ).toBe('Number unreachable');
     expect(deliveryLabel({ ...sent, state: 'rate_limit_exceeded' }, t, false)).toMatch(/retrying/);
+    expect(deliveryLabel({ ...sent, state: 'sending' }, t, false)).toBe('Sending…');
+    expect(
+      deliveryLabel(
+        {
+          ...sent,
+          state: 'sending',
+          error: { code: 'rate_limited', message: 'Rate limit exceeded', retryable: true },
+        },
+        t,
+        false,
+      ),
+    ).toBe('Retrying… (Rate limit exceeded)');
   });
 });

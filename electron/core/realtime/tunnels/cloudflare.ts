@@ -50,7 +50,8 @@ export class CloudflareQuickTunnel implements Tunnel {
     const url = await this.#awaitUrl(tunnel);
     tunnel.on('exit', (code, signal) => {
       this.#exited = true;
-      if (this.#process === tunnel) this.#listeners.emit(null, `cloudflared stopped (${signal ?? `exit code ${code}`})`);
+      if (this.#process === tunnel)
+        this.#listeners.emit(null, `cloudflared stopped (${signal ?? `exit code ${code}`})`);
     });
     return url;
   }
@@ -104,7 +105,10 @@ export class CloudflareQuickTunnel implements Tunnel {
         );
       const timeoutMs = this.#options.startTimeoutMs ?? 30_000;
       const timer = setTimeout(
-        () => finish(new TunnelError(`cloudflared gave no URL within ${timeoutMs / 1000} s: ${lastWords(lines)}`)),
+        () =>
+          finish(
+            new TunnelError(`cloudflared gave no URL within ${timeoutMs / 1000} s: ${lastWords(lines)}`),
+          ),
         timeoutMs,
       );
       tunnel.on('stdout', onOutput);

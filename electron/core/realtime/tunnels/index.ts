@@ -6,7 +6,12 @@ import { DirectTunnel } from './direct.ts';
 import { NgrokTunnel } from './ngrok.ts';
 import { type Tunnel, TunnelError, type TunnelKind } from './tunnel.ts';
 
-export { CloudflareQuickTunnel, CLOUDFLARED_MISSING, findCloudflared, parseQuickTunnelUrl } from './cloudflare.ts';
+export {
+  CloudflareQuickTunnel,
+  CLOUDFLARED_MISSING,
+  findCloudflared,
+  parseQuickTunnelUrl,
+} from './cloudflare.ts';
 export { CustomUrlTunnel, DEFAULT_CUSTOM_LOCAL_PORT } from './custom.ts';
 export { DirectTunnel } from './direct.ts';
 export { describeNgrokError, NGROK_AUTHTOKEN_MISSING, NgrokTunnel, type NgrokForward } from './ngrok.ts';
@@ -36,7 +41,9 @@ export function createTunnel(settings: TunnelSettings, deps: { vault: Pick<Vault
         ...(settings.ngrokDomain ? { domain: settings.ngrokDomain } : {}),
       });
     case 'cloudflare':
-      return new CloudflareQuickTunnel(settings.cloudflaredPath ? { binaryPath: settings.cloudflaredPath } : {});
+      return new CloudflareQuickTunnel(
+        settings.cloudflaredPath ? { binaryPath: settings.cloudflaredPath } : {},
+      );
     case 'custom':
       if (!settings.customPublicUrl) {
         throw new TunnelError('Enter the public URL of your reverse proxy to use a custom tunnel', {

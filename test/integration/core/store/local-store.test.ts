@@ -247,6 +247,22 @@ describe('the local store', () => {
     expect(store.search('"); DROP TABLE messages; --').messages).toEqual([]);
   });
 
+  it('indexes in one pass after a paused bulk write, also when the app died before resuming', () => {
+    store.chats.upsert([chatRecord(1)]);
+    store.pauseIndexing();
+    store.messages.upsert([inbound(1, 1, 'Water heater quote', 1)]);
+    expect(store.search('heater').messages).toEqual([]);
+    store.resumeIndexing();
+    expect(store.search('heater').messages.map((h) => h.message.id)).toEqual([1]);
+    store.pauseIndexing();
+    store.messages.upsert([inbound(2, 1, 'Furnace filter', 2)]);
+    store.close();
+    store = new LocalStore(join(dir, 'workspace.db'));
+    expect(store.search('furnace').messages.map((h) => h.message.id)).toEqual([2]);
+    store.messages.upsert([inbound(3, 1, 'Thermostat', 3)]);
+    expect(store.search('thermostat').messages.map((h) => h.message.id)).toEqual([3]);
+  });
+
   it('pages older history with a stable cursor', () => {
     store.chats.upsert([chatRecord(1)]);
     store.messages.upsert(Array.from({ length: 30 }, (_, i) => inbound(i + 1, 1, `m${i + 1}`, 1000 + i)));

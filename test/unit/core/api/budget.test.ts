@@ -26,7 +26,7 @@ describe('RequestBudget', () => {
   });
 
   it('grants a burst at once, then one request per 1/rate seconds', async () => {
-    const budget = new RequestBudget({ ratePerSecond: 10, burst: 3, now: Date.now });
+    const budget = new RequestBudget({ ratePerSecond: 10, headroom: 1, burst: 3, now: Date.now });
     const { granted, request } = track(budget);
     for (let i = 0; i < 6; i++) void request(`r${i}`);
     await vi.advanceTimersByTimeAsync(0);
@@ -39,7 +39,7 @@ describe('RequestBudget', () => {
   });
 
   it('serves queued user requests before queued background ones', async () => {
-    const budget = new RequestBudget({ ratePerSecond: 10, burst: 1, now: Date.now });
+    const budget = new RequestBudget({ ratePerSecond: 10, headroom: 1, burst: 1, now: Date.now });
     const { granted, request } = track(budget);
     void request('first');
     void request('sync-1', 'background');
@@ -52,7 +52,7 @@ describe('RequestBudget', () => {
   });
 
   it('on a 429 pauses everything until Retry-After, halves the rate once, then recovers on success', async () => {
-    const budget = new RequestBudget({ ratePerSecond: 10, burst: 5, now: Date.now });
+    const budget = new RequestBudget({ ratePerSecond: 10, headroom: 1, burst: 5, now: Date.now });
     const { granted, request } = track(budget);
     budget.rateLimited(2);
     budget.rateLimited(2); // the same storm, seen by another in-flight request: one cut only
@@ -72,7 +72,13 @@ describe('RequestBudget', () => {
   });
 
   it('keeps cutting on repeated storms, but never below the floor', async () => {
-    const budget = new RequestBudget({ ratePerSecond: 8, burst: 5, minRatePerSecond: 2, now: Date.now });
+    const budget = new RequestBudget({
+      ratePerSecond: 8,
+      headroom: 1,
+      burst: 5,
+      minRatePerSecond: 2,
+      now: Date.now,
+    });
     for (let i = 0; i < 5; i++) {
       budget.rateLimited(1);
       await vi.advanceTimersByTimeAsync(1000);
@@ -81,7 +87,7 @@ describe('RequestBudget', () => {
   });
 
   it('an aborted waiting request leaves the queue and its slot goes to the next', async () => {
-    const budget = new RequestBudget({ ratePerSecond: 10, burst: 1, now: Date.now });
+    const budget = new RequestBudget({ ratePerSecond: 10, headroom: 1, burst: 1, now: Date.now });
     const { granted, request } = track(budget);
     const controller = new AbortController();
     void request('first');
@@ -110,5 +116,12 @@ describe('budgetFor', () => {
     expect(budgetFor('https://other.example', 'tok-1')).not.toBe(a);
     forgetBudget('https://svc.example', 'tok-1');
     expect(budgetFor('https://svc.example', 'tok-1')).not.toBe(a);
+  });
+
+  it('keeps a share of a known limit in reserve, so bunched arrivals do not meet a 429', () => {
+    const budget = new RequestBudget({ ratePerSecond: 100, burst: 10 });
+    expect(budget.stats().ceilingPerSecond).toBeCloseTo(95);
+    budget.configure({ ratePerSecond: 40 });
+    expect(budget.stats().ceilingPerSecond).toBeCloseTo(38);
   });
 });

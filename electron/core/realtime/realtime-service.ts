@@ -1,0 +1,397 @@
+/**
+ * Live events for one workspace session: the listener (one unguessable path), a tunnel kept up by
+ * the supervisor, this installation's one subscription pointed at the tunnel's URL, and the inbox
+ * that applies deliveries through the reconciler. Its status ('live' | 'reconnecting' | 'polling' |
+ * 'offline', with a reason) goes out as the store's 'connection.status' event and drives the sync
+ * engine: polling slows down only while the status is 'live'.
+ *
+ *   const realtime = new RealtimeService({ workspaceId, session, vault, tunnel: createTunnel(settings, { vault }) });
+ *   await realtime.start();   // never throws for push-path problems: they are the status
+ *   …
+ *   await realtime.stop();    // on quit: subscription deactivated, listener and tunnel closed
+ *   await realtime.removeWorkspace(); // before the registry removes the workspace
+ */
+import type { ConnectionStatus } from '../../../shared/domain.ts';
+import { parseServiceTime } from '../../../shared/time.ts';
+import type { ApiWebhookSubscription } from '../api/schemas.ts';
+import { isPartnerApiError } from '../api/errors.ts';
+import { createLogger, redactText, registerSecret } from '../log/logger.ts';
+import type { WorkspaceSession } from '../session.ts';
+import type { WebhookEvent } from '../sync/webhook-events.ts';
+import { vaultKeys, type Vault } from '../vault/vault.ts';
+import { isLoopbackHost } from '../workspaces/workspace.ts';
+import { WebhookEventApplier } from './event-applier.ts';
+import { DEDUPE_RETENTION_MS, WebhookInbox } from './inbox.ts';
+import { InboxProcessor } from './inbox-processor.ts';
+import { type ReceiptOutcome, WebhookListener } from './listener.ts';
+import { ReceiptBatcher } from './receipt-batcher.ts';
+import { newWebhookSecret } from './signature.ts';
+import {
+  type DeliveryCounters,
+  failedDeliveriesBetween,
+  forgetWorkspaceWebhooks,
+  publicWebhookUrl,
+  SubscriptionManager,
+} from './subscriptions.ts';
+import { liveStatus, type Pointing } from './live-status.ts';
+import { type Backoff, probeListener, type TunnelState, TunnelSupervisor } from './tunnel-supervisor.ts';
+import type { Tunnel } from './tunnels/tunnel.ts';
+
+const log = createLogger('realtime');
+
+/** Where the store remembers which subscription this workspace kept (sync_cursors). */
+const SUBSCRIPTION_CURSOR = 'realtime:subscription-id';
+
+export type RealtimeSession = Pick<WorkspaceSession, 'store' | 'client' | 'sync'>;
+
+export interface RealtimeServiceOptions {
+  workspaceId: string;
+  session: RealtimeSession;
+  vault: Vault;
+  tunnel: Tunnel;
+  /** The listener's port; default the tunnel's fixed port, else any free one. */
+  port?: number;
+  /** Tunnel health checks while up. Default 30 s. */
+  healthIntervalMs?: number;
+  /** Reading the subscription back (its delivery counters) while up. Default 60 s. */
+  subscriptionCheckIntervalMs?: number;
+  /** Tunnel restarts and subscription retries. Default 1 s doubling to 60 s. */
+  backoff?: Backoff;
+  /** How long a fresh tunnel URL may take to reach the listener. Default 20 s. */
+  probeGraceMs?: number;
+  /** Failed delivery attempts (by the service's counters) between two checks that mean "not live". Default 3. */
+  failedDeliveryThreshold?: number;
+  /** Test hook: runs before a verified delivery is recorded; throwing answers 500. */
+  beforeRecord?: (event: WebhookEvent) => void;
+}
+
+/** What the UI shows about live events (fits the bridge's LiveStatus). */
+export interface RealtimeDetails extends ConnectionStatus {
+  provider: string;
+  /** The tunnel's public base URL (the webhook path, a capability, is left out). */
+  publicUrl: string | null;
+  lastEventAt: number | null;
+  subscription: {
+    id: number;
+    active: boolean;
+    deliveryAttempts: number;
+    lastDeliveredAt: number | null;
+  } | null;
+}
+
+export class RealtimeService {
+  readonly #options: RealtimeServiceOptions;
+  readonly #listeners = new Set<(status: ConnectionStatus) => void>();
+  readonly #abort = new AbortController();
+  #status: ConnectionStatus = { state: 'polling', reason: 'Live events are off' };
+  #listener: WebhookListener | undefined;
+  #supervisor: TunnelSupervisor | undefined;
+  #subscriptions: SubscriptionManager | undefined;
+  #processor: InboxProcessor | undefined;
+  #removeRoute: (() => void) | undefined;
+  #tunnelState: TunnelState = { phase: 'idle' };
+  #pointing: Pointing | null = null;
+  #pointingDone: Promise<void> = Promise.resolve();
+  #pointingFailures = 0;
+  #counters: DeliveryCounters | null = null;
+  #arrivedSinceCheck = false;
+  #deliveryProblem: string | null = null;
+  #fatal: string | null = null;
+  #lastEventAt: number | null = null;
+  #timers = new Set<ReturnType<typeof setTimeout>>();
+  #started = false;
+  #stopped = false;
+
+  constructor(options: RealtimeServiceOptions) {
+    this.#options = options;
+  }
+
+  get status(): ConnectionStatus {
+    return this.#status;
+  }
+
+  /** Called on every status change; returns an unsubscribe. */
+  onStatus(listener: (status: ConnectionStatus) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  details(): RealtimeDetails {
+    const sub = this.#subscriptions?.current ?? null;
+    return {
+      ...this.#status,
+      provider: this.#options.tunnel.kind,
+      publicUrl: this.#tunnelState.phase === 'up' ? this.#tunnelState.url : null,
+      lastEventAt: this.#lastEventAt,
+      subscription: sub && {
+        id: sub.id,
+        active: sub.active,
+        deliveryAttempts: sub.delivery_attempts,
+        lastDeliveredAt: parseServiceTime(sub.last_delivered_at),
+      },
+    };
+  }
+
+  /** The full webhook URL the subscription points at (null while the tunnel is down). */
+  get webhookUrl(): string | null {
+    const manager = this.#subscriptions;
+    return manager && this.#tunnelState.phase === 'up'
+      ? publicWebhookUrl(this.#tunnelState.url, manager.path)
+      : null;
+  }
+
+  /** The same path on the listener itself (tests, diagnostics). */
+  get localWebhookUrl(): string | null {
+    const manager = this.#subscriptions;
+    return manager && this.#listener?.running ? `${this.#listener.localUrl}${manager.path}` : null;
+  }
+
+  get subscription(): ApiWebhookSubscription | null {
+    return this.#subscriptions?.current ?? null;
+  }
+
+  /** Starts everything; resolves once the first attempt has settled (live, or a fallback status). */
+  async start(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    const { session, tunnel } = this.#options;
+    this.#publish();
+    if (tunnel.kind === 'direct' && !isLoopbackHost(new URL(session.client.http.baseUrl).hostname)) {
+      // The service would be told to deliver to 127.0.0.1: its own machine, not this one.
+      return this.#fail(
+        'The direct tunnel only works with a service on this computer (the demo). Choose ngrok, a Cloudflare quick tunnel or your own public URL',
+      );
+    }
+    let secret: string;
+    try {
+      secret = await this.#loadSecret();
+    } catch (error) {
+      return this.#fail(`Live events need the system keychain: ${messageOf(error)}`);
+    }
+    this.#subscriptions = new SubscriptionManager({
+      api: session.client.webhooks,
+      workspaceId: this.#options.workspaceId,
+      secret,
+      signal: this.#abort.signal,
+      rememberedId: Number(session.store.cursors.get(SUBSCRIPTION_CURSOR)) || null,
+      onKept: (id) => session.store.cursors.set(SUBSCRIPTION_CURSOR, String(id)),
+    });
+    const inbox = new WebhookInbox(session.store);
+    this.#processor = new InboxProcessor({
+      store: session.store,
+      inbox,
+      applier: new WebhookEventApplier(session.store, session.sync.reconciler),
+      refreshChat: (chatId) => session.sync.refreshChat(chatId),
+    });
+    this.#processor.schedule(); // whatever an earlier run acknowledged but did not apply
+    this.#prune(inbox);
+
+    const listener = new WebhookListener({ port: this.#options.port ?? tunnel.localPort ?? 0 });
+    try {
+      await listener.start();
+    } catch (error) {
+      return this.#fail(`The webhook listener could not start: ${messageOf(error)}`);
+    }
+    this.#listener = listener;
+    const receipts = new ReceiptBatcher(inbox, (seq, event) => this.#processor?.queued(seq, event));
+    this.#removeRoute = listener.addRoute(this.#subscriptions.path, {
+      secret,
+      receive: (event, body) => this.#record(receipts, event, body),
+    });
+
+    this.#supervisor = new TunnelSupervisor({
+      tunnel,
+      localPort: listener.port,
+      probe: (url) => probeListener(url, listener.id),
+      ...(this.#options.healthIntervalMs ? { healthIntervalMs: this.#options.healthIntervalMs } : {}),
+      ...(this.#options.probeGraceMs !== undefined ? { probeGraceMs: this.#options.probeGraceMs } : {}),
+      ...(this.#options.backoff ? { backoff: this.#options.backoff } : {}),
+    });
+    this.#supervisor.onChange((state) => this.#tunnelChanged(state));
+    await this.#supervisor.start();
+    await this.#pointingDone;
+  }
+
+  /** On quit: the subscription is deactivated first (in-flight deliveries still land), then all closes. */
+  async stop(): Promise<void> {
+    if (!this.#started || this.#stopped) return;
+    this.#stopped = true;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    // In-flight subscription calls give up first, so deactivating never waits behind them.
+    this.#abort.abort(new Error('realtime stopped'));
+    await this.#subscriptions
+      ?.deactivate({ signal: AbortSignal.timeout(5_000) })
+      .catch((error: unknown) =>
+        log.warn('could not deactivate the subscription', { error: messageOf(error) }),
+      );
+    await this.#supervisor?.stop();
+    this.#removeRoute?.();
+    await this.#listener?.stop();
+    this.#processor?.stop();
+    this.#publish();
+  }
+
+  /** Before the workspace is removed: its subscriptions are deleted and its webhook secret forgotten. */
+  async removeWorkspace(): Promise<void> {
+    await this.stop();
+    await forgetWorkspaceWebhooks(this.#options);
+  }
+
+  async #record(receipts: ReceiptBatcher, event: WebhookEvent, body: Buffer): Promise<ReceiptOutcome> {
+    this.#options.beforeRecord?.(event);
+    const { outcome } = await receipts.record(event, body.toString('utf8'));
+    this.#lastEventAt = Date.now();
+    this.#arrivedSinceCheck = true;
+    if (this.#deliveryProblem) {
+      // Deliveries arrive again: that is all the evidence "live" needs.
+      this.#deliveryProblem = null;
+      this.#publish();
+    }
+    return outcome;
+  }
+
+  #tunnelChanged(state: TunnelState): void {
+    this.#tunnelState = state;
+    if (state.phase === 'up') {
+      if (this.#pointing?.url !== state.url) this.#pointingDone = this.#point(state.url);
+    } else {
+      this.#pointing = null;
+    }
+    this.#publish();
+  }
+
+  /** Points the subscription at `url`; on failure retries with backoff while the tunnel keeps that URL. */
+  async #point(url: string): Promise<void> {
+    const attempt: Pointing = { url, phase: 'pending' };
+    this.#pointing = attempt;
+    this.#publish();
+    try {
+      const subscription = await (this.#subscriptions as SubscriptionManager).ensure(url);
+      if (this.#pointing !== attempt || this.#stopped) return;
+      attempt.phase = 'ok';
+      this.#pointingFailures = 0;
+      this.#counters = countersOf(subscription);
+      this.#arrivedSinceCheck = false;
+      this.#deliveryProblem = null;
+      this.#later(this.#options.subscriptionCheckIntervalMs ?? 60_000, () => this.#check(attempt));
+    } catch (error) {
+      if (this.#pointing !== attempt || this.#stopped) return;
+      attempt.phase = 'failed';
+      attempt.reason = messageOf(error);
+      attempt.offline = isPartnerApiError(error) && (error.kind === 'network' || error.kind === 'timeout');
+      this.#pointingFailures++;
+      log.warn('could not point the webhook subscription', { reason: attempt.reason });
+      const { baseMs, capMs } = this.#options.backoff ?? { baseMs: 1_000, capMs: 60_000 };
+      this.#later(Math.min(capMs, baseMs * 2 ** (this.#pointingFailures - 1)), () => {
+        if (this.#pointing === attempt) this.#pointingDone = this.#point(url);
+      });
+    }
+    this.#publish();
+  }
+
+  /** Reads the subscription back: re-points it if it was changed, and judges its delivery counters. */
+  async #check(attempt: Pointing): Promise<void> {
+    if (this.#pointing !== attempt || this.#stopped) return;
+    const manager = this.#subscriptions as SubscriptionManager;
+    let subscription: ApiWebhookSubscription | null;
+    try {
+      subscription = await manager.inspect();
+    } catch (error) {
+      // The sync engine reports an unreachable service; try again next round.
+      log.debug('subscription check failed', { error: messageOf(error) });
+      this.#later(this.#options.subscriptionCheckIntervalMs ?? 60_000, () => this.#check(attempt));
+      return;
+    }
+    if (this.#pointing !== attempt || this.#stopped) return;
+    const expected = publicWebhookUrl(attempt.url, manager.path);
+    if (!subscription || !subscription.active || subscription.webhook_url !== expected) {
+      log.warn('the webhook subscription was changed on the service; pointing it back');
+      this.#pointingDone = this.#point(attempt.url);
+      return;
+    }
+    const now = countersOf(subscription);
+    const before = this.#counters ?? now;
+    const failed = failedDeliveriesBetween(before, now, this.#arrivedSinceCheck);
+    if (failed >= (this.#options.failedDeliveryThreshold ?? 3)) {
+      this.#deliveryProblem = `The service's last ${failed} delivery attempts did not reach Parley`;
+    } else if (this.#arrivedSinceCheck || now.lastDeliveredAt !== before.lastDeliveredAt) {
+      this.#deliveryProblem = null;
+    }
+    this.#counters = now;
+    this.#arrivedSinceCheck = false;
+    this.#publish();
+    this.#later(this.#options.subscriptionCheckIntervalMs ?? 60_000, () => this.#check(attempt));
+  }
+
+  #publish(): void {
+    const next = liveStatus({
+      on: this.#started && !this.#stopped,
+      fatal: this.#fatal,
+      tunnelKind: this.#options.tunnel.kind,
+      tunnel: this.#tunnelState,
+      pointing: this.#pointing,
+      deliveryProblem: this.#deliveryProblem,
+    });
+    if (next.reason) next.reason = redactText(next.reason);
+    if (next.state === this.#status.state && next.reason === this.#status.reason) return;
+    this.#status = next;
+    log.info('live events status', { state: next.state, reason: next.reason });
+    const { store, sync } = this.#options.session;
+    sync.setWebhooksLive(next.state === 'live');
+    store.events.emit('connection.status', next);
+    for (const listener of this.#listeners) {
+      try {
+        listener(next);
+      } catch (error) {
+        log.error('status listener failed', { error: messageOf(error) });
+      }
+    }
+  }
+
+  #fail(reason: string): void {
+    log.error('live events unavailable', { reason });
+    this.#fatal = reason;
+    this.#publish();
+  }
+
+  async #loadSecret(): Promise<string> {
+    const { vault, workspaceId } = this.#options;
+    const key = vaultKeys.webhookSecret(workspaceId);
+    let secret = await vault.get(key);
+    if (!secret) {
+      secret = newWebhookSecret();
+      await vault.set(key, secret);
+    }
+    registerSecret(secret);
+    return secret;
+  }
+
+  /** Seen event ids and ordering marks are kept a day, then forgotten (checked hourly). */
+  #prune(inbox: WebhookInbox): void {
+    const { seen, marks } = inbox.prune(Date.now() - DEDUPE_RETENTION_MS);
+    if (seen + marks > 0) log.debug('pruned webhook bookkeeping', { seen, marks });
+    this.#later(60 * 60_000, () => this.#prune(inbox));
+  }
+
+  #later(ms: number, work: () => unknown): void {
+    if (this.#stopped) return;
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      if (!this.#stopped) void work();
+    }, ms);
+    timer.unref?.();
+    this.#timers.add(timer);
+  }
+}
+
+function countersOf(subscription: ApiWebhookSubscription): DeliveryCounters {
+  return {
+    attempts: subscription.delivery_attempts,
+    lastDeliveredAt: subscription.last_delivered_at ?? null,
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

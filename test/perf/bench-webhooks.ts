@@ -1,0 +1,422 @@
+/**
+ * npm run bench:webhooks — live events, two figures (written to docs/bench/webhooks.json):
+ *
+ * 1. Throughput: verified deliveries per second through the webhook listener (signature check,
+ *    JSON + envelope validation, durable enqueue, ack; the inbox is applied to the store meanwhile
+ *    on the same event loop), beside a bare node:http + HMAC server measured in the same run with
+ *    the same pre-signed bodies. Each server runs in its own process; autocannon runs here.
+ *    Target: the listener reaches at least 50 % of the baseline.
+ * 2. Latency: the sandbox (own process) emits customer messages at 200 events/s to a live
+ *    workspace; p50/p99 from the event's `created_at` (the sandbox's clock, this machine's) to the
+ *    store's `messages.changed` for that message.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { WebhookEventApplier } from '../../electron/core/realtime/event-applier.ts';
+import { WebhookInbox } from '../../electron/core/realtime/inbox.ts';
+import { InboxProcessor } from '../../electron/core/realtime/inbox-processor.ts';
+import { WebhookListener } from '../../electron/core/realtime/listener.ts';
+import { ReceiptBatcher } from '../../electron/core/realtime/receipt-batcher.ts';
+import { RealtimeService } from '../../electron/core/realtime/realtime-service.ts';
+import { signWebhookBody } from '../../electron/core/realtime/signature.ts';
+import { DirectTunnel } from '../../electron/core/realtime/tunnels/direct.ts';
+import { setLogLevel } from '../../electron/core/log/logger.ts';
+import { WorkspaceSession } from '../../electron/core/session.ts';
+import { LocalStore } from '../../electron/core/store/local-store.ts';
+import { Reconciler } from '../../electron/core/sync/reconciler.ts';
+import type { WebhookEvent } from '../../electron/core/sync/webhook-events.ts';
+import { InMemoryVault } from '../../electron/core/vault/memory-vault.ts';
+import { machine, spawnSandbox, writeReport } from './lib.ts';
+
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const SECRET = 'whsec_bench_0123456789abcdef';
+const PATH = '/hooks/bench/route';
+const LINE = '+14155550100';
+const CHATS = 50;
+const customerOf = (chat: number) => `+1415555${String(2000 + chat).padStart(4, '0')}`;
+const LATENCY_RATE = 200;
+const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 2000);
+
+setLogLevel('warn');
+
+// ── the servers, each run as `bench-webhooks.ts --serve <kind>` in a child process ─────────────
+
+async function serveBaseline(): Promise<number> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const given = Buffer.from(String(req.headers['x-webhook-signature']).slice(7), 'hex');
+      const expected = createHmac('sha256', SECRET).update(body).digest();
+      const ok = given.length === expected.length && timingSafeEqual(given, expected);
+      res.writeHead(ok ? 200 : 401).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  answerCpuQueries(async () => ({}));
+  return (server.address() as AddressInfo).port;
+}
+
+/**
+ * The parent asks each server for the CPU time it used under load ('start' … 'stop'), which other
+ * processes on the machine cannot inflate, unlike wall-clock throughput. 'drain' (listeners) then
+ * applies what is left in the inbox and reports that too.
+ */
+function answerCpuQueries(drain: () => Promise<Record<string, number>>): void {
+  let mark = process.cpuUsage();
+  process.on('message', async (command: string) => {
+    if (command === 'start') {
+      mark = process.cpuUsage();
+      process.send?.({});
+    } else if (command === 'stop') {
+      process.send?.({ cpuUs: cpuSince(mark) });
+    } else if (command === 'drain') {
+      const before = process.cpuUsage();
+      const result = await drain();
+      process.send?.({ ...result, drainCpuUs: cpuSince(before) });
+    }
+  });
+}
+
+function cpuSince(mark: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(mark);
+  return user + system;
+}
+
+/**
+ * The listener as RealtimeService wires it. `applyDuringLoad` false holds the applying back until
+ * the load is over: the receipt path alone (verify, validate, durable enqueue, ack).
+ */
+async function serveListener(applyDuringLoad: boolean): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const store = new LocalStore(join(dir, 'workspace.db'));
+  // An inbox of CHATS customers, each in their own chat (messages spread as in a real inbox).
+  store.transaction(() => {
+    store.lines.upsert({
+      id: 1,
+      phoneNumber: LINE,
+      forwardingNumber: null,
+      responseRate: null,
+      userName: null,
+      userEmail: null,
+    });
+    for (let chat = 1; chat <= CHATS; chat++) {
+      store.chats.upsert([
+        {
+          id: chat,
+          lineId: 1,
+          handles: [{ id: chat, identifier: customerOf(chat), service: 'SMS', joinedAt: null, isMe: false }],
+        },
+      ]);
+    }
+  });
+  const inbox = new WebhookInbox(store);
+  const processor = new InboxProcessor({
+    store,
+    inbox,
+    applier: new WebhookEventApplier(store, new Reconciler(store)),
+    refreshChat: async () => {},
+  });
+  const listener = new WebhookListener();
+  await listener.start();
+  let applied = 0;
+  store.events.on('messages.changed', ({ keys }) => (applied += keys.length));
+  // Exactly what RealtimeService's route does: group-committed receipts, then the processor.
+  const held: Array<[number, WebhookEvent]> = [];
+  const receipts = new ReceiptBatcher(inbox, (seq, event) =>
+    applyDuringLoad ? processor.queued(seq, event) : held.push([seq, event]),
+  );
+  listener.addRoute(PATH, {
+    secret: SECRET,
+    receive: async (event, body) => (await receipts.record(event, body.toString('utf8'))).outcome,
+  });
+  answerCpuQueries(async () => {
+    const started = performance.now();
+    for (const [seq, event] of held.splice(0)) processor.queued(seq, event);
+    while (inbox.count() > 0) await new Promise((r) => setTimeout(r, 5));
+    return { applied, drainMs: Math.round(performance.now() - started) };
+  });
+  return listener.port;
+}
+
+// ── the load ────────────────────────────────────────────────────────────────────────────────
+
+interface Signed {
+  body: string;
+  signature: string;
+}
+
+/** Unique message.received deliveries, signed once before the clock starts. */
+function preSigned(count: number): Signed[] {
+  const start = Date.parse('2026-11-21T09:00:00Z');
+  return Array.from({ length: count }, (_, i) => {
+    const chat = 1 + (i % CHATS);
+    const sentAt = new Date(start + i * 1000).toISOString().replace('T', ' ').slice(0, 19);
+    const body = JSON.stringify({
+      api_version: 'v2',
+      created_at: new Date().toISOString(),
+      data: {
+        attachments: [],
+        chat_handles: [{ display_name: 'Customer', identifier: customerOf(chat), is_me: false }],
+        chat_id: String(chat),
+        from_phone: customerOf(chat),
+        id: String(1_000_000 + i),
+        is_read: false,
+        reaction_id: null,
+        sent_at: `${sentAt} +0000`,
+        service: 'SMS',
+        text: `Benchmark message ${i}: is Thursday at nine still possible?`,
+      },
+      event_id: randomUUID(),
+      event_type: 'message.received',
+    });
+    return { body, signature: signWebhookBody(SECRET, body) };
+  });
+}
+
+type ServerKind = 'baseline' | 'listener' | 'listener-receipts';
+
+function startServer(kind: ServerKind): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', kind], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m: { port: number }) => resolve({ child, port: m.port }));
+    child.once('exit', (code) => reject(new Error(`${kind} server exited (${code})`)));
+  });
+}
+
+async function load(port: number, bodies: Signed[]): Promise<autocannon.Result> {
+  let next = 0;
+  return await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    duration: DURATION_S,
+    connections: CONNECTIONS,
+    requests: [
+      {
+        method: 'POST',
+        path: PATH,
+        setupRequest: (request) => {
+          const signed = bodies[next++ % bodies.length] as Signed;
+          return {
+            ...request,
+            body: signed.body,
+            headers: { 'content-type': 'application/json', 'x-webhook-signature': signed.signature },
+          };
+        },
+      },
+    ],
+  });
+}
+
+interface Run {
+  requests_per_second: number;
+  latency_ms_p99: number;
+  non_2xx: number;
+  errors: number;
+  /** Server CPU time per acknowledged delivery while under load. */
+  cpu_us_per_delivery: number;
+  /** What one core sustains at that cost: the load-independent throughput figure. */
+  deliveries_per_cpu_second: number;
+  /** Listeners: events in the store after the load, and the CPU per delivery including applying. */
+  applied_to_store?: number;
+  cpu_us_per_delivery_including_apply?: number;
+}
+
+async function ask<T>(child: ChildProcess, command: string): Promise<T> {
+  const answer = new Promise<T>((resolve) => child.once('message', (m) => resolve(m as T)));
+  child.send(command);
+  return answer;
+}
+
+/** One server under load, with its CPU accounting. */
+async function measure(kind: ServerKind, bodies: Signed[]): Promise<Run> {
+  const { child, port } = await startServer(kind);
+  await ask(child, 'start');
+  const result = await load(port, bodies);
+  const { cpuUs } = await ask<{ cpuUs: number }>(child, 'stop');
+  const acknowledged = result['2xx'];
+  const run: Run = {
+    requests_per_second: Math.round(result.requests.average),
+    latency_ms_p99: result.latency.p99,
+    non_2xx: result.non2xx,
+    errors: result.errors,
+    cpu_us_per_delivery: round2(cpuUs / acknowledged),
+    deliveries_per_cpu_second: Math.round((acknowledged * 1e6) / cpuUs),
+  };
+  if (kind !== 'baseline') {
+    const drained = await ask<{ applied: number; drainCpuUs: number }>(child, 'drain');
+    run.applied_to_store = drained.applied;
+    run.cpu_us_per_delivery_including_apply = round2((cpuUs + drained.drainCpuUs) / acknowledged);
+  }
+  child.kill();
+  return run;
+}
+
+/**
+ * Rounds of baseline, listener (applying concurrently, as in production) and the receipt path
+ * alone (applying held back until the load ends). Ratios compare runs of the same round; medians
+ * over rounds are reported, by wall clock and by CPU time.
+ */
+async function throughput(): Promise<Record<string, unknown>> {
+  const bodies = preSigned(Math.max(20_000, DURATION_S * 20_000));
+  const rounds: Array<Record<'baseline' | 'receipt_path' | 'applying_concurrently', Run>> = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    console.log(`round ${round} of ${ROUNDS}`);
+    const baseline = await measure('baseline', bodies);
+    const applying = await measure('listener', bodies);
+    const receipts = await measure('listener-receipts', bodies);
+    rounds.push({ baseline, receipt_path: receipts, applying_concurrently: applying });
+  }
+  const med = (pick: (r: (typeof rounds)[number]) => number) => median(rounds.map(pick));
+  const ratios = (kind: 'receipt_path' | 'applying_concurrently') => ({
+    by_cpu: med((r) => r[kind].deliveries_per_cpu_second / r.baseline.deliveries_per_cpu_second),
+    by_wall_clock: med((r) => r[kind].requests_per_second / r.baseline.requests_per_second),
+  });
+  const receiptRatios = ratios('receipt_path');
+  return {
+    connections: CONNECTIONS,
+    duration_s_per_run: DURATION_S,
+    rounds: ROUNDS,
+    median: {
+      baseline_deliveries_per_cpu_second: med((r) => r.baseline.deliveries_per_cpu_second),
+      baseline_requests_per_second: med((r) => r.baseline.requests_per_second),
+      receipt_path_deliveries_per_cpu_second: med((r) => r.receipt_path.deliveries_per_cpu_second),
+      receipt_path_requests_per_second: med((r) => r.receipt_path.requests_per_second),
+      receipt_path_ratio: receiptRatios,
+      applying_concurrently_requests_per_second: med((r) => r.applying_concurrently.requests_per_second),
+      applying_concurrently_ratio: ratios('applying_concurrently'),
+      cpu_us_per_delivery_received_and_applied: med(
+        (r) => r.receipt_path.cpu_us_per_delivery_including_apply ?? 0,
+      ),
+    },
+    target: {
+      ratio: 0.5,
+      receipt_path_met_by_wall_clock: receiptRatios.by_wall_clock >= 0.5,
+      receipt_path_met_by_cpu: receiptRatios.by_cpu >= 0.5,
+    },
+    per_round: rounds,
+  };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const value =
+    sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return round2(value);
+}
+
+async function latency(): Promise<Record<string, unknown>> {
+  const sandbox = await spawnSandbox(['--seed', 'demo', '--quiet', '--rate', '100000', '--burst', '100000']);
+  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-live-'));
+  const session = new WorkspaceSession({
+    dataDir: dir,
+    connection: { baseUrl: sandbox.url, tokenHeader: 'X-PARTNER-INTEGRATION-TOKEN', token: sandbox.token },
+    sync: { openChatIntervalMs: 600_000, backgroundIntervalMs: 600_000, liveBackgroundIntervalMs: 600_000 },
+  });
+  const emittedAt = new Map<number, number>();
+  const samples: number[] = [];
+  const realtime = new RealtimeService({
+    workspaceId: 'bench',
+    session,
+    vault: new InMemoryVault(),
+    tunnel: new DirectTunnel(),
+    beforeRecord: (event) => {
+      if (event.type === 'message.received') emittedAt.set(event.data.id, Date.parse(event.createdAt));
+    },
+  });
+  try {
+    await session.start();
+    await realtime.start();
+    if (realtime.status.state !== 'live') throw new Error(`not live: ${realtime.status.reason}`);
+    session.store.events.on('messages.changed', ({ keys }) => {
+      const now = Date.now();
+      for (const message of session.store.messages.byKeys(keys)) {
+        const at = message.id === null ? undefined : emittedAt.get(message.id);
+        if (at === undefined) continue;
+        emittedAt.delete(message.id as number);
+        samples.push(now - at);
+      }
+    });
+    const chats = session.store.chats.list().filter((c) => !c.isGroup);
+    const control = { 'x-sandbox-admin-secret': sandbox.adminSecret, 'content-type': 'application/json' };
+    console.log(`latency: ${LATENCY_EVENTS} customer messages at ${LATENCY_RATE}/s …`);
+    const started = performance.now();
+    const inflight: Array<Promise<unknown>> = [];
+    for (let i = 0; i < LATENCY_EVENTS; i++) {
+      const due = started + (i * 1000) / LATENCY_RATE;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      const chat = chats[i % chats.length];
+      inflight.push(
+        fetch(`${sandbox.url}/__sandbox/inbound/message`, {
+          method: 'POST',
+          headers: control,
+          body: JSON.stringify({ chat_id: chat?.id, text: `latency ${i}` }),
+        }).then((r) => r.arrayBuffer()),
+      );
+    }
+    await Promise.all(inflight);
+    const sentSeconds = (performance.now() - started) / 1000;
+    const deadline = Date.now() + 15_000;
+    while (samples.length < LATENCY_EVENTS && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    samples.sort((a, b) => a - b);
+    const pct = (p: number) =>
+      samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))] ?? null;
+    return {
+      events: LATENCY_EVENTS,
+      target_rate_per_second: LATENCY_RATE,
+      achieved_rate_per_second: Math.round(LATENCY_EVENTS / sentSeconds),
+      measured: samples.length,
+      ms_p50: pct(50),
+      ms_p90: pct(90),
+      ms_p99: pct(99),
+      ms_max: samples.at(-1) ?? null,
+    };
+  } finally {
+    await realtime.stop();
+    await session.close();
+    await sandbox.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const report = {
+    command: 'npm run bench:webhooks',
+    at: new Date().toISOString(),
+    machine: machine(),
+    // Other work on the machine skews both figures alike only roughly: note how busy it was.
+    load_average_at_start: Object.fromEntries(
+      loadavg().map((l, i) => [['1m', '5m', '15m'][i], Math.round(l * 100) / 100]),
+    ),
+    throughput: await throughput(),
+    sandbox_to_store_latency: await latency(),
+  };
+  const file = writeReport('webhooks', report);
+  console.log(JSON.stringify(report, null, 2));
+  console.log(`written to ${file}`);
+}
+
+if (process.argv[2] === '--serve') {
+  const kind = process.argv[3] as ServerKind;
+  const port = await (kind === 'baseline' ? serveBaseline() : serveListener(kind === 'listener'));
+  process.send?.({ port });
+} else {
+  await main();
+}
