@@ -21,9 +21,16 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   forbidOnly: Boolean(process.env['CI']),
   retries: 0, // a flaky test is a bug to fix, not to retry away
+  // Each test starts its own browser host and sandbox in the worker; two workers fit two cores.
+  workers: 2,
+  fullyParallel: true,
+  timeout: 60_000,
+  // Polling (the open chat every second, the rest every 5 s) and simulated delivery take seconds.
+  expect: { timeout: 15_000 },
   reporter: process.env['CI'] ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {
     trace: 'retain-on-failure',
+    viewport: { width: 1440, height: 900 },
     launchOptions: {
       executablePath: chromiumPath(),
       args: [

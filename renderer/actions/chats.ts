@@ -5,6 +5,7 @@
  */
 import { parley } from '../bridge/parley.ts';
 import { errorText } from '../lib/errors.ts';
+import { mark } from '../lib/perf.ts';
 import { getState } from '../store/index.ts';
 import type { ChatFilter } from '../store/chats-slice.ts';
 import { refreshLines } from './lines.ts';
@@ -89,6 +90,7 @@ export function selectChat(chatId: number | null): void {
     return;
   }
   if (previous !== null) stopTyping(previous);
+  if (chatId !== null) mark('chat-switch', chatId);
   s.setSelectedChatId(chatId);
   s.setEditing(null);
   if (s.view !== 'inbox') s.setView('inbox');

@@ -5,7 +5,7 @@
  */
 import type { StagedAttachment } from '../../shared/contract/views.ts';
 import { parley, stageFiles } from '../bridge/parley.ts';
-import { partitionFiles } from '../lib/attachment-rules.ts';
+import { partitionFiles, stagingFailureText } from '../lib/attachment-rules.ts';
 import { errorText } from '../lib/errors.ts';
 import { getState } from '../store/index.ts';
 import { EMPTY_DRAFT } from '../store/composer-slice.ts';
@@ -77,7 +77,8 @@ export async function addFiles(chatId: number, files: readonly File[]): Promise<
     try {
       [staged] = await stageFiles([file]);
     } catch (error) {
-      getState().patchDraft(chatId, (d) => ({ notices: [...d.notices, errorText(error)] }));
+      const notice = stagingFailureText(file.name, errorText(error));
+      getState().patchDraft(chatId, (d) => ({ notices: [...d.notices, notice] }));
     }
     getState().patchDraft(chatId, (d) => ({
       staging: Math.max(0, d.staging - 1),

@@ -191,8 +191,13 @@ export async function sendDraft(chatId: number): Promise<boolean> {
       stagedIds: draft.attachments.map((a) => a.id),
       attachmentUrls: draft.attachmentUrls,
     });
+    // The row becomes the stored message's at once, under the echo's key: the core announced the
+    // message before answering, and its copy fetched for that event must land on this row, not
+    // beside it as a second bubble.
+    const known = getState().timelines[chatId]?.messages.find((m) => m.key === key);
+    getState().replaceEcho(chatId, echoKey, known ?? { ...echo, key });
     const [stored] = await parley.messages.get({ keys: [key] }).catch(() => [] as Message[]);
-    getState().replaceEcho(chatId, echoKey, stored ?? { ...echo, key });
+    if (stored) getState().mergeTimeline(chatId, [stored]);
     return true;
   } catch (error) {
     // Nothing was queued: take the bubble back and give the agent their words again.

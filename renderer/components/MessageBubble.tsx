@@ -1,7 +1,8 @@
 import { AlertCircle, Copy, Pencil, RotateCw, SmilePlus, Trash2 } from 'lucide-react';
-import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Attachment, Message, ReactionKind } from '../../shared/domain.ts';
 import { formatDateTime, formatTimeOfDay } from '../lib/format.ts';
+import { markNextFrame } from '../lib/perf.ts';
 import { canDelete, canEdit, canReact, deliveryLabel, isFailed, isInFlight } from '../lib/message-rules.ts';
 import { AttachmentView, type AttachmentActions } from './AttachmentView.tsx';
 import { Avatar } from './Avatar.tsx';
@@ -46,6 +47,12 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
   const edit = canEdit(message, { service: props.service });
   const del = canDelete(message);
   const react = canReact(message);
+  // An optimistic bubble just put on screen (bench:ui's "Enter to bubble").
+  useLayoutEffect(() => {
+    if (message.fromMe && message.id === null && message.key.startsWith('local-'))
+      markNextFrame('bubble-rendered', message.key);
+    // Once, when the bubble mounts.
+  }, []);
 
   return (
     <div

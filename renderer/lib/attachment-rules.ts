@@ -50,6 +50,15 @@ export function rejectionOf(file: { name: string; size: number }): string | null
   return null;
 }
 
+/**
+ * Why a file the core (or the browser host's upload limit) refused was not attached. The reason
+ * names the file when it does not already, so a batch with one refusal says which file it was.
+ */
+export function stagingFailureText(fileName: string, reason: string): string {
+  const name = fileName || 'This file';
+  return reason.includes(name) ? reason : `“${name}” was not attached: ${reason}`;
+}
+
 /** Splits a batch into what can be staged and the reasons for the rest. */
 export function partitionFiles<F extends { name: string; size: number }>(
   files: readonly F[],

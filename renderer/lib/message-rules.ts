@@ -54,7 +54,8 @@ export function deliveryLabel(message: Message, now: number, offline: boolean): 
     case 'queued':
       return offline ? 'Queued: sends when back online' : 'Queued';
     case 'sending':
-      return 'Sending…';
+      // The core keeps the last transient failure (5xx, 429, offline) while it waits to try again.
+      return message.error ? `Retrying… (${message.error.message})` : 'Sending…';
     case 'pending':
       return `Sent · not delivered yet (${ageText(now - message.sentAt)})`;
     case 'delivered':

@@ -10,9 +10,9 @@
  *   - conversation switch (Alt+↓, 'chat-switch' → 'timeline-painted'), to chats not yet opened and
  *     back and forth between two (their timelines kept in memory);
  *   - Enter → optimistic bubble ('send-enter' at the key event → 'bubble-rendered' frame);
- *   - a customer's message → rendered (control API call → first frame with its bubble), by polling as
- *     the app ships, and by webhooks with the realtime service attached by this harness (the app
- *     core does not attach it yet), against a bare loopback HTTP round trip measured here;
+ *   - a customer's message → rendered (control API call → first frame with its bubble), by webhooks
+ *     (the demo's default: live events through the direct tunnel) and by polling only (live events
+ *     off), against a bare loopback HTTP round trip measured here;
  *   - scrolling up the 20,000-message chat: frame intervals, long tasks (PerformanceObserver
  *     'longtask'), DOM nodes and rendered rows;
  *   - JS heap (after forced GC) after each of several rounds of the above.
@@ -254,40 +254,6 @@ async function control<T = unknown>(
   return (await response.json()) as T;
 }
 
-/**
- * The realtime service, attached the way docs/realtime.md suggests the host will (a LiveControl
- * that follows the settings). Only for the webhook measurement: the app core does not attach it yet.
- */
-async function attachRealtime(host: BrowserHost): Promise<{ stop(): Promise<void> }> {
-  // Loaded when used: electron/core/realtime is being finished elsewhere, and its state must not
-  // stop the other measurements.
-  const { createTunnel, RealtimeService } = await import('../../electron/core/realtime/index.ts');
-  const core = host.core;
-  let realtime: InstanceType<typeof RealtimeService> | undefined;
-  core.attachLive({
-    status: () => realtime?.details() ?? {},
-    reconfigure: async () => {
-      await realtime?.stop();
-      realtime = undefined;
-      const settings = core.publicSettings().sync;
-      if (!settings.webhooksEnabled) return;
-      realtime = new RealtimeService({
-        workspaceId: core.registry.active()!.id,
-        session: core.session,
-        vault: core.options.vault,
-        tunnel: createTunnel({ provider: 'direct' }, { vault: core.options.vault }),
-      });
-      await realtime.start();
-    },
-  });
-  return {
-    async stop() {
-      await realtime?.stop();
-      core.attachLive(undefined);
-    },
-  };
-}
-
 // ── the page ─────────────────────────────────────────────────────────────────────────────────
 
 interface Mark {
@@ -439,25 +405,65 @@ async function measureSwitches(page: Page) {
   return { first_open_ms: summary(firstOpen), back_and_forth_ms: summary(backAndForth) };
 }
 
+/** Records every frame's start (rAF timestamps, page clock) until stopFrames(). */
+async function startFrames(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const frames: number[] = [];
+    window.__bench.frames = frames;
+    const tick = (t: number) => {
+      if (window.__bench.frames !== frames) return;
+      frames.push(t);
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+async function stopFrames(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const frames = window.__bench.frames ?? [];
+    window.__bench.frames = null;
+    return frames;
+  });
+}
+
+/**
+ * Enter in the composer → the optimistic bubble: in the DOM (React's commit), in a frame (the start
+ * of the frame that paints it), and on screen (just after that frame). A display shows a frame per
+ * 16.7 ms, so "≤ one frame" means the bubble is in the first frame after the key press.
+ */
 async function measureSends(page: Page, title: string) {
   const box = page.getByRole('textbox', { name: `Message ${title}` });
-  const samples: number[] = [];
-  const inDom: number[] = [];
+  const sends: Array<{ enter: number; inDom: number; painted: number }> = [];
+  await startFrames(page);
   for (let i = 0; i < RUNS.sends; i++) {
     await box.fill(`Bench message ${i + 1}: on our way (${randomUUID().slice(0, 8)})`);
     const after = await lastMarkTime(page);
     await box.press('Enter');
     const enter = await waitForMark(page, 'send-enter', after);
     const bubble = await waitForMark(page, 'bubble-rendered', after);
-    samples.push(bubble.t - enter.t);
     const inserted = await page.evaluate(
       (key) => window.__bench.inserted[key as string] ?? null,
       bubble.detail,
     );
-    if (inserted !== null) inDom.push(inserted - enter.t);
+    if (inserted !== null) sends.push({ enter: enter.t, inDom: inserted, painted: bubble.t });
     await sleep(100);
   }
-  return { first_frame: summary(samples), in_dom: summary(inDom) };
+  const frames = await stopFrames(page);
+  const frameStarts: number[] = [];
+  let nextFrame = 0;
+  for (const send of sends) {
+    // The frame whose paint finished just before the mark, and whether it was the first after Enter.
+    const paintFrame = Math.max(...frames.filter((f) => f <= send.painted));
+    frameStarts.push(paintFrame - send.enter);
+    if (frames.filter((f) => f > send.enter && f <= paintFrame).length <= 1) nextFrame++;
+  }
+  return {
+    in_dom_ms: summary(sends.map((x) => x.inDom - x.enter)),
+    frame_start_ms: summary(frameStarts),
+    on_screen_ms: summary(sends.map((x) => x.painted - x.enter)),
+    in_first_frame_after_enter: `${nextFrame} of ${sends.length}`,
+  };
 }
 
 /** From the control API call (a customer sends) to the first frame showing the bubble. */
@@ -485,13 +491,6 @@ async function measureArrivals(
       },
     );
     samples.push(((await handle.jsonValue()) as number) - started);
-    if (process.env.BENCH_UI_DEBUG)
-      console.log(
-        'DBG arrival',
-        key,
-        Math.round(samples[samples.length - 1]!),
-        Math.round((globalThis as any).__coreSeen?.get(key) - started),
-      );
     await sleep(spacing());
   }
   return summary(samples);
@@ -513,17 +512,8 @@ async function loopbackRoundTrips(count: number) {
 
 /** Scrolls up the open (long) chat: frames, long tasks, DOM size. */
 async function measureScroll(page: Page) {
-  await page.evaluate(() => {
-    window.__bench.longTasks = [];
-    const frames: number[] = [];
-    window.__bench.frames = frames;
-    const tick = (t: number) => {
-      if (window.__bench.frames !== frames) return;
-      frames.push(t);
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
+  await page.evaluate(() => (window.__bench.longTasks = []));
+  await startFrames(page);
   const log = page.getByRole('log', { name: 'Messages' });
   await log.hover();
   const dom: number[] = [];
@@ -556,12 +546,11 @@ async function measureScroll(page: Page) {
   }
   await sleep(500);
   await sample();
-  const result = await page.evaluate(() => {
-    const frames = window.__bench.frames ?? [];
-    window.__bench.frames = null;
-    const intervals = frames.slice(1).map((t, i) => t - (frames[i] as number));
-    return { intervals, longTasks: window.__bench.longTasks };
-  });
+  const frames = await stopFrames(page);
+  const result = {
+    intervals: frames.slice(1).map((t, i) => t - (frames[i] as number)),
+    longTasks: await page.evaluate(() => window.__bench.longTasks),
+  };
   const oldestId = Math.min(...(await renderedIds()));
   return {
     wheel_events: RUNS.wheels,
@@ -617,6 +606,17 @@ async function heapRound(page: Page, longTitle: string): Promise<void> {
   }
   await page.keyboard.press('Alt+ArrowDown');
   await sleep(300);
+}
+
+/** Turns live events on or off as the live-status panel does, and waits until the status follows. */
+async function liveEvents(host: BrowserHost, enabled: boolean): Promise<void> {
+  await call(host, 'webhooks.configure', { enabled, provider: 'direct' });
+  for (let i = 0; ; i++) {
+    const { state } = await call(host, 'webhooks.status', {});
+    if (state === (enabled ? 'live' : 'polling')) return;
+    if (i > 100) throw new Error(`live events did not turn ${enabled ? 'on' : 'off'} (${state})`);
+    await sleep(100);
+  }
 }
 
 /** Waits until the chat has no message still on its way (the sync polls those sooner). */
@@ -686,24 +686,6 @@ async function main(): Promise<void> {
     },
     targets: TARGETS,
   };
-  if (process.env.BENCH_UI_DEBUG) {
-    const seen = new Map<string, number>();
-    (globalThis as any).__coreSeen = seen;
-    setTimeout(
-      () =>
-        host.core.session.store.events.on('messages.changed', ({ keys }) => {
-          for (const k of keys) if (!seen.has(k)) seen.set(k, performance.timeOrigin + performance.now());
-        }),
-      100,
-    );
-  }
-  let realtime: { stop(): Promise<void> } | undefined;
-  let realtimeProblem: string | null = null;
-  try {
-    realtime = await attachRealtime(host);
-  } catch (error) {
-    realtimeProblem = error instanceof Error ? error.message : String(error);
-  }
   try {
     // The first sync (2,000 chats, the newest 50 messages of each), then the long chat's whole
     // history into the local store, as scrolling up would fetch it.
@@ -746,8 +728,18 @@ async function main(): Promise<void> {
     console.log('bench:ui: enter → bubble', report.enter_to_bubble_ms);
 
     const loopback = await loopbackRoundTrips(RUNS.loopback);
-    // The sends above are settled (delivered, no longer polled for), so only the open chat's
-    // regular poll can bring the customer's messages.
+    // Live events (webhooks through the direct tunnel), as the demo workspace runs by default.
+    await liveEvents(host, true);
+    const pushed = await measureArrivals(
+      page,
+      service,
+      service.longChatId,
+      RUNS.pushed,
+      () => 50 + Math.random() * 100,
+    );
+    // Polling only (live events turned off in the live-status panel). The sends above are settled
+    // (delivered, no longer checked on), so only the open chat's regular poll brings new messages.
+    await liveEvents(host, false);
     await settled(host, service.longChatId);
     const polled = await measureArrivals(
       page,
@@ -756,33 +748,17 @@ async function main(): Promise<void> {
       RUNS.polled,
       () => 300 + Math.random() * 1500,
     );
-    let pushed: Record<string, number> | { skipped: string } = {
-      skipped: `electron/core/realtime could not be loaded: ${realtimeProblem}`,
-    };
-    if (realtime) {
-      await call(host, 'webhooks.configure', { enabled: true, provider: 'direct' });
-      for (let i = 0; (await call(host, 'webhooks.status', {})).state !== 'live'; i++) {
-        if (i > 100) throw new Error('live events did not come up');
-        await sleep(100);
-      }
-      pushed = await measureArrivals(
-        page,
-        service,
-        service.longChatId,
-        RUNS.pushed,
-        () => 50 + Math.random() * 100,
-      );
-      await call(host, 'webhooks.configure', { enabled: false, provider: 'direct' });
-    }
+    await liveEvents(host, true);
     const budget = 5 * (loopback.p99 as number) + FRAME_MS;
     report.event_to_rendered = {
+      what: 'control API call (a customer sends) → just after the first frame showing the bubble, in the open chat',
       loopback_http_round_trip_ms: loopback,
       target_p99_ms: round(budget, 2),
-      polling_as_shipped_ms: {
+      webhooks_ms: pushed,
+      polling_only_ms: {
         ...polled,
         open_chat_poll_interval_ms: (await call(host, 'settings.get', {})).sync.pollIntervalMs,
       },
-      webhooks_realtime_attached_by_bench_ms: pushed,
     };
     console.log('bench:ui: event → rendered', report.event_to_rendered);
 
@@ -808,7 +784,6 @@ async function main(): Promise<void> {
     console.log('bench:ui: heap', report.js_heap_after_gc_mb);
     await context.close();
   } finally {
-    await realtime?.stop().catch(() => undefined);
     await browser.close();
     await host.stop();
     await service.stop();

@@ -142,7 +142,8 @@ export class Outbox {
     const key = newKey();
     const stagedIds = input.stagedIds ?? [];
     this.#validateContent(input.text, stagedIds, input.attachmentUrls ?? []);
-    const provisionalChatId = -Date.now() * 1000 - Math.floor(Math.random() * 1000);
+    // Negative, so it never meets a service id; small enough that its handles' ids (×100) stay safe integers.
+    const provisionalChatId = -(Math.floor(Date.now() / 1000) * 1000 + Math.floor(Math.random() * 1000));
     const payload: JobPayload<'create_chat'> = {
       provisionalChatId,
       lineNumber: line.phoneNumber,

@@ -62,6 +62,9 @@ export function ContactForm({ contact, onDone }: { contact: Contact | null; onDo
     const fields: ContactInput = {};
     for (const { name } of FIELDS) {
       const value = values[name].trim();
+      // Every contact has an owner: an emptied owner field keeps the current one (the service
+      // refuses an empty owner email).
+      if (name === 'ownerEmail' && !value) continue;
       // Editing sends only what changed; creating sends what was filled in.
       if (contact ? value !== initial[name] : value) (fields as Record<string, string>)[name] = value;
     }

@@ -14,6 +14,7 @@ import { AttachmentChip, UrlChip } from '../../components/AttachmentChip.tsx';
 import { Spinner } from '../../components/EmptyState.tsx';
 import { SegmentCounter } from '../../components/SegmentCounter.tsx';
 import { ACCEPT_ATTRIBUTE } from '../../lib/attachment-rules.ts';
+import { mark } from '../../lib/perf.ts';
 import { useStore } from '../../store/index.ts';
 import { EMPTY_DRAFT } from '../../store/composer-slice.ts';
 import { reachabilityOf } from '../../store/workspace-slice.ts';
@@ -49,6 +50,7 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
     // Enter while an IME is composing confirms the composition; it must not send.
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
+      mark('send-enter', chatId, event.timeStamp);
       send();
     }
   };

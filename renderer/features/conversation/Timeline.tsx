@@ -19,6 +19,7 @@ import { MessageBubble, type MessageHandlers } from '../../components/MessageBub
 import { useClock } from '../../hooks/use-clock.ts';
 import { errorText } from '../../lib/errors.ts';
 import { formatDayLabel, plural } from '../../lib/format.ts';
+import { markNextFrame } from '../../lib/perf.ts';
 import { buildTimeline, type TimelineItem } from '../../lib/timeline.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { EMPTY_TIMELINE } from '../../store/messages-slice.ts';
@@ -73,6 +74,7 @@ export function Timeline({ chatId }: { chatId: number }) {
   const [atBottom, setAtBottom] = useState(true);
   const [unseen, setUnseen] = useState(0);
   const [highlightKey, setHighlightKey] = useState<string | null>(null);
+  const painted = useRef(false);
 
   const items = useMemo(
     () =>
@@ -205,6 +207,12 @@ export function Timeline({ chatId }: { chatId: number }) {
     );
 
   const markerIndex = items.findIndex((item) => item.kind === 'new-marker');
+  // The first frame with this conversation's rows in it (bench:ui's "switch to first paint").
+  const onRowsRendered = (rendered: readonly unknown[]) => {
+    if (painted.current || rendered.length === 0) return;
+    painted.current = true;
+    markNextFrame('timeline-painted', chatId);
+  };
   return (
     <div className="timeline">
       <Virtuoso
@@ -235,6 +243,7 @@ export function Timeline({ chatId }: { chatId: number }) {
           if (bottom) setUnseen(0);
         }}
         startReached={() => void loadOlder(chatId)}
+        itemsRendered={onRowsRendered}
         increaseViewportBy={{ top: 600, bottom: 300 }}
         tabIndex={-1}
       />

@@ -7,7 +7,7 @@ import { selectChat, trackProvisionalChat } from '../../actions/chats.ts';
 import { checkImessage } from '../../actions/lines.ts';
 import { AttachmentChip } from '../../components/AttachmentChip.tsx';
 import { Modal } from '../../components/Modal.tsx';
-import { ACCEPT_ATTRIBUTE, partitionFiles } from '../../lib/attachment-rules.ts';
+import { ACCEPT_ATTRIBUTE, partitionFiles, stagingFailureText } from '../../lib/attachment-rules.ts';
 import { errorText, toErrorShape } from '../../lib/errors.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { RecipientField, type ImessageHint, type Recipient } from './RecipientField.tsx';
@@ -62,11 +62,14 @@ export function NewChatDialog() {
   const addFiles = async (files: File[]) => {
     const { accepted, rejected } = partitionFiles(files, attachments.length);
     setNotices(rejected);
-    try {
-      const staged = await stageFiles(accepted);
-      setAttachments((a) => [...a, ...staged]);
-    } catch (e) {
-      setNotices((n) => [...n, errorText(e)]);
+    // One at a time: a refused file must not take the others down with it.
+    for (const file of accepted) {
+      try {
+        const staged = await stageFiles([file]);
+        setAttachments((a) => [...a, ...staged]);
+      } catch (e) {
+        setNotices((n) => [...n, stagingFailureText(file.name, errorText(e))]);
+      }
     }
   };
 

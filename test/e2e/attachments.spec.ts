@@ -1,0 +1,115 @@
+/**
+ * Attachments the way agents add them: a photo dragged from the desktop onto the conversation, a
+ * screenshot pasted into the composer. What the service would refuse (too large, wrong type) is
+ * refused before anything is sent, with a reason that names the file.
+ */
+import type { Page } from '@playwright/test';
+import { expect, openInbox, test, type Parley } from './support/parley.ts';
+import { dropFiles, pasteFiles, png } from './support/files.ts';
+import { bubbles, composer, conversation, openChat, timeline } from './support/screen.ts';
+
+/** This host takes uploads up to 1 MB (the service's own limit is 100 MB: too slow to exceed). */
+test.use({ parleyOptions: { maxUploadBytes: 1024 * 1024 } });
+
+async function openImessageChat(page: Page, parley: Parley) {
+  const picked = await parley.pickChat((c) => c.service === 'iMessage' && !c.isGroup);
+  await openInbox(page, parley);
+  await openChat(page, picked.title);
+  return picked;
+}
+
+test('a dropped photo and a pasted screenshot go out together and show inline', async ({ page, parley }) => {
+  const { chat, title } = await openImessageChat(page, parley);
+  const area = conversation(page, title);
+  const attachments = area.getByRole('group', { name: 'Attachments' });
+
+  // When the agent drags a photo from the desktop over the conversation, a drop target shows…
+  const photo = { name: 'boiler-before.png', mimeType: 'image/png', bytes: png(160, 120, [220, 120, 40]) };
+  await dropFiles(area, [photo], async () => {
+    await expect(area.getByText(`Drop to attach to your message to ${title}`)).toBeVisible();
+  });
+  // …and dropping it attaches it to the draft
+  await expect(attachments.getByRole('button', { name: 'Remove boiler-before.png' })).toBeVisible();
+  await expect(area.getByText(`Drop to attach to your message to ${title}`)).toHaveCount(0);
+
+  // When they paste a screenshot into the composer, it gets a dated name of its own
+  const screenshot = { name: 'image.png', mimeType: 'image/png', bytes: png(120, 80, [40, 120, 220]) };
+  await pasteFiles(composer(page, title), [screenshot]);
+  await expect(attachments.getByRole('button', { name: /^Remove Pasted .*\.png$/ })).toBeVisible();
+
+  // And they send it with a line of text
+  const text = `Before and after photos (${Date.now()})`;
+  await composer(page, title).fill(text);
+  await composer(page, title).press('Enter');
+
+  // Then the message shows both images inline, and the composer is empty again
+  const sent = bubbles(page).filter({ hasText: text });
+  await expect(attachments).toHaveCount(0);
+  await expect(sent.getByRole('button', { name: 'Open image boiler-before.png' })).toBeVisible();
+  await expect(sent.getByRole('button', { name: /^Open image Pasted .*\.png$/ })).toBeVisible();
+  await expect(sent).toHaveAttribute('data-state', /^(pending|delivered)$/);
+  // (drawn from the files Parley serves, not broken links)
+  for (const image of await sent.getByRole('img').all())
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
+
+  // And the service received one message carrying both files
+  await expect
+    .poll(async () => {
+      const onService = (await parley.messagesOnService(chat.id)).filter((m) => m.text === text);
+      return onService.map((m) =>
+        m.attachments.map((a) => a.filename.replace(/^Pasted .*\.png$/, 'Pasted.png')),
+      );
+    })
+    .toEqual([['boiler-before.png', 'Pasted.png']]);
+});
+
+test('a file over the upload limit is refused by name, and nothing is sent', async ({ page, parley }) => {
+  const { chat, title } = await openImessageChat(page, parley);
+  const area = conversation(page, title);
+  const before = (await parley.messagesOnService(chat.id)).length;
+
+  // When the agent drops a photo larger than the limit
+  const big = { name: 'site-survey.png', mimeType: 'image/png', bytes: Buffer.alloc(1536 * 1024, 7) };
+  await dropFiles(area, [big]);
+
+  // Then Parley says which file and why, and attaches nothing
+  const notice = area.getByRole('alert');
+  await expect(notice).toContainText('site-survey.png');
+  await expect(notice).toContainText('at most 1 MB');
+  await expect(area.getByRole('group', { name: 'Attachments' })).toHaveCount(0);
+  await expect(area.getByRole('button', { name: 'Send' })).toBeDisabled();
+
+  // And pressing Enter in the empty composer sends nothing
+  await composer(page, title).press('Enter');
+  await expect(timeline(page).getByText('site-survey.png')).toHaveCount(0);
+  expect((await parley.messagesOnService(chat.id)).length).toBe(before);
+});
+
+test('a file of a type the service refuses is refused, and nothing is sent', async ({ page, parley }) => {
+  const { chat, title } = await openImessageChat(page, parley);
+  const area = conversation(page, title);
+  const before = (await parley.messagesOnService(chat.id)).length;
+
+  // When the agent drops a program
+  await dropFiles(area, [
+    {
+      name: 'invoice-viewer.exe',
+      mimeType: 'application/octet-stream',
+      bytes: Buffer.from('MZ fake program'),
+    },
+  ]);
+
+  // Then the program is refused, by name, with what can be sent instead
+  const notice = area.getByRole('alert');
+  await expect(notice).toContainText('invoice-viewer.exe');
+  await expect(notice).toContainText('JPEG, PNG, GIF, HEIC, MP4, MOV, PDF, vCard or plain text');
+  await expect(area.getByRole('group', { name: 'Attachments' })).toHaveCount(0);
+  await expect(area.getByRole('button', { name: 'Send' })).toBeDisabled();
+
+  // And the notice can be dismissed; nothing went to the service
+  await notice.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(notice).toHaveCount(0);
+  expect((await parley.messagesOnService(chat.id)).length).toBe(before);
+});

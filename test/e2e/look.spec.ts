@@ -1,0 +1,134 @@
+/**
+ * Look and accessibility: every main view (inbox, conversation, contacts, settings, and the
+ * dialogs) in the light and the dark theme has no serious or critical axe-core violation, and each
+ * is photographed (test artifacts; with PARLEY_DOCS_SCREENSHOTS=1 also docs/screenshots/).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, openInbox, test, type Parley } from './support/parley.ts';
+import { chatRow, conversation, conversationList, goTo, timeline } from './support/screen.ts';
+
+const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+/** The views the README shows (docs/screenshots/<view>-<theme>.png). */
+const DOCS_VIEWS = new Set([
+  'inbox',
+  'conversation',
+  'details',
+  'search',
+  'new-conversation',
+  'contacts',
+  'settings',
+]);
+
+/** Axe-core's serious and critical findings on what is on screen, as readable lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary}`));
+}
+
+async function photograph(page: Page, testInfo: TestInfo, view: string, theme: string): Promise<void> {
+  const name = `${view}-${theme}`;
+  // The caret is noise in a picture.
+  const body = await page.screenshot({ caret: 'hide', animations: 'disabled' });
+  await testInfo.attach(name, { body, contentType: 'image/png' });
+  if (process.env['PARLEY_DOCS_SCREENSHOTS'] === '1' && DOCS_VIEWS.has(view)) {
+    mkdirSync(DOCS, { recursive: true });
+    writeFileSync(join(DOCS, `${name}.png`), body);
+  }
+}
+
+/** Scrolls the virtualized inbox until the row is rendered, then opens it. */
+async function scrollToAndOpen(page: Page, title: string): Promise<void> {
+  const list = conversationList(page);
+  for (let i = 0; i < 40 && (await chatRow(page, title).count()) === 0; i++) {
+    await list.hover();
+    await page.mouse.wheel(0, 300);
+  }
+  await chatRow(page, title).click();
+  await expect(conversation(page, title)).toBeVisible();
+}
+
+/** The conversation with the most to show (images, a PDF, both directions): Rosa's, in the demo. */
+async function showcaseChat(parley: Parley): Promise<string> {
+  const inbox = await parley.pickChats(40);
+  return (
+    inbox.find((c) => c.title === 'Rosa Schneider') ??
+    inbox.find((c) => !c.chat.isGroup && c.chat.service === 'iMessage')!
+  ).title;
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`the main views in the ${theme} theme are accessible (and photographed)`, async ({
+    page,
+    parley,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const problems: Record<string, string[]> = {};
+    const check = async (view: string) => {
+      await photograph(page, testInfo, view, theme);
+      const found = await seriousViolations(page);
+      if (found.length) problems[view] = found;
+    };
+    await openInbox(page, parley);
+
+    // The theme, as an agent picks it
+    await goTo(page, 'Settings');
+    await page
+      .getByRole('radiogroup', { name: 'Theme' })
+      .getByRole('radio', { name: theme === 'light' ? 'Light' : 'Dark' })
+      .click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+    await check('settings');
+
+    await goTo(page, 'Inbox');
+    await expect(conversationList(page).getByRole('listitem').first()).toBeVisible();
+    await check('inbox');
+
+    await scrollToAndOpen(page, await showcaseChat(parley));
+    await expect(timeline(page).getByTestId('message').first()).toBeVisible();
+    // Images have their reserved boxes; wait until they are drawn for the picture.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('[role=log] img')].every((img) => img.complete),
+    );
+    await check('conversation');
+
+    await page.getByRole('button', { name: 'Conversation details' }).click();
+    await expect(page.getByRole('complementary', { name: 'Conversation details' })).toBeVisible();
+    await check('details');
+    await page.getByRole('button', { name: 'Close details' }).click();
+
+    await page.getByRole('searchbox', { name: 'Search conversations, contacts and messages' }).fill('quote');
+    await expect(page.getByRole('region', { name: 'Messages found' })).toBeVisible();
+    await check('search');
+    await page.getByRole('searchbox', { name: 'Search conversations, contacts and messages' }).fill('');
+
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New conversation' });
+    await dialog.getByRole('combobox', { name: 'To' }).pressSequentially('628 555 0142');
+    await dialog.getByRole('combobox', { name: 'To' }).press('Enter');
+    await dialog.getByRole('textbox', { name: 'Message' }).fill('Hi! This is Harborview Home Services.');
+    await check('new-conversation');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    await goTo(page, 'Contacts');
+    await page.getByRole('list', { name: 'Contact list' }).getByRole('button').first().click();
+    await expect(page.getByRole('button', { name: 'Delete contact' })).toBeVisible();
+    await check('contacts');
+
+    await goTo(page, 'Lines & forwarding');
+    await expect(page.getByRole('heading', { name: 'Lines & forwarding' })).toBeVisible();
+    await check('lines');
+
+    await page.getByRole('button', { name: /^Connection: / }).click();
+    await expect(page.getByRole('dialog', { name: 'Live status' })).toBeVisible();
+    await check('live-status');
+
+    expect(problems).toEqual({});
+  });
+}

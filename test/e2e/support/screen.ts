@@ -1,0 +1,97 @@
+/**
+ * What the agent sees, by accessible role and name (and the bubbles' test ids), so the specs read
+ * like the screen: `chatRow(page, 'Sofia Park')`, `bubble(page, 'On my way')`.
+ */
+import { expect, type Locator, type Page } from '@playwright/test';
+import { escapeRegExp } from './parley.ts';
+
+export function conversationList(page: Page): Locator {
+  return page.getByRole('list', { name: 'Conversations' });
+}
+
+/** An inbox row: its accessible name is "<title>. <unread, pinned, service, preview>". */
+export function chatRow(page: Page, title: string): Locator {
+  return conversationList(page).getByRole('button', { name: new RegExp(`^${escapeRegExp(title)}\\. `) });
+}
+
+/** The open conversation (a region named after the chat). */
+export function conversation(page: Page, title: string): Locator {
+  return page.getByRole('region', { name: `Conversation with ${title}` });
+}
+
+export function timeline(page: Page): Locator {
+  return page.getByRole('log', { name: 'Messages' });
+}
+
+export function bubbles(page: Page): Locator {
+  return timeline(page).getByTestId('message');
+}
+
+/** The bubble whose text is exactly `text`. */
+export function bubble(page: Page, text: string): Locator {
+  return bubbles(page).filter({
+    has: page.locator('.message-text', { hasText: new RegExp(`^${escapeRegExp(text)}$`) }),
+  });
+}
+
+export function composer(page: Page, title: string): Locator {
+  return page.getByRole('textbox', { name: `Message ${title}` });
+}
+
+/** Clicks a row and waits for its conversation to show. */
+export async function openChat(page: Page, title: string): Promise<void> {
+  await chatRow(page, title).click();
+  await expect(conversation(page, title)).toBeVisible();
+  await expect(timeline(page)).toBeVisible();
+}
+
+/** Types a message in the open conversation and presses Enter. */
+export async function send(page: Page, title: string, text: string): Promise<void> {
+  const box = composer(page, title);
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/** The sidebar's Live / Polling only / Offline button. */
+export function liveIndicator(page: Page): Locator {
+  return page.getByRole('button', { name: /^Connection: / });
+}
+
+/** Goes to a view of the sidebar ("Contacts", "Lines & forwarding", "Settings", "Inbox"). */
+export async function goTo(
+  page: Page,
+  view: 'Inbox' | 'Contacts' | 'Lines & forwarding' | 'Settings',
+): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const name = view === 'Inbox' ? /^Inbox/ : view;
+  await nav.getByRole('button', { name, exact: view !== 'Inbox' }).click();
+}
+
+export interface Notice {
+  title: string;
+  body: string;
+}
+
+/**
+ * Grants the page the Notifications permission and records every notification it shows: the
+ * browser host uses the Web Notifications API, so the constructor is wrapped before the app loads.
+ */
+export async function recordNotifications(page: Page): Promise<Notice[]> {
+  const shown: Notice[] = [];
+  await page.context().grantPermissions(['notifications']);
+  await page.exposeFunction('__parleyNotified', (title: string, body: string) => shown.push({ title, body }));
+  await page.addInitScript(() => {
+    const Native = window.Notification;
+    class Recorded extends Native {
+      constructor(title: string, options?: NotificationOptions) {
+        (window as unknown as { __parleyNotified(title: string, body: string): void }).__parleyNotified(
+          title,
+          options?.body ?? '',
+        );
+        super(title, options);
+      }
+    }
+    window.Notification = Recorded;
+  });
+  return shown;
+}
