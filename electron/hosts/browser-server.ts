@@ -150,7 +150,7 @@ export async function startBrowserServer(
       if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
         return reply.status(413).send({
           code: 'attachment_rejected',
-          message: `Files can be at most ${Math.round(maxUpload / 1024 / 1024)} MB`,
+          message: `Files can be at most ${maxUpload >= 1024 * 1024 ? `${Math.round(maxUpload / 1024 / 1024)} MB` : `${Math.ceil(maxUpload / 1024)} KB`}`,
           retryable: false,
         });
       }
