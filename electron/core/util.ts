@@ -34,3 +34,16 @@ export async function forEachLimited<T>(
   });
   await Promise.all(runners);
 }
+
+/** Waits for `promise` at most `ms`; resolves false when time ran out (the work goes on unawaited). */
+export async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

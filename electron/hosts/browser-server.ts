@@ -83,7 +83,12 @@ export async function startBrowserServer(
 ): Promise<BrowserServer> {
   const secret = randomBytes(24).toString('base64url');
   const maxUpload = options.maxUploadBytes ?? MAX_ATTACHMENT_BYTES;
-  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  // Shutting down must not wait for a browser's keep-alive connections.
+  const app: FastifyInstance = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: true,
+  });
   let origin = 'http://127.0.0.1';
   const sockets = new Set<WebSocket>();
 
@@ -262,7 +267,11 @@ export async function startBrowserServer(
       for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(frame);
     },
     async close() {
-      for (const ws of sockets) ws.close(1001, 'Parley is shutting down');
+      for (const ws of sockets) {
+        ws.close(1001, 'Parley is shutting down');
+        // A page that does not answer the closing handshake must not hold the shutdown.
+        setTimeout(() => ws.terminate(), 500).unref();
+      }
       wss.close();
       await app.close();
     },

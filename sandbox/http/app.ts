@@ -49,6 +49,8 @@ export function buildApp(services: SandboxServices): FastifyInstance {
   const { world } = services;
   const app = Fastify({
     logger: false,
+    // stop() must not wait for clients' keep-alive connections.
+    forceCloseConnections: true,
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   });

@@ -195,7 +195,8 @@ export function createWebhookDispatcher(world: World): WebhookDispatcher {
       stopped = true;
       unsubscribe();
       held.clear();
-      await agent.close();
+      // In-flight deliveries are abandoned, not awaited: the service is going away.
+      await agent.destroy();
     },
   };
 }

@@ -13,6 +13,7 @@ import type { ConnectionStatus } from '../../../shared/domain.ts';
 import { vaultKeys } from '../vault/index.ts';
 import { probeConnection } from '../api/probe.ts';
 import { createLogger } from '../log/logger.ts';
+import { within } from '../util.ts';
 import { WorkspaceSession } from '../session.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import { workspaceSyncOf } from '../settings/index.ts';
@@ -428,9 +429,13 @@ export class AppCore {
     const realtime = this.#realtime;
     this.#realtime = undefined;
     this.#live = undefined;
-    await realtime
-      ?.stop()
-      .catch((error: unknown) => log.warn('stopping live events failed', { error: String(error) }));
+    if (realtime) {
+      // Deactivating the subscription is a courtesy to the service: it may not hold up a quit.
+      const stopping = realtime
+        .stop()
+        .catch((error: unknown) => log.warn('stopping live events failed', { error: String(error) }));
+      if (!(await within(stopping, 5_000))) log.warn('live events did not stop in time; closing anyway');
+    }
     this.#session = undefined;
     this.#sessionWorkspaceId = undefined;
     this.#notifier = undefined;
