@@ -17,7 +17,7 @@ import { within } from '../util.ts';
 import { WorkspaceSession } from '../session.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import { workspaceSyncOf } from '../settings/index.ts';
-import type { StoreEvents } from '../store/events.ts';
+import { STORE_EVENT_NAMES } from '../store/events.ts';
 import type { SyncOptions } from '../sync/engine.ts';
 import type { Vault } from '../vault/index.ts';
 import { openWorkspaceRegistry, type DemoSandboxPort, type WorkspaceRegistry } from '../workspaces/index.ts';
@@ -58,21 +58,6 @@ export interface AppCoreOptions {
   /** Overrides for tests and benchmarks. */
   sync?: Partial<SyncOptions>;
 }
-
-const FORWARDED: ReadonlyArray<keyof StoreEvents & EventName> = [
-  'chats.changed',
-  'chats.removed',
-  'chats.replaced',
-  'messages.changed',
-  'messages.removed',
-  'typing.changed',
-  'contacts.changed',
-  'contacts.removed',
-  'lines.changed',
-  'calls.changed',
-  'sync.status',
-  'connection.status',
-];
 
 /**
  * The application behind the bridge, the same in both hosts: the workspace registry, the session of
@@ -330,7 +315,7 @@ export class AppCore {
     this.#session = session;
     this.#sessionWorkspaceId = id;
     this.#notifier = new Notifier(session.store);
-    this.#detach = FORWARDED.map((name) =>
+    this.#detach = STORE_EVENT_NAMES.map((name) =>
       session.store.events.on(name, (payload) => this.options.emit(name, payload as Events[typeof name])),
     );
     this.#detach.push(

@@ -1,21 +1,25 @@
-import type { ConnectionStatus, SyncStatus } from '../../../shared/domain.ts';
+import type { Events } from '../../../shared/contract/events.ts';
 
-/** What the store announces after each committed change; the hosts forward these to the renderer. */
-export interface StoreEvents {
-  'chats.changed': { chatIds: number[] };
-  'chats.removed': { chatIds: number[] };
-  /** A provisional new chat got its real id. */
-  'chats.replaced': { from: number; to: number };
-  'messages.changed': { chatId: number; keys: string[] };
-  'messages.removed': { chatId: number; keys: string[] };
-  'typing.changed': { chatId: number; identifiers: string[] };
-  'contacts.changed': { ids: number[] };
-  'contacts.removed': { ids: number[] };
-  'lines.changed': { ids: number[] };
-  'calls.changed': { ids: string[] };
-  'sync.status': SyncStatus;
-  'connection.status': ConnectionStatus;
-}
+/**
+ * What the store announces after each committed change. They are bridge events as they are: the
+ * hosts forward every one of them to the renderer unchanged.
+ */
+export const STORE_EVENT_NAMES = [
+  'chats.changed',
+  'chats.removed',
+  'chats.replaced',
+  'messages.changed',
+  'messages.removed',
+  'typing.changed',
+  'contacts.changed',
+  'contacts.removed',
+  'lines.changed',
+  'calls.changed',
+  'sync.status',
+  'connection.status',
+] as const satisfies ReadonlyArray<keyof Events>;
+
+export type StoreEvents = Pick<Events, (typeof STORE_EVENT_NAMES)[number]>;
 
 export type StoreEventName = keyof StoreEvents;
 export type StoreListener<K extends StoreEventName> = (payload: StoreEvents[K]) => void;
