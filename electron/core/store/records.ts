@@ -1,3 +1,5 @@
+import type { Contact, Line } from '../../../shared/domain.ts';
+
 /**
  * What the reconciler writes: the service's facts, normalized (numbers for ids, epoch ms for times),
  * whichever way they arrived (poll, send response, webhook). Fields a source does not carry are
@@ -58,27 +60,7 @@ export interface MessageRecord {
   idempotencyKey?: string | null;
 }
 
-export interface ContactRecord {
-  id: number;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  email: string;
-  phoneNumber: string;
-  company: string;
-  title: string;
-  location: string;
-  imageUrl: string | null;
-  owner: { id: number; email: string; name: string } | null;
-  createdAt: number | null;
-  updatedAt: number | null;
-}
+/** Contacts and lines arrive complete from every source: the domain shape is the record. */
+export type ContactRecord = Contact;
 
-export interface LineRecord {
-  id: number;
-  phoneNumber: string;
-  forwardingNumber: string | null;
-  responseRate: number | null;
-  userName: string | null;
-  userEmail: string | null;
-}
+export type LineRecord = Line;
