@@ -1,19 +1,24 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { z } from 'zod';
 import type { EventName, Events } from '../../shared/contract/events.ts';
+import { stagedView } from '../../shared/contract/staged.ts';
 import type { AppCore } from '../core/app/app-core.ts';
 import { toBridgeError } from '../core/app/errors.ts';
 import { createLogger } from '../core/log/logger.ts';
 import { MAX_ATTACHMENT_BYTES } from '../core/api/outgoing.ts';
+import { userFileHeaders } from './user-files.ts';
 
 const log = createLogger('browser-host');
 const COOKIE = 'parley_session';
+/** The largest bridge frame a page may send (a message page is far smaller). */
+const MAX_FRAME_BYTES = 4 * 1024 * 1024;
 
 export interface BrowserServerOptions {
   /** The built renderer (index.html and assets). */
@@ -33,10 +38,9 @@ export interface BrowserServer {
   close(): Promise<void>;
 }
 
-function securityHeaders(reply: FastifyReply, origin: string): void {
-  reply.header(
-    'content-security-policy',
-    [
+function securityHeaders(origin: string): Record<string, string> {
+  return {
+    'content-security-policy': [
       "default-src 'self'",
       "script-src 'self'",
       "style-src 'self' 'unsafe-inline'",
@@ -49,12 +53,53 @@ function securityHeaders(reply: FastifyReply, origin: string): void {
       "frame-ancestors 'none'",
       "form-action 'none'",
     ].join('; '),
-  );
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('referrer-policy', 'no-referrer');
-  reply.header('x-frame-options', 'DENY');
-  reply.header('cross-origin-opener-policy', 'same-origin');
-  reply.header('cross-origin-resource-policy', 'same-origin');
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+  };
+}
+
+/** A plain-text answer that names only the status: never the path or anything else the request said. */
+function plainStatus(reply: FastifyReply, status: number, headers: Record<string, string>) {
+  return reply
+    .status(status)
+    .headers(headers)
+    .type('text/plain; charset=utf-8')
+    .send(STATUS_CODES[status] ?? 'Error');
+}
+
+/** A bridge call as the page sends it. Anything else is refused with a protocol error. */
+const CallFrame = z
+  .object({
+    id: z.number().int().nonnegative().safe(),
+    method: z.string().min(1).max(200),
+    input: z.unknown(),
+  })
+  .strict();
+
+type ParsedFrame =
+  | { ok: true; id: number; method: string; input: unknown }
+  | { ok: false; id: number | null; message: string };
+
+function parseFrame(data: RawData, isBinary: boolean): ParsedFrame {
+  if (isBinary) return { ok: false, id: null, message: 'Frames are JSON text, not binary' };
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : String(data));
+  } catch {
+    return { ok: false, id: null, message: 'Malformed frame: not JSON' };
+  }
+  const call = CallFrame.safeParse(value);
+  if (call.success) return { ok: true, ...call.data };
+  const id = (value as { id?: unknown } | null)?.id;
+  return {
+    ok: false,
+    // The id is echoed only when it is one the page could be waiting on.
+    id: typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : null,
+    message: 'A call is {id, method, input}: a whole-number id and a method name',
+  };
 }
 
 function cookieValue(header: string | undefined): string | undefined {
@@ -83,20 +128,47 @@ export async function startBrowserServer(
 ): Promise<BrowserServer> {
   const secret = randomBytes(24).toString('base64url');
   const maxUpload = options.maxUploadBytes ?? MAX_ATTACHMENT_BYTES;
-  // Shutting down must not wait for a browser's keep-alive connections.
+  let origin = 'http://127.0.0.1';
+  // Only the names this server is reached by on loopback: a page on any other name (DNS rebinding
+  // points a stranger's name at 127.0.0.1) is not served, not even a 401.
+  let allowedHosts = new Set<string>();
+  const sockets = new Set<WebSocket>();
   const app: FastifyInstance = Fastify({
     logger: false,
     bodyLimit: 1024 * 1024,
+    // Shutting down must not wait for a browser's keep-alive connections.
     forceCloseConnections: true,
+    return503OnClosing: false,
+    // The framework's own refusals (a malformed URL, an over-long parameter, a broken request)
+    // carry the same headers as every other response and never echo the request back.
+    frameworkErrors: (_error, _request, reply) => plainStatus(reply, 400, securityHeaders(origin)),
+    clientErrorHandler: (_error, socket: Socket) => {
+      if (!socket.writable) return socket.destroy();
+      const body = STATUS_CODES[400] as string;
+      const headers = Object.entries(securityHeaders(origin))
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${headers}\r\n${body}`,
+      );
+    },
   });
-  let origin = 'http://127.0.0.1';
-  const sockets = new Set<WebSocket>();
 
   const authorized = (request: FastifyRequest | IncomingMessage): boolean =>
     sameSecret(cookieValue(request.headers.cookie), secret);
+  const knownHost = (request: FastifyRequest | IncomingMessage): boolean =>
+    allowedHosts.has((request.headers.host ?? '').toLowerCase());
+
+  app.setErrorHandler((error, _request, reply) => {
+    const code = (error as { statusCode?: number }).statusCode;
+    const status = code && code >= 400 && code < 600 ? code : 500;
+    if (status >= 500) log.warn('request failed', { error: error instanceof Error ? error.message : '' });
+    return plainStatus(reply, status, securityHeaders(origin));
+  });
 
   app.addHook('onRequest', async (request, reply) => {
-    securityHeaders(reply, origin);
+    reply.headers(securityHeaders(origin));
+    if (!knownHost(request)) return plainStatus(reply, 403, {});
     const url = new URL(request.url, origin);
     const key = url.searchParams.get('k');
     if (key !== null) {
@@ -129,7 +201,7 @@ export async function startBrowserServer(
   });
 
   // Only the renderer's own files exist: anything else, traversal attempts included, is a 404.
-  app.setNotFoundHandler((_request, reply) => reply.status(404).type('text/plain').send('Not found'));
+  app.setNotFoundHandler((_request, reply) => plainStatus(reply, 404, {}));
 
   app.post('/upload', async (request, reply) => {
     if (request.headers['x-parley-upload'] !== '1')
@@ -143,14 +215,7 @@ export async function startBrowserServer(
           .status(400)
           .send({ code: 'invalid_input', message: 'No file in the upload', retryable: false });
       const bytes = await file.toBuffer();
-      const staged = await core.session.staging.stageBytes(bytes, file.filename);
-      return {
-        id: staged.id,
-        filename: staged.filename,
-        mimeType: staged.mimeType,
-        size: staged.size,
-        previewUrl: `parley-staged:${staged.id}`,
-      };
+      return stagedView(await core.session.staging.stageBytes(bytes, file.filename));
     } catch (error) {
       if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
         return reply.status(413).send({
@@ -168,14 +233,9 @@ export async function startBrowserServer(
     reply: FastifyReply,
     file: { path: string; mimeType: string; filename: string } | undefined,
   ) => {
-    if (!file) return reply.status(404).type('text/plain').send('Not found');
-    const inline = /^(image|video|audio)\//.test(file.mimeType) && file.mimeType !== 'image/svg+xml';
-    reply.type(file.mimeType);
-    reply.header(
-      'content-disposition',
-      `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-    );
-    reply.header('cache-control', 'private, max-age=3600');
+    if (!file) return plainStatus(reply, 404, {});
+    // A customer's file is never a document of this origin: see user-files.ts.
+    reply.headers(userFileHeaders(file));
     return reply.send(createReadStream(file.path));
   };
 
@@ -197,59 +257,49 @@ export async function startBrowserServer(
     );
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
-  app.server.on('upgrade', (request, socket, head) => {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  wss.on('error', (error) => log.warn('bridge server error', { error: error.message }));
+  app.server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
+    // A client that resets the connection mid-handshake must not take the host down.
+    socket.on('error', () => socket.destroy());
     const path = (request.url ?? '').split('?')[0];
     const allowedOrigins = [origin, origin.replace('127.0.0.1', 'localhost')];
     if (
       path !== '/bridge' ||
+      !knownHost(request) ||
       !authorized(request) ||
       !allowedOrigins.includes(request.headers.origin ?? '')
     ) {
-      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-      socket.destroy();
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
-      ws.on('message', (data) => {
-        let frame: { id?: unknown; method?: unknown; input?: unknown };
-        try {
-          frame = JSON.parse(String(data)) as typeof frame;
-        } catch {
-          ws.send(
-            JSON.stringify({
-              id: null,
-              ok: false,
-              error: { code: 'invalid_input', message: 'Malformed frame', retryable: false },
-            }),
-          );
+      // A frame over the limit or not valid UTF-8: ws closes the socket (1009 / 1007) after this.
+      ws.on('error', (error) => log.warn('bridge socket closed on a bad frame', { error: error.message }));
+      const answer = (frame: object): void => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+      };
+      ws.on('message', (data, isBinary) => {
+        const call = parseFrame(data, isBinary);
+        if (!call.ok) {
+          answer({
+            id: call.id,
+            ok: false,
+            error: { code: 'invalid_input', message: call.message, retryable: false },
+          });
           return;
         }
-        if (typeof frame.id !== 'number' || typeof frame.method !== 'string') {
-          ws.send(
-            JSON.stringify({
-              id: frame.id ?? null,
-              ok: false,
-              error: {
-                code: 'invalid_input',
-                message: 'A call needs a numeric id and a method',
-                retryable: false,
-              },
-            }),
-          );
-          return;
-        }
-        const id = frame.id;
-        void core.dispatch(frame.method, frame.input).then((result) => {
-          if (ws.readyState !== ws.OPEN) return;
-          ws.send(
-            JSON.stringify(
+        const { id } = call;
+        void core
+          .dispatch(call.method, call.input)
+          .catch((error: unknown) => ({ ok: false as const, error: toBridgeError(error) }))
+          .then((result) =>
+            answer(
               result.ok ? { id, ok: true, value: result.value } : { id, ok: false, error: result.error },
             ),
           );
-        });
       });
     });
   });
@@ -257,6 +307,7 @@ export async function startBrowserServer(
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const port = (app.server.address() as AddressInfo).port;
   origin = `http://127.0.0.1:${port}`;
+  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   log.info('browser host listening', { origin });
   return {
     launchUrl: `${origin}/?k=${secret}`,

@@ -15,7 +15,6 @@ import type {
   MessagePage,
   PublicSettings,
   SearchResults,
-  StagedAttachment,
   WorkspaceInfo,
   WorkspaceList,
 } from './views.ts';
@@ -200,13 +199,8 @@ export const methods = {
   )<void>(),
 
   // ── attachments ───────────────────────────────────────────────────────────────────────────
-  /**
-   * Stages a file by its path on disk (Electron: the dropped/picked file's path). Checks type and
-   * size first. Fails with `attachment_rejected` and the reason.
-   */
-  'attachments.stagePath': method(
-    z.object({ path: z.string().min(1).max(4096) }).strict(),
-  )<StagedAttachment>(),
+  // Staging is not a method: a file reaches the core only as the user handed it over (see
+  // docs/bridge.md "Staging files"), never as a path named by the renderer.
   /** Forgets staged files that will not be sent. */
   'attachments.unstage': method(
     z.object({ ids: z.array(z.string().uuid()).min(1).max(50) }).strict(),

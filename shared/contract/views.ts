@@ -1,5 +1,9 @@
 /** Shapes that exist only at the bridge: what the UI is shown of workspaces, settings, live status. */
 import type { Call, Chat, Contact, Line, Message, SyncStatus } from '../domain.ts';
+import type { StagedAttachment } from './staged.ts';
+
+/** Kept here too, where the other views are: the one definition lives in staged.ts. */
+export type { StagedAttachment } from './staged.ts';
 
 export interface WorkspaceInfo {
   id: string;
@@ -59,15 +63,6 @@ export interface SearchResults {
   chats: Chat[];
   contacts: Contact[];
   messages: SearchHitView[];
-}
-
-export interface StagedAttachment {
-  id: string;
-  filename: string;
-  mimeType: string;
-  size: number;
-  /** An app-owned URL the renderer can show as a preview (images, video). */
-  previewUrl: string;
 }
 
 export interface Draft {

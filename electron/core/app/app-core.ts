@@ -10,6 +10,7 @@ import type {
   WorkspaceList,
 } from '../../../shared/contract/views.ts';
 import type { ConnectionStatus } from '../../../shared/domain.ts';
+import { stagedIdOf } from '../../../shared/contract/staged.ts';
 import { vaultKeys } from '../vault/index.ts';
 import { probeConnection } from '../api/probe.ts';
 import { createLogger } from '../log/logger.ts';
@@ -189,8 +190,9 @@ export class AppCore {
       attachmentId,
     );
     if (!row) return undefined;
-    if (row.url.startsWith('parley-staged:')) {
-      const staged = session.staging.get(row.url.slice('parley-staged:'.length));
+    const stagedId = stagedIdOf(row.url);
+    if (stagedId) {
+      const staged = session.staging.get(stagedId);
       return staged ? { path: staged.path, mimeType: staged.mimeType, filename: staged.filename } : undefined;
     }
     const dir = join(this.registry.dataDirFor(this.#sessionWorkspaceId), 'attachments');

@@ -1,5 +1,6 @@
 import { isEmailHandle, toHandle } from '../../../shared/phone.ts';
-import type { LineWithUnread, StagedAttachment } from '../../../shared/contract/views.ts';
+import type { LineWithUnread } from '../../../shared/contract/views.ts';
+import { stagedView } from '../../../shared/contract/staged.ts';
 import type { Chat, Line } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { contactRecord, lineRecord } from '../sync/map.ts';
@@ -9,8 +10,6 @@ import type { Handlers } from './dispatch.ts';
 import { UserFacingError } from './errors.ts';
 import { safeExternalUrl } from './external-links.ts';
 
-const STAGED_PREVIEW_PREFIX = 'parley-staged:';
-
 /** Every bridge method's implementation, over the app core. Inputs arrive validated. */
 export function createHandlers(core: AppCore): Handlers {
   const s = () => core.session;
@@ -18,17 +17,6 @@ export function createHandlers(core: AppCore): Handlers {
     ...line,
     unreadChats: s().store.chats.unreadByLine().get(line.id) ?? 0,
   });
-  const stagedView = (id: string): StagedAttachment => {
-    const file = s().staging.get(id);
-    if (!file) throw new UserFacingError('not_found', 'That attachment is no longer staged');
-    return {
-      id: file.id,
-      filename: file.filename,
-      mimeType: file.mimeType,
-      size: file.size,
-      previewUrl: `${STAGED_PREVIEW_PREFIX}${file.id}`,
-    };
-  };
   const imessageCache = new Map<string, { available: boolean; at: number }>();
 
   return {
@@ -147,7 +135,10 @@ export function createHandlers(core: AppCore): Handlers {
       if (!draft) return { text: '', attachments: [] };
       return {
         text: draft.text,
-        attachments: draft.stagedIds.filter((id) => s().staging.get(id)).map(stagedView),
+        attachments: draft.stagedIds.flatMap((id) => {
+          const file = s().staging.get(id);
+          return file ? [stagedView(file)] : [];
+        }),
       };
     },
     'chats.saveDraft': ({ chatId, text, stagedIds }) => s().store.drafts.set(chatId, text, stagedIds),
@@ -195,7 +186,6 @@ export function createHandlers(core: AppCore): Handlers {
     },
 
     // ── attachments
-    'attachments.stagePath': async ({ path }) => stagedView((await s().staging.stageFile(path)).id),
     'attachments.unstage': async ({ ids }) => s().staging.release(ids),
     'attachments.open': async ({ attachmentId, save }) => {
       const file = await core.attachmentFile(attachmentId);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageError, ReactionKind } from '../../../shared/domain.ts';
+import { stagedAttachmentId, stagedResource } from '../../../shared/contract/staged.ts';
 import type { PartnerApiClient } from '../api/client.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../api/retry-policy.ts';
@@ -477,8 +478,8 @@ export class Outbox {
       const file = this.#staging.get(id);
       if (!file) throw new AttachmentRejected('An attachment was not staged');
       return {
-        id: `staged-${id}`,
-        url: `parley-staged:${id}`,
+        id: stagedAttachmentId(id),
+        url: stagedResource(id),
         filename: file.filename,
         mimeType: file.mimeType,
         size: file.size,

@@ -13,6 +13,7 @@ import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import mime from 'mime-types';
 import { createLogger } from '../../core/log/logger.ts';
+import { USER_FILE_CSP, userFileHeaders } from '../user-files.ts';
 import { APP_HOST, APP_SCHEME, ATTACHMENTS_HOST, STAGED_HOST } from './channels.ts';
 
 const log = createLogger('electron-protocol');
@@ -39,7 +40,7 @@ export const RENDERER_CSP = [
 ].join('; ');
 
 /** Files the user received or staged are data, never a document that could run anything. */
-const FILE_CSP = "default-src 'none'; sandbox";
+const FILE_CSP = USER_FILE_CSP;
 
 /** Registers the scheme's privileges. Electron requires this before the app is ready. */
 export function registerAppScheme(protocol: {
@@ -125,16 +126,10 @@ function fileResponse(path: string, headers: Record<string, string>, method: str
 
 function userFileResponse(file: LocalFile | undefined, method: string): Response {
   if (!file) return status(404, 'Not found');
-  // Media shows inline; anything else (an SVG or HTML file included) is only ever a download.
-  const inline = /^(image|video|audio)\//.test(file.mimeType) && file.mimeType !== 'image/svg+xml';
+  // Media shows inline under its base type; anything else (SVG, HTML, script, …) is only a download.
   return fileResponse(
     file.path,
-    {
-      ...securityHeaders(FILE_CSP),
-      'content-type': file.mimeType,
-      'content-disposition': `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-      'cache-control': 'private, max-age=3600',
-    },
+    { ...securityHeaders(FILE_CSP), ...userFileHeaders(file) },
     method,
   );
 }
