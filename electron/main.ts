@@ -165,6 +165,7 @@ async function start(): Promise<void> {
     ipcMain,
     dispatch: running.dispatch,
     isAppWebContents: (sender) => appContents.has(sender.id),
+    staging: () => running.session.staging,
   });
 
   Menu.setApplicationMenu(

@@ -4,8 +4,9 @@
  * `messages.get` per burst. Also every action on a message: send (optimistic), retry, discard,
  * edit, delete, react.
  */
+import { stagedAttachmentId, stagedResource } from '../../shared/contract/staged.ts';
 import type { Message, ReactionKind } from '../../shared/domain.ts';
-import { parley, resourceUrls } from '../bridge/parley.ts';
+import { parley } from '../bridge/parley.ts';
 import { chatTitle } from '../lib/chat-presentation.ts';
 import { errorText, toErrorShape } from '../lib/errors.ts';
 import { compareMessages, firstUnreadKey } from '../lib/timeline.ts';
@@ -172,8 +173,8 @@ export async function sendDraft(chatId: number): Promise<boolean> {
     sender: '',
     senderName: null,
     attachments: draft.attachments.map((a) => ({
-      id: `staged:${a.id}`,
-      url: resourceUrls.staged(a.id),
+      id: stagedAttachmentId(a.id),
+      url: stagedResource(a.id),
       filename: a.filename,
       mimeType: a.mimeType,
       size: a.size,

@@ -3,14 +3,16 @@
  * Nothing else in the renderer touches a transport.
  */
 import { createParleyClient, type ParleyApi, type Transport } from '../../shared/contract/client.ts';
-import { electronTransport, type ResourceUrls, webSocketTransport } from './transports.ts';
+import { stagedIdOf, type StagedAttachment } from '../../shared/contract/staged.ts';
+import type { Attachment } from '../../shared/domain.ts';
+import { electronStageFile, electronTransport, type ResourceUrls, webSocketTransport } from './transports.ts';
 
 function create(): {
   api: ParleyApi;
   transport: Transport;
   urls: ResourceUrls;
   host: 'electron' | 'browser';
-  pathForFile?: (file: File) => string;
+  stageFile: (file: File) => Promise<StagedAttachment>;
 } {
   const bridge = window.parleyBridge;
   if (bridge) {
@@ -23,7 +25,7 @@ function create(): {
         staged: (id) => `parley://staged/${encodeURIComponent(id)}`,
       },
       host: 'electron',
-      pathForFile: (file) => bridge.pathForFile(file),
+      stageFile: async (file) => (await electronStageFile(bridge, file)) as StagedAttachment,
     };
   }
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -36,7 +38,24 @@ function create(): {
       staged: (id) => `/staged/${encodeURIComponent(id)}`,
     },
     host: 'browser',
+    stageFile: uploadFile,
   };
+}
+
+/** The browser host stages only bytes, uploaded to its authenticated endpoint. */
+async function uploadFile(file: File): Promise<StagedAttachment> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  const response = await fetch('/upload', {
+    method: 'POST',
+    body: form,
+    headers: { 'x-parley-upload': '1' },
+    credentials: 'same-origin',
+  });
+  const body = (await response.json().catch(() => null)) as unknown;
+  if (!response.ok)
+    throw body ?? { code: 'upload_failed', message: `Upload failed (${response.status})`, retryable: true };
+  return body as StagedAttachment;
 }
 
 const created = create();
@@ -58,37 +77,32 @@ export function onBridgeConnection(listener: (connected: boolean) => void): () =
 }
 
 /**
- * Stages files the user dropped, pasted or picked. Electron hands the core the file's path;
- * the browser host uploads the bytes to its authenticated endpoint.
+ * Stages files the user dropped, pasted or picked. Electron hands the File to the preload, which
+ * reads its path (or, for a paste, its bytes); the browser host uploads the bytes. No path is ever
+ * named by the page.
  */
-export async function stageFiles(
-  files: readonly File[],
-): Promise<Array<Awaited<ReturnType<ParleyApi['attachments']['stagePath']>>>> {
+export async function stageFiles(files: readonly File[]): Promise<StagedAttachment[]> {
   const staged = [];
-  for (const file of files) {
-    if (created.pathForFile) {
-      staged.push(await parley.attachments.stagePath({ path: created.pathForFile(file) }));
-      continue;
-    }
-    const form = new FormData();
-    form.append('file', file, file.name);
-    const response = await fetch('/upload', {
-      method: 'POST',
-      body: form,
-      headers: { 'x-parley-upload': '1' },
-      credentials: 'same-origin',
-    });
-    const body = (await response.json().catch(() => null)) as unknown;
-    if (!response.ok)
-      throw body ?? { code: 'upload_failed', message: `Upload failed (${response.status})`, retryable: true };
-    staged.push(body as Awaited<ReturnType<ParleyApi['attachments']['stagePath']>>);
-  }
+  for (const file of files) staged.push(await created.stageFile(file));
   return staged;
 }
 
-/** A staged file's preview URL from the core (`parley-staged:<id>`) as this host serves it. */
+/** A staged file's preview (the core's `parley-staged:<id>`) as this host serves it. */
 export function previewUrl(coreUrl: string): string {
-  return coreUrl.startsWith('parley-staged:')
-    ? resourceUrls.staged(coreUrl.slice('parley-staged:'.length))
-    : coreUrl;
+  const stagedId = stagedIdOf(coreUrl);
+  return stagedId === null ? coreUrl : resourceUrls.staged(stagedId);
+}
+
+/**
+ * Where an attachment of a message is served from: a staged file (a message the service has not
+ * accepted yet) under its staged URL, a received or sent one under its attachment id.
+ */
+export function attachmentSrc(attachment: Pick<Attachment, 'id' | 'url'>): string {
+  const stagedId = stagedIdOf(attachment.url);
+  return stagedId === null ? resourceUrls.attachment(attachment.id) : resourceUrls.staged(stagedId);
+}
+
+/** Whether an attachment is still only a staged file of this app (nothing to open or save yet). */
+export function isStagedAttachment(attachment: Pick<Attachment, 'url'>): boolean {
+  return stagedIdOf(attachment.url) !== null;
 }

@@ -8,8 +8,11 @@ import type { Transport } from '../../shared/contract/client.ts';
 export interface ElectronBridge {
   invoke(method: string, input: unknown): Promise<unknown>;
   subscribe(listener: (event: string, payload: unknown) => void): () => void;
-  /** The file system path of a dropped or picked file (webUtils.getPathForFile). */
-  pathForFile(file: File): string;
+  /**
+   * Stages a file the user dropped, picked or pasted. The preload reads the File's path itself
+   * (webUtils.getPathForFile), so the page never handles a path; answers like `invoke`.
+   */
+  stageFile(file: File): Promise<unknown>;
 }
 
 declare global {
@@ -24,17 +27,21 @@ export interface ResourceUrls {
   staged(id: string): string;
 }
 
+/** `{ok, value}` → value; `{ok: false, error}` → throws the error shape. */
+function unwrap(reply: unknown): unknown {
+  const result = reply as { ok: boolean; value?: unknown; error?: unknown };
+  if (!result.ok) throw result.error;
+  return result.value;
+}
+
+/** Stages one file through the preload (Electron). */
+export async function electronStageFile(bridge: ElectronBridge, file: File): Promise<unknown> {
+  return unwrap(await bridge.stageFile(file));
+}
+
 export function electronTransport(bridge: ElectronBridge): Transport {
   return {
-    invoke: async (method, input) => {
-      const result = (await bridge.invoke(method, input)) as {
-        ok: boolean;
-        value?: unknown;
-        error?: unknown;
-      };
-      if (!result.ok) throw result.error;
-      return result.value;
-    },
+    invoke: async (method, input) => unwrap(await bridge.invoke(method, input)),
     subscribe: (listener) => bridge.subscribe(listener),
   };
 }

@@ -7,6 +7,7 @@ import {
   Play,
 } from 'lucide-react';
 import { useState } from 'react';
+import { inlineMediaType } from '../../shared/contract/media.ts';
 import type { Attachment } from '../../shared/domain.ts';
 import { attachmentKind, isInlineImage, isInlineVideo } from '../lib/attachment-rules.ts';
 import { formatBytes } from '../lib/format.ts';
@@ -31,7 +32,9 @@ export function AttachmentView({
 }) {
   const [broken, setBroken] = useState(false);
   const src = actions.srcOf(attachment);
-  if (isInlineImage(attachment.mimeType) && !broken) {
+  // Judged by the base type the hosts serve inline (an SVG or a typed-up document is a file card).
+  const media = inlineMediaType(attachment.mimeType);
+  if (media && isInlineImage(media) && !broken) {
     return (
       <button
         type="button"
@@ -49,7 +52,7 @@ export function AttachmentView({
       </button>
     );
   }
-  if (isInlineVideo(attachment.mimeType) && !broken) {
+  if (media && isInlineVideo(media) && !broken) {
     return (
       <div className="attachment-media is-video">
         <video

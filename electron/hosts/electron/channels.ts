@@ -6,6 +6,13 @@
 /** The one invoke channel: `(method, input)` in, `{ok, value} | {ok: false, error}` out. */
 export const INVOKE_CHANNEL = 'parley:invoke';
 
+/**
+ * Staging a file the user handed over: the preload sends `{path}` of a real File the OS gave the
+ * page (drop or picker, read with webUtils.getPathForFile) or `{filename, bytes}` of one without a
+ * path (a paste). Never reachable as a contract method: the page cannot name a path.
+ */
+export const STAGE_CHANNEL = 'parley:stage';
+
 /** The one push channel: `(event, payload)` from the main process to the renderer. */
 export const EVENT_CHANNEL = 'parley:event';
 

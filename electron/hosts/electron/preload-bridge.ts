@@ -1,11 +1,14 @@
 /**
  * What the preload puts in the renderer: one object, `window.parleyBridge`, with three functions.
+ * Files are staged by handing over the File itself (`stageFile`): the path is read here, in the
+ * isolated world, from the File the OS gave the page; the page never sees a path and cannot name one
+ * (a File it builds itself has none, so only its bytes are sent).
  * The renderer never sees `ipcRenderer` itself (a page holding it could send on any channel, e.g.
  * electron-store's); it can only invoke bridge methods and listen to bridge events.
  * The Electron pieces are passed in so the integration tests can run this against a faithful
  * in-process fake of contextBridge/ipcRenderer (see test/integration/bridge/).
  */
-import { BRIDGE_GLOBAL, EVENT_CHANNEL, INVOKE_CHANNEL } from './channels.ts';
+import { BRIDGE_GLOBAL, EVENT_CHANNEL, INVOKE_CHANNEL, STAGE_CHANNEL } from './channels.ts';
 
 /** The subset of Electron's renderer-side modules the preload uses. */
 export interface PreloadElectron {
@@ -22,7 +25,8 @@ export interface PreloadElectron {
 export interface ParleyBridge {
   invoke(method: string, input: unknown): Promise<unknown>;
   subscribe(listener: (event: string, payload: unknown) => void): () => void;
-  pathForFile(file: File): string;
+  /** Stages a file the user dropped, picked or pasted; answers like `invoke`. */
+  stageFile(file: File): Promise<unknown>;
 }
 
 export function createParleyBridge({ ipcRenderer, webUtils }: PreloadElectron): ParleyBridge {
@@ -41,8 +45,14 @@ export function createParleyBridge({ ipcRenderer, webUtils }: PreloadElectron): 
         ipcRenderer.removeListener(EVENT_CHANNEL, forward as (...args: unknown[]) => void);
       };
     },
-    pathForFile(file) {
-      return webUtils.getPathForFile(file);
+    async stageFile(file) {
+      if (!(file instanceof File)) throw new TypeError('stageFile takes a File');
+      const path = webUtils.getPathForFile(file);
+      if (path) return ipcRenderer.invoke(STAGE_CHANNEL, { path });
+      return ipcRenderer.invoke(STAGE_CHANNEL, {
+        filename: file.name,
+        bytes: new Uint8Array(await file.arrayBuffer()),
+      });
     },
   };
 }

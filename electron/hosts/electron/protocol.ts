@@ -127,11 +127,7 @@ function fileResponse(path: string, headers: Record<string, string>, method: str
 function userFileResponse(file: LocalFile | undefined, method: string): Response {
   if (!file) return status(404, 'Not found');
   // Media shows inline under its base type; anything else (SVG, HTML, script, …) is only a download.
-  return fileResponse(
-    file.path,
-    { ...securityHeaders(FILE_CSP), ...userFileHeaders(file) },
-    method,
-  );
+  return fileResponse(file.path, { ...securityHeaders(FILE_CSP), ...userFileHeaders(file) }, method);
 }
 
 /** The `protocol.handle('parley', …)` handler. */

@@ -3,7 +3,8 @@ import { forwardRef, useCallback, useEffect, useMemo, useRef, useState, type HTM
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type { Attachment, Message, ReactionKind } from '../../../shared/domain.ts';
 import { formatHandle } from '../../../shared/phone.ts';
-import { bridgeHost, parley, resourceUrls } from '../../bridge/parley.ts';
+import { inlineMediaType } from '../../../shared/contract/media.ts';
+import { attachmentSrc, bridgeHost, isStagedAttachment, parley, resourceUrls } from '../../bridge/parley.ts';
 import {
   copyText,
   deleteMessage,
@@ -122,10 +123,10 @@ export function Timeline({ chatId }: { chatId: number }) {
 
   const handlers = useMemo<MessageHandlers>(
     () => ({
-      srcOf: (a: Attachment) => (a.id.startsWith('staged:') ? a.url : resourceUrls.attachment(a.id)),
+      srcOf: attachmentSrc,
       onView: (a, kind) =>
         getState().setViewer({
-          url: a.id.startsWith('staged:') ? a.url : resourceUrls.attachment(a.id),
+          url: attachmentSrc(a),
           filename: a.filename,
           kind,
         }),
@@ -264,9 +265,13 @@ export function Timeline({ chatId }: { chatId: number }) {
   );
 }
 
-/** Electron opens or saves through the host; the browser downloads from the app-owned URL. */
+/**
+ * Electron opens or saves through the host; the browser downloads from the app-owned URL. Only a
+ * picture or video opens in a tab of its own: anything else (SVG, HTML, script, text…) is always a
+ * download, so "Open" never shows a customer's document in the app's origin.
+ */
 function openAttachment(attachment: Attachment, save: boolean): void {
-  if (attachment.id.startsWith('staged:')) return;
+  if (isStagedAttachment(attachment)) return;
   if (bridgeHost === 'electron') {
     void parley.attachments
       .open({ attachmentId: attachment.id, save })
@@ -275,7 +280,7 @@ function openAttachment(attachment: Attachment, save: boolean): void {
   }
   const link = document.createElement('a');
   link.href = resourceUrls.attachment(attachment.id);
-  if (save) link.download = attachment.filename;
+  if (save || !inlineMediaType(attachment.mimeType)) link.download = attachment.filename;
   else {
     link.target = '_blank';
     link.rel = 'noopener';
