@@ -23,6 +23,7 @@ import {
 import { openElectronSettings } from '../../../electron/hosts/electron/settings-store.ts';
 import { restoredBounds } from '../../../electron/hosts/electron/window.ts';
 import { tempDir } from '../core/helpers.ts';
+import { HOSTILE_FILES, SCRIPT_CAPABLE } from './hostile-files.ts';
 import { PNG, stubRenderer } from './support.ts';
 
 const dir = tempDir('parley-electron-shell-');
@@ -52,7 +53,20 @@ beforeAll(() => {
     staged: (id) =>
       id === 's1' ? { path: join(files, 'a1'), mimeType: 'image/png', filename: 'draft.png' } : undefined,
   });
+  HOSTILE_FILES.forEach((file, i) => writeFileSync(join(files, `hostile-${i}`), file.bytes));
+  const hostile = (id: string) => {
+    const i = Number(/^hostile-(\d+)$/.exec(id)?.[1] ?? -1);
+    const file = HOSTILE_FILES[i];
+    return file && { path: join(files, id), mimeType: file.mimeType, filename: file.filename };
+  };
+  hostileHandler = createAppProtocolHandler({
+    rendererDir: renderer.dir,
+    attachment: async (id) => hostile(id),
+    staged: hostile,
+  });
 });
+
+let hostileHandler: (request: Request) => Promise<Response>;
 
 afterAll(() => dir.remove());
 
@@ -133,6 +147,28 @@ describe('the parley:// protocol', () => {
       expect(response.headers.get('content-security-policy'), url).toBeTruthy();
     }
   });
+});
+
+describe('a customer’s files through parley://', () => {
+  it.each(HOSTILE_FILES.map((file, i) => [file.what, i] as const))(
+    '%s: served by its base type, sandboxed, never a script-capable document',
+    async (_what, i) => {
+      const file = HOSTILE_FILES[i]!;
+      for (const host of ['attachments', 'staged']) {
+        const response = await hostileHandler(new Request(`parley://${host}/hostile-${i}`));
+        const where = `${host}: ${file.what}`;
+        expect(response.status, where).toBe(200);
+        expect(response.headers.get('content-type'), where).toBe(file.served);
+        expect(response.headers.get('content-type'), where).not.toMatch(SCRIPT_CAPABLE);
+        expect(response.headers.get('content-disposition'), where).toMatch(
+          file.inline ? /^inline;/ : /^attachment;/,
+        );
+        expect(response.headers.get('content-security-policy'), where).toBe("default-src 'none'; sandbox");
+        expect(response.headers.get('x-content-type-options'), where).toBe('nosniff');
+        expect(Buffer.from(await response.arrayBuffer()), where).toEqual(file.bytes);
+      }
+    },
+  );
 });
 
 /** Enough of webContents for the navigation policy: its events and its window-open handler. */
