@@ -9,12 +9,24 @@ import Conf from 'conf';
 import { AppCore } from '../../../electron/core/app/app-core.ts';
 import type { Settings } from '../../../electron/core/settings/index.ts';
 import { KeyringVault } from '../../../electron/core/vault/index.ts';
-import { APP_ENTRY_URL, BRIDGE_GLOBAL, INVOKE_CHANNEL } from '../../../electron/hosts/electron/channels.ts';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  APP_ENTRY_URL,
+  BRIDGE_GLOBAL,
+  INVOKE_CHANNEL,
+  STAGE_CHANNEL,
+} from '../../../electron/hosts/electron/channels.ts';
 import { createFilePort } from '../../../electron/hosts/electron/files.ts';
 import { registerBridgeIpc, sendBridgeEvent } from '../../../electron/hosts/electron/ipc.ts';
 import { openElectronSettings } from '../../../electron/hosts/electron/settings-store.ts';
 import { openExternalSafely } from '../../../electron/hosts/electron/web-security.ts';
-import { electronTransport, type ElectronBridge } from '../../../renderer/bridge/transports.ts';
+import {
+  electronStageFile,
+  electronTransport,
+  type ElectronBridge,
+} from '../../../renderer/bridge/transports.ts';
+import type { StagedAttachment } from '../../../shared/contract/staged.ts';
 import { createParleyClient, type ParleyApi } from '../../../shared/contract/client.ts';
 import { METHOD_NAMES, type MethodName } from '../../../shared/contract/methods.ts';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.ts';
@@ -22,7 +34,7 @@ import { eventually, tempDir } from '../core/helpers.ts';
 import { contractCalls, type BridgeUnderTest } from './contract-calls.ts';
 import { FakeIpcMain, FakeWebContents } from './electron-fakes.ts';
 import { malformedCases } from './malformed.ts';
-import { count, firstSync, pngFile, quietDemo, worldSnapshot } from './support.ts';
+import { count, firstSync, PNG, pngFile, quietDemo, worldSnapshot } from './support.ts';
 
 // `import … from 'electron'` in the preload resolves to the renderer the test is loading it into.
 const electron = vi.hoisted(() => ({ renderer: undefined as FakeWebContents | undefined }));
@@ -100,6 +112,7 @@ beforeAll(async () => {
     ipcMain,
     dispatch: core.dispatch,
     isAppWebContents: (sender) => appContents.has(sender.id),
+    staging: () => core.session.staging,
   });
   bridge = await loadPreload(appWindow);
   parley = createParleyClient(electronTransport(bridge));
@@ -113,21 +126,86 @@ afterAll(async () => {
 });
 
 describe('the preload', () => {
-  it('exposes only parleyBridge, with invoke, subscribe and pathForFile, copied and frozen', () => {
+  it('exposes only parleyBridge, with invoke, subscribe and stageFile, copied and frozen', () => {
     expect(Object.keys(appWindow.mainWorld)).toEqual([BRIDGE_GLOBAL]);
-    expect(Object.keys(bridge).sort()).toEqual(['invoke', 'pathForFile', 'subscribe']);
+    expect(Object.keys(bridge).sort()).toEqual(['invoke', 'stageFile', 'subscribe']);
     expect(Object.isFrozen(bridge)).toBe(true);
     expect(JSON.stringify(Object.keys(appWindow.mainWorld))).not.toContain('ipcRenderer');
   });
 
-  it('gives the path of a file the user dropped, which stages it by path', async () => {
+  it('stages a file the user dropped by the path it reads from the File, never shown to the page', async () => {
+    // Given a photo the OS handed to the page in a drop (or the native file picker)
     const path = pngFile(dir.path, 'dropped.png');
     const file = new File([new Uint8Array([1])], 'dropped.png');
     appWindow.droppedFiles.set(file, path);
-    expect(bridge.pathForFile(file)).toBe(path);
-    const staged = await parley.attachments.stagePath({ path: bridge.pathForFile(file) });
-    expect(staged).toMatchObject({ filename: 'dropped.png', mimeType: 'image/png' });
+    // When the page hands the File over
+    const staged = (await electronStageFile(bridge, file)) as StagedAttachment;
+    // Then the file on disk is staged (not the File's own bytes), under the staged resource
+    expect(staged).toMatchObject({
+      filename: 'dropped.png',
+      mimeType: 'image/png',
+      size: PNG.length,
+      previewUrl: `parley-staged:${staged.id}`,
+    });
+    expect(readFileSync(core.session.staging.get(staged.id)!.path)).toEqual(PNG);
+    expect(ipcMain.received.at(-1)).toEqual([STAGE_CHANNEL, { path }]);
     await parley.attachments.unstage({ ids: [staged.id] });
+  });
+
+  it('stages a pasted file (no path on disk) by its bytes', async () => {
+    const pasted = new File([PNG], 'Pasted image.png', { type: 'image/png' });
+    const staged = (await electronStageFile(bridge, pasted)) as StagedAttachment;
+    expect(staged).toMatchObject({ filename: 'Pasted image.png', mimeType: 'image/png', size: PNG.length });
+    expect(readFileSync(core.session.staging.get(staged.id)!.path)).toEqual(PNG);
+    await parley.attachments.unstage({ ids: [staged.id] });
+  });
+
+  describe('a path named by the page', () => {
+    // A file of an allowed type the user never chose: what a compromised page would want to send.
+    const secretPath = join(dir.path, 'private-notes.txt');
+    const secret = 'the agent’s private notes';
+    let stagedBefore: number;
+    beforeAll(() => {
+      writeFileSync(secretPath, secret);
+      stagedBefore = count(core, 'staged_files');
+    });
+
+    it('cannot be staged through the contract: there is no such method', async () => {
+      await expect(invoke('attachments.stagePath', { path: secretPath })).rejects.toMatchObject({
+        code: 'unknown_method',
+      });
+    });
+
+    it('cannot be passed to stageFile in place of a File', async () => {
+      await expect(bridge.stageFile(secretPath as unknown as File)).rejects.toThrow(/takes a File/);
+      await expect(bridge.stageFile({ path: secretPath } as unknown as File)).rejects.toThrow(/takes a File/);
+    });
+
+    it('stages only the page’s own bytes when the page builds a File named like it', async () => {
+      const forged = new File(['not the notes'], secretPath, { type: 'text/plain' });
+      Object.defineProperty(forged, 'path', { value: secretPath });
+      const staged = (await electronStageFile(bridge, forged)) as StagedAttachment;
+      expect(readFileSync(core.session.staging.get(staged.id)!.path, 'utf8')).toBe('not the notes');
+      await parley.attachments.unstage({ ids: [staged.id] });
+    });
+
+    it('is refused on the staging channel from any page but the app’s, staging nothing', async () => {
+      appWindow.navigate('https://evil.example/');
+      try {
+        await expect(
+          appWindow.ipcRenderer.invoke(STAGE_CHANNEL, { path: secretPath }),
+        ).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      } finally {
+        appWindow.navigate(APP_ENTRY_URL);
+      }
+      await expect(
+        appWindow.ipcRenderer.invoke(STAGE_CHANNEL, { path: secretPath, filename: 'x' }),
+      ).resolves.toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    });
+
+    it('left nothing staged', () => {
+      expect(count(core, 'staged_files')).toBe(stagedBefore);
+    });
   });
 
   it('subscribes and unsubscribes one listener on the one event channel', () => {
@@ -142,7 +220,12 @@ describe('the preload', () => {
 describe('the main process', () => {
   it('registers one handler for the whole contract (a second registration throws)', () => {
     expect(() =>
-      registerBridgeIpc({ ipcMain, dispatch: core.dispatch, isAppWebContents: () => true }),
+      registerBridgeIpc({
+        ipcMain,
+        dispatch: core.dispatch,
+        isAppWebContents: () => true,
+        staging: () => core.session.staging,
+      }),
     ).toThrow(/second handler/);
   });
 
@@ -266,9 +349,15 @@ describe('every method through the Electron transport', () => {
     it(method, () => call(t));
   }
 
-  it('carried every method of the contract over the one invoke channel', () => {
-    expect(new Set(ipcMain.received.map(([channel]) => channel))).toEqual(new Set([INVOKE_CHANNEL]));
-    const carried = new Set(ipcMain.received.map(([, method]) => method as MethodName));
+  it('carried every method of the contract over the one invoke channel (staging has its own)', () => {
+    expect(new Set(ipcMain.received.map(([channel]) => channel))).toEqual(
+      new Set([INVOKE_CHANNEL, STAGE_CHANNEL]),
+    );
+    const carried = new Set(
+      ipcMain.received
+        .filter(([channel]) => channel === INVOKE_CHANNEL)
+        .map(([, method]) => method as MethodName),
+    );
     expect(METHOD_NAMES.filter((method) => !carried.has(method))).toEqual([]);
   });
 });

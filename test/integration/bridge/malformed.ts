@@ -59,7 +59,6 @@ export const VALID_INPUTS: { [M in MethodName]: MethodInput<M> } = {
   'messages.edit': { key: 'm1', text: 'edited' },
   'messages.delete': { key: 'm1' },
   'messages.react': { messageId: 1, kind: 'love', operation: 'add' },
-  'attachments.stagePath': { path: '/tmp/photo.png' },
   'attachments.unstage': { ids: [UUID] },
   'attachments.open': { attachmentId: 'a1', save: false },
   'contacts.list': { query: 'ann', limit: 10, offset: 0 },
