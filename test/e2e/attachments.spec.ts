@@ -113,3 +113,42 @@ test('a file of a type the service refuses is refused, and nothing is sent', asy
   await expect(notice).toHaveCount(0);
   expect((await parley.messagesOnService(chat.id)).length).toBe(before);
 });
+
+test('a sent photo is never fetched from a URL that is not there: no 404, no console error', async ({
+  page,
+  parley,
+}) => {
+  const failed: string[] = [];
+  const errors: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${new URL(response.url()).pathname}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  const { title } = await openImessageChat(page, parley);
+  const area = conversation(page, title);
+
+  // When the agent drops a photo and sends it
+  const photo = { name: 'meter-reading.png', mimeType: 'image/png', bytes: png(90, 60, [30, 160, 90]) };
+  await dropFiles(area, [photo]);
+  await expect(area.getByRole('button', { name: 'Remove meter-reading.png' })).toBeVisible();
+  const text = `Meter reading (${Date.now()})`;
+  await composer(page, title).fill(text);
+  await composer(page, title).press('Enter');
+
+  // Then the bubble shows it until the service's copy replaces the staged file…
+  const image = bubbles(page).filter({ hasText: text }).getByRole('img', { name: 'meter-reading.png' });
+  await expect(image).toBeVisible();
+  await expect
+    .poll(() => image.getAttribute('src'), { timeout: 15_000 })
+    .toMatch(/^\/attachments\/(?!staged)[^/]+$/);
+  await expect
+    .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0);
+
+  // …and nothing on the way was asked for under a URL that does not exist
+  expect(failed).toEqual([]);
+  expect(errors).toEqual([]);
+});
