@@ -118,8 +118,10 @@ test('a sent photo is never fetched from a URL that is not there: no 404, no con
   page,
   parley,
 }) => {
+  const requested: string[] = [];
   const failed: string[] = [];
   const errors: string[] = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
   page.on('response', (response) => {
     if (response.status() >= 400) failed.push(`${response.status()} ${new URL(response.url()).pathname}`);
   });
@@ -127,8 +129,17 @@ test('a sent photo is never fetched from a URL that is not there: no 404, no con
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
-  const { title } = await openImessageChat(page, parley);
+  const { chat, title } = await openImessageChat(page, parley);
   const area = conversation(page, title);
+
+  // Given the service takes a moment to answer a send (the stored copy still holds the staged file)
+  await parley.control('POST', '/faults', {
+    method: 'POST',
+    path: `/chats/${chat.id}/chat_messages$`,
+    kind: 'latency',
+    latencyMs: 2_000,
+    times: 1,
+  });
 
   // When the agent drops a photo and sends it
   const photo = { name: 'meter-reading.png', mimeType: 'image/png', bytes: png(90, 60, [30, 160, 90]) };
@@ -138,9 +149,10 @@ test('a sent photo is never fetched from a URL that is not there: no 404, no con
   await composer(page, title).fill(text);
   await composer(page, title).press('Enter');
 
-  // Then the bubble shows it until the service's copy replaces the staged file…
+  // Then the bubble shows the staged file while the send is pending…
   const image = bubbles(page).filter({ hasText: text }).getByRole('img', { name: 'meter-reading.png' });
-  await expect(image).toBeVisible();
+  await expect(image).toHaveAttribute('src', /^\/staged\/[0-9a-f-]+$/);
+  // …and the service's copy once it is accepted
   await expect
     .poll(() => image.getAttribute('src'), { timeout: 15_000 })
     .toMatch(/^\/attachments\/(?!staged)[^/]+$/);
@@ -148,7 +160,8 @@ test('a sent photo is never fetched from a URL that is not there: no 404, no con
     .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBeGreaterThan(0);
 
-  // …and nothing on the way was asked for under a URL that does not exist
+  // And the staged file was only ever asked for under its staged URL, and nothing was missing
+  expect(requested.filter((path) => path.startsWith('/attachments/staged'))).toEqual([]);
   expect(failed).toEqual([]);
   expect(errors).toEqual([]);
 });
