@@ -3,6 +3,7 @@
  * screenshot pasted into the composer. What the service would refuse (too large, wrong type) is
  * refused before anything is sent, with a reason that names the file.
  */
+import { createServer } from 'node:http';
 import type { Page } from '@playwright/test';
 import { expect, openInbox, test, type Parley } from './support/parley.ts';
 import { dropFiles, pasteFiles, png } from './support/files.ts';
@@ -164,4 +165,61 @@ test('a sent photo is never fetched from a URL that is not there: no 404, no con
   expect(requested.filter((path) => path.startsWith('/attachments/staged'))).toEqual([]);
   expect(failed).toEqual([]);
   expect(errors).toEqual([]);
+});
+
+test('a customer’s SVG or script shows as a file card whose Open downloads it, never a page of the app', async ({
+  page,
+  parley,
+}) => {
+  // Given a customer sent an SVG with a script (typed with a charset, so not exactly image/svg+xml)
+  // and a script, on the newest message of a chat (arranged in the store, as the service stated them)
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>document.title="pwned"</script></svg>';
+  const files = createServer((request, response) =>
+    response
+      .writeHead(200, { 'content-type': 'application/octet-stream' })
+      .end(request.url === '/logo.svg' ? svg : 'document.title="pwned"'),
+  );
+  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+  const filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
+  const { chat, title } = await parley.pickChat((c) => c.service === 'iMessage' && !c.isGroup);
+  const db = parley.host.core.session.store.db;
+  const newest = db.get<{ key: string }>(
+    'SELECT key FROM messages WHERE chat_id = ? ORDER BY sent_at DESC LIMIT 1',
+    chat.id,
+  );
+  const attach = (id: string, filename: string, mimeType: string) =>
+    db.run(
+      'INSERT INTO attachments (id, message_key, position, url, filename, mime_type, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      id,
+      newest!.key,
+      0,
+      `${filesUrl}/${filename}`,
+      filename,
+      mimeType,
+      100,
+    );
+  attach('hostile-svg', 'logo.svg', 'image/svg+xml; charset=utf-8');
+  attach('hostile-js', 'helper.js', 'text/javascript');
+
+  try {
+    await openInbox(page, parley);
+    await openChat(page, title);
+    const log = timeline(page);
+
+    // Then neither is drawn inline: each is a file card
+    await expect(log.getByRole('button', { name: 'Open logo.svg' })).toBeVisible();
+    await expect(log.getByRole('button', { name: 'Open helper.js' })).toBeVisible();
+    await expect(log.getByRole('img', { name: 'logo.svg' })).toHaveCount(0);
+
+    // When the agent presses Open on each, the file is downloaded, and no page of the app opens it
+    for (const name of ['logo.svg', 'helper.js']) {
+      const downloading = page.waitForEvent('download');
+      await log.getByRole('button', { name: `Open ${name}` }).click();
+      expect((await downloading).suggestedFilename()).toBe(name);
+    }
+    expect(page.context().pages()).toEqual([page]);
+    expect(await page.title()).not.toBe('pwned');
+  } finally {
+    await new Promise((resolve) => files.close(resolve));
+  }
 });
