@@ -14,7 +14,7 @@ import { errorFromTransport } from '../api/error-parsing.ts';
 import { probeConnection } from '../api/probe.ts';
 import { createLogger } from '../log/logger.ts';
 import { within } from '../util.ts';
-import { WorkspaceSession } from '../session.ts';
+import { type SessionOptions, WorkspaceSession } from '../session.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import { workspaceSyncOf } from '../settings/index.ts';
 import { STORE_EVENT_NAMES } from '../store/events.ts';
@@ -51,6 +51,7 @@ export interface AppCoreOptions {
   demo?: DemoSandboxPort & { stop?(): Promise<void> };
   /** Overrides for tests and benchmarks. */
   sync?: Partial<SyncOptions>;
+  reachability?: SessionOptions['reachability'];
 }
 
 /**
@@ -192,11 +193,13 @@ export class AppCore {
     if (!cached) {
       // A download from the service itself is one more request whose outcome says if it is there.
       const fromService = new URL(row.url).origin === new URL(session.client.http.baseUrl).origin;
-      const response = await fetch(row.url, { signal: AbortSignal.timeout(60_000) }).catch((error: unknown) => {
-        const failure = errorFromTransport(error, { method: 'GET', host: session.client.http.baseUrl });
-        if (fromService) session.reachability.observe({ status: 0, error: failure });
-        throw failure;
-      });
+      const response = await fetch(row.url, { signal: AbortSignal.timeout(60_000) }).catch(
+        (error: unknown) => {
+          const failure = errorFromTransport(error, { method: 'GET', host: session.client.http.baseUrl });
+          if (fromService) session.reachability.observe({ status: 0, error: failure });
+          throw failure;
+        },
+      );
       if (fromService) session.reachability.observe({ status: response.status });
       if (!response.ok)
         throw new UserFacingError(
@@ -318,6 +321,7 @@ export class AppCore {
         backgroundIntervalMs: sync.backgroundPollIntervalMs,
         ...this.options.sync,
       },
+      ...(this.options.reachability ? { reachability: this.options.reachability } : {}),
     });
     this.#session = session;
     this.#sessionWorkspaceId = id;
