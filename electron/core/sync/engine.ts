@@ -437,7 +437,8 @@ export class SyncEngine {
 
   #failed(error: unknown): void {
     const unreachable =
-      isPartnerApiError(error) && (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'tls');
+      isPartnerApiError(error) &&
+      (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'tls');
     log.warn('sync failed', { error: error instanceof Error ? error.message : String(error) });
     // The service being out of reach is the reachability's news (it heard this request fail too).
     if (unreachable || this.#status.phase === 'offline') return;
