@@ -302,7 +302,7 @@ export class RealtimeService {
     try {
       subscription = await manager.inspect();
     } catch (error) {
-      // The sync engine reports an unreachable service; try again next round.
+      // The session's reachability reports an unreachable service; try again next round.
       log.debug('subscription check failed', { error: messageOf(error) });
       this.#later(this.#options.subscriptionCheckIntervalMs ?? 60_000, () => this.#check(attempt));
       return;
