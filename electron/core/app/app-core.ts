@@ -195,9 +195,11 @@ export class AppCore {
       const fromService = new URL(row.url).origin === new URL(session.client.http.baseUrl).origin;
       const response = await fetch(row.url, { signal: AbortSignal.timeout(60_000) }).catch(
         (error: unknown) => {
-          const failure = errorFromTransport(error, { method: 'GET', host: session.client.http.baseUrl });
-          if (fromService) session.reachability.observe({ status: 0, error: failure });
-          throw failure;
+          if (fromService) {
+            const failure = errorFromTransport(error, { method: 'GET', host: session.client.http.baseUrl });
+            session.reachability.observe({ status: 0, error: failure });
+          }
+          throw error;
         },
       );
       if (fromService) session.reachability.observe({ status: response.status });
