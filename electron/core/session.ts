@@ -4,6 +4,7 @@ import { Outbox } from './outbox/outbox.ts';
 import { Staging } from './outbox/staging.ts';
 import { LocalStore } from './store/local-store.ts';
 import { SyncEngine, type SyncOptions } from './sync/engine.ts';
+import { type ReachabilityOptions, ServiceReachability } from './sync/reachability.ts';
 
 export interface WorkspaceConnection {
   baseUrl: string;
@@ -17,15 +18,19 @@ export interface SessionOptions {
   connection: WorkspaceConnection;
   sync?: Partial<SyncOptions>;
   client?: Partial<PartnerApiClientOptions>;
+  /** How often the service is probed when quiet or failing (tests shorten them). */
+  reachability?: Omit<ReachabilityOptions, 'probe'>;
 }
 
 /**
- * One open workspace: its store, API client, sync engine and outbox, wired together. The hosts hold
- * one session for the active workspace and forward `store.events` to the renderer.
+ * One open workspace: its store, API client, reachability, sync engine and outbox, wired together.
+ * The hosts hold one session for the active workspace and forward `store.events` to the renderer.
  */
 export class WorkspaceSession {
   readonly store: LocalStore;
   readonly client: PartnerApiClient;
+  /** Whether the service can be reached, from every request's outcome and probes of its own. */
+  readonly reachability: ServiceReachability;
   readonly sync: SyncEngine;
   readonly staging: Staging;
   readonly outbox: Outbox;
@@ -33,7 +38,12 @@ export class WorkspaceSession {
   constructor(options: SessionOptions) {
     this.store = new LocalStore(join(options.dataDir, 'workspace.db'));
     this.client = new PartnerApiClient({ ...options.client, ...options.connection });
-    this.sync = new SyncEngine(this.store, this.client, options.sync);
+    this.reachability = new ServiceReachability({
+      ...options.reachability,
+      probe: (signal) => this.client.ping({ signal }),
+    });
+    this.client.http.onOutcome((outcome) => this.reachability.observe(outcome));
+    this.sync = new SyncEngine(this.store, this.client, options.sync, this.reachability);
     this.staging = new Staging(this.store, join(options.dataDir, 'staged'));
     this.outbox = new Outbox(this.store, this.client, this.sync.reconciler, this.staging, {
       accepted: (key) => this.sync.watchDelivery(key),
@@ -45,11 +55,13 @@ export class WorkspaceSession {
 
   /** Starts the outbox and the sync; resolves when the first sync (or resume) has finished. */
   start(): Promise<void> {
+    this.reachability.start();
     this.outbox.start();
     return this.sync.start();
   }
 
   async close(): Promise<void> {
+    this.reachability.stop();
     await this.outbox.stop();
     await this.sync.stop();
     this.store.close();

@@ -18,7 +18,7 @@ import { onContactsChanged } from './contacts.ts';
 import { refreshLines } from './lines.ts';
 import { onMessagesChanged, onMessagesRemoved, openTimeline } from './messages.ts';
 import { onIncomingNotice } from './notifications.ts';
-import { loadWorkspaceData, loadWorkspaces, onWorkspacesChanged, refreshLiveStatus } from './workspace.ts';
+import { loadWorkspaceData, loadWorkspaces, onWorkspacesChanged } from './workspace.ts';
 
 let started = false;
 
@@ -40,11 +40,7 @@ export function startApp(): void {
     const id = getState().selectedChatId;
     if (id !== null) scheduleChatsRefresh([id]);
   });
-  parley.on('sync.status', (status) => getState().setSync(status));
-  parley.on('connection.status', (status) => {
-    getState().setConnection(status);
-    void refreshLiveStatus();
-  });
+  parley.on('live.status', (live) => getState().setLive(live));
   parley.on('workspaces.changed', onWorkspacesChanged);
   parley.on('settings.changed', (settings) => getState().setSettings(settings));
   parley.on('notification.incoming', onIncomingNotice);
@@ -105,6 +101,4 @@ export function startApp(): void {
 
   void loadWorkspaces();
   void loadWorkspaceData();
-  // The status only arrives as events when it changes: poll it gently for the indicator's panel.
-  setInterval(() => void refreshLiveStatus(), 15_000);
 }

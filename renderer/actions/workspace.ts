@@ -76,6 +76,7 @@ export async function updateSettings(patch: {
   }
 }
 
+/** Reads the live status once (start-up, a new workspace, the panel's counters); changes arrive as 'live.status'. */
 export async function refreshLiveStatus(): Promise<void> {
   const live = await parley.webhooks.status().catch(() => null);
   if (live) getState().setLive(live);
@@ -93,5 +94,4 @@ export async function configureLive(input: {
 
 export async function syncNow(): Promise<void> {
   await parley.app.syncNow().catch((error: unknown) => getState().pushToast(errorText(error), 'error'));
-  await refreshLiveStatus();
 }

@@ -9,6 +9,7 @@ export interface WorkspaceSlice {
   workspaces: WorkspaceInfo[];
   activeWorkspaceId: string | null;
   settings: PublicSettings | null;
+  /** Both follow `live`, which the core sends whole on every change. */
   connection: ConnectionStatus;
   sync: SyncStatus | null;
   live: LiveStatus | null;
@@ -17,8 +18,6 @@ export interface WorkspaceSlice {
   setAppInfo(info: AppInfo): void;
   setWorkspaces(workspaces: WorkspaceInfo[], activeId: string | null): void;
   setSettings(settings: PublicSettings): void;
-  setConnection(status: ConnectionStatus): void;
-  setSync(status: SyncStatus): void;
   setLive(status: LiveStatus): void;
   setBridgeConnected(connected: boolean): void;
 }
@@ -35,8 +34,6 @@ export const createWorkspaceSlice: StateCreator<Store, [], [], WorkspaceSlice> =
   setAppInfo: (appInfo) => set({ appInfo }),
   setWorkspaces: (workspaces, activeWorkspaceId) => set({ workspaces, activeWorkspaceId }),
   setSettings: (settings) => set({ settings }),
-  setConnection: (connection) => set({ connection }),
-  setSync: (sync) => set({ sync }),
   setLive: (live) => set({ live, connection: { state: live.state, reason: live.reason }, sync: live.sync }),
   setBridgeConnected: (bridgeConnected) => set({ bridgeConnected }),
 });

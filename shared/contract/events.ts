@@ -1,6 +1,5 @@
 /** Events the core pushes to the renderer: name → payload. */
-import type { ConnectionStatus, SyncStatus } from '../domain.ts';
-import type { IncomingNotice, PublicSettings, WorkspaceList } from './views.ts';
+import type { IncomingNotice, LiveStatus, PublicSettings, WorkspaceList } from './views.ts';
 
 export interface Events {
   /** Chats were added or changed (inbox rows, previews, unread counts, typing). */
@@ -19,9 +18,11 @@ export interface Events {
   'contacts.removed': { ids: number[] };
   'lines.changed': { ids: number[] };
   'calls.changed': { ids: string[] };
-  'sync.status': SyncStatus;
-  /** Live / polling / reconnecting / offline, with the reason. */
-  'connection.status': ConnectionStatus;
+  /**
+   * How new messages reach Parley now (live / polling / reconnecting / offline, with the reason) and
+   * what the sync is doing: the whole status, sent on every change of either, to apply as it is.
+   */
+  'live.status': LiveStatus;
   /** The active workspace or the list changed: the renderer reloads its slices. */
   'workspaces.changed': WorkspaceList;
   'settings.changed': PublicSettings;
@@ -49,8 +50,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'contacts.removed',
   'lines.changed',
   'calls.changed',
-  'sync.status',
-  'connection.status',
+  'live.status',
   'workspaces.changed',
   'settings.changed',
   'notification.incoming',

@@ -1,5 +1,5 @@
 /** Shapes that exist only at the bridge: what the UI is shown of workspaces, settings, live status. */
-import type { Call, Chat, Contact, Line, Message, SyncStatus } from '../domain.ts';
+import type { Call, Chat, Contact, ConnectionStatus, Line, Message, SyncStatus } from '../domain.ts';
 import type { StagedAttachment } from './staged.ts';
 
 /** Kept here too, where the other views are: the one definition lives in staged.ts. */
@@ -70,9 +70,8 @@ export interface Draft {
   attachments: StagedAttachment[];
 }
 
-export interface LiveStatus {
-  state: 'live' | 'polling' | 'reconnecting' | 'offline';
-  reason: string | null;
+/** The connection (offline whenever the service cannot be reached) with the push path's and the sync's details. */
+export interface LiveStatus extends ConnectionStatus {
   provider: TunnelProvider;
   publicUrl: string | null;
   lastEventAt: number | null;

@@ -198,7 +198,7 @@ async function runClient(config: ClientConfig): Promise<Record<string, unknown>>
   const offContacts = session.store.events.on('contacts.changed', () => {
     if (firstNAt !== null) checkFirstN();
   });
-  const offStatus = session.store.events.on('sync.status', (s) => {
+  const offStatus = session.sync.onStatus((s) => {
     lastStatus = { chatsKnown: s.chatsKnown, chatsWithMessages: s.chatsWithMessages };
   });
 

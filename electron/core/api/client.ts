@@ -16,7 +16,7 @@ import type { EndpointContext } from './endpoints/context.ts';
 import { LinesApi } from './endpoints/lines.ts';
 import { MessagesApi, ReactionsApi } from './endpoints/messages.ts';
 import { WebhooksApi } from './endpoints/webhooks.ts';
-import { iMessageAvailabilityResponse } from './envelopes.ts';
+import { iMessageAvailabilityResponse, phoneNumberListResponse } from './envelopes.ts';
 import { type CallOptions, PartnerHttp, type PartnerHttpOptions } from './http.ts';
 import { MAX_ATTACHMENT_BYTES } from './outgoing.ts';
 import { toHandle } from './phone.ts';
@@ -54,6 +54,18 @@ export class PartnerApiClient {
     this.reactions = new ReactionsApi(this.#ctx);
     this.contacts = new ContactsApi(this.#ctx);
     this.webhooks = new WebhooksApi(this.#ctx);
+  }
+
+  /** One cheap authenticated request, never retried: is the service there? (GET /phone_numbers) */
+  async ping(options: CallOptions = {}): Promise<void> {
+    await this.http.request({
+      priority: 'background',
+      ...options,
+      method: 'GET',
+      path: '/phone_numbers',
+      schema: phoneNumberListResponse,
+      maxAttempts: 1,
+    });
   }
 
   /**

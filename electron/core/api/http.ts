@@ -61,6 +61,16 @@ export interface AttemptRecord {
   durationMs: number;
 }
 
+/**
+ * What one attempt showed about reaching the service: an answer (any status), or none (`error` then
+ * says why: refused, reset, timed out…). Every attempt of every request reports one, retries included.
+ */
+export interface AttemptOutcome {
+  /** 0 when no response arrived. */
+  status: number;
+  error?: PartnerApiError;
+}
+
 export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
 
 export interface HttpRequest<T> extends CallOptions {
@@ -82,6 +92,8 @@ export interface HttpRequest<T> extends CallOptions {
   /** The endpoint has its own rate limit (iMessage availability): its 429 does not pause the budget. */
   endpointRateLimit?: boolean;
   timeoutMs?: number;
+  /** Attempts for this request, at most the client's own limit (1: a probe that must not retry). */
+  maxAttempts?: number;
   /** Extra headers (never logged). */
   headers?: Record<string, string>;
 }
@@ -126,6 +138,7 @@ export class PartnerHttp {
   readonly #log: Logger;
   readonly #onAttempt: ((attempt: AttemptRecord) => void) | undefined;
   readonly #random: () => number;
+  readonly #outcomeListeners = new Set<(outcome: AttemptOutcome) => void>();
 
   constructor(options: PartnerHttpOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
@@ -142,7 +155,14 @@ export class PartnerHttp {
     this.#random = options.random ?? Math.random;
   }
 
+  /** Hears every attempt's outcome (the session's reachability); returns an unsubscribe. */
+  onOutcome(listener: (outcome: AttemptOutcome) => void): () => void {
+    this.#outcomeListeners.add(listener);
+    return () => this.#outcomeListeners.delete(listener);
+  }
+
   async request<T>(req: HttpRequest<T>): Promise<HttpResult<T>> {
+    const maxAttempts = Math.min(this.#maxAttempts, Math.max(1, req.maxAttempts ?? this.#maxAttempts));
     const url = `${this.baseUrl}${req.prefix ?? V2_PREFIX}${req.path}${queryString(req.query)}`;
     for (let attempt = 1; ; attempt++) {
       await this.#wait(() => this.budget.acquire(req.priority ?? 'user', req.signal), req);
@@ -167,7 +187,7 @@ export class PartnerHttp {
       }
       this.#record(req, attempt, status, started, error);
       const delayMs =
-        attempt < this.#maxAttempts && mayRetry(error, req)
+        attempt < maxAttempts && mayRetry(error, req)
           ? retryDelayMs(attempt, error.retryAfter, this.#backoff, this.#random)
           : undefined;
       if (delayMs === undefined) {
@@ -287,6 +307,14 @@ export class PartnerHttp {
       errorKind: error?.kind,
       durationMs,
     });
+    const outcome: AttemptOutcome = error ? { status, error } : { status };
+    for (const listener of this.#outcomeListeners) {
+      try {
+        listener(outcome);
+      } catch (thrown) {
+        this.#log.error('outcome listener failed', { error: String(thrown) });
+      }
+    }
   }
 }
 

@@ -9,13 +9,13 @@ import type {
   WorkspaceInfo,
   WorkspaceList,
 } from '../../../shared/contract/views.ts';
-import type { ConnectionStatus } from '../../../shared/domain.ts';
 import { stagedIdOf } from '../../../shared/contract/staged.ts';
 import { vaultKeys } from '../vault/index.ts';
+import { errorFromTransport } from '../api/error-parsing.ts';
 import { probeConnection } from '../api/probe.ts';
 import { createLogger } from '../log/logger.ts';
 import { within } from '../util.ts';
-import { WorkspaceSession } from '../session.ts';
+import { type SessionOptions, WorkspaceSession } from '../session.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import { workspaceSyncOf } from '../settings/index.ts';
 import { STORE_EVENT_NAMES } from '../store/events.ts';
@@ -31,12 +31,6 @@ import { createHandlers } from './handlers.ts';
 import { Notifier } from './notifier.ts';
 
 const log = createLogger('app');
-
-/** The realtime service as the app core sees it. */
-export interface LiveControl {
-  status(): Partial<LiveStatus>;
-  reconfigure(): Promise<void>;
-}
 
 /** What only the host can do (Electron: shell; browser host: mostly nothing). */
 export interface HostPorts {
@@ -58,6 +52,7 @@ export interface AppCoreOptions {
   demo?: DemoSandboxPort & { stop?(): Promise<void> };
   /** Overrides for tests and benchmarks. */
   sync?: Partial<SyncOptions>;
+  reachability?: SessionOptions['reachability'];
 }
 
 /**
@@ -74,12 +69,10 @@ export class AppCore {
   #detach: Array<() => void> = [];
   #switching: Promise<void> = Promise.resolve();
   #stopped = false;
-  #connection: ConnectionStatus = {
-    state: 'polling',
-    reason: 'Webhooks are off: new messages arrive by polling',
-  };
-  #live: LiveControl | undefined;
   #realtime: RealtimeService | undefined;
+  /** Why live events could not even be set up (the realtime service has its own status otherwise). */
+  #realtimeError: string | null = null;
+  #liveAnnounced: ReturnType<typeof setImmediate> | undefined;
   readonly #demoVault = new InMemoryVault();
 
   private constructor(options: AppCoreOptions, registry: WorkspaceRegistry) {
@@ -113,6 +106,7 @@ export class AppCore {
         backgroundIntervalMs: settings.sync.backgroundPollIntervalMs,
       });
       core.options.emit('settings.changed', settings);
+      core.#announceLive();
     });
     await core.#openSession(registry.active()?.id);
     return core;
@@ -199,7 +193,18 @@ export class AppCore {
     const path = join(dir, attachmentId.replace(/[^A-Za-z0-9_-]/g, '_'));
     const cached = await stat(path).catch(() => undefined);
     if (!cached) {
-      const response = await fetch(row.url, { signal: AbortSignal.timeout(60_000) });
+      // A download from the service itself is one more request whose outcome says if it is there.
+      const fromService = new URL(row.url).origin === new URL(session.client.http.baseUrl).origin;
+      const response = await fetch(row.url, { signal: AbortSignal.timeout(60_000) }).catch(
+        (error: unknown) => {
+          if (fromService) {
+            const failure = errorFromTransport(error, { method: 'GET', host: session.client.http.baseUrl });
+            session.reachability.observe({ status: 0, error: failure });
+          }
+          throw error;
+        },
+      );
+      if (fromService) session.reachability.observe({ status: response.status });
       if (!response.ok)
         throw new UserFacingError(
           'not_found',
@@ -222,22 +227,34 @@ export class AppCore {
       lastSyncedAt: null,
       error: null,
     };
-    const live = this.#live?.status() ?? {};
-    const offline = sync.phase === 'offline';
-    return {
+    const push = this.#realtime?.details() ?? {
+      state: 'polling' as const,
+      reason: settings.sync.webhooksEnabled
+        ? (this.#realtimeError ?? 'Starting live events…')
+        : 'Live events are off: new messages arrive by polling',
       provider: settings.sync.tunnel.provider,
       publicUrl: null,
       lastEventAt: null,
       subscription: null,
-      ...live,
+    };
+    const reachability = this.#session?.reachability.state;
+    return {
+      ...push,
+      provider: settings.sync.tunnel.provider,
       // Offline trumps everything the push path says: nothing reaches the service either way.
-      state: offline ? 'offline' : (live.state ?? this.#connection.state),
-      reason: offline
-        ? (sync.error ?? 'The service cannot be reached')
-        : (live.reason ?? this.#connection.reason),
+      ...(reachability?.reachable === false ? { state: 'offline', reason: reachability.reason } : {}),
       sync,
       pollIntervalMs: this.#session?.sync.inboxIntervalMs ?? settings.sync.backgroundPollIntervalMs,
     };
+  }
+
+  /** Sends the live status to the renderer, once per turn however many of its parts changed. */
+  #announceLive(): void {
+    if (this.#liveAnnounced) return;
+    this.#liveAnnounced = setImmediate(() => {
+      this.#liveAnnounced = undefined;
+      if (!this.#stopped) this.options.emit('live.status', this.liveStatus());
+    });
   }
 
   /** Chooses how live events reach this workspace; the realtime service (when attached) follows. */
@@ -266,13 +283,8 @@ export class AppCore {
         },
       },
     });
-    await this.#live?.reconfigure();
+    await this.#restartRealtime();
     return this.liveStatus();
-  }
-
-  /** Attaches the realtime (webhooks) service of the active session; see electron/core/realtime. */
-  attachLive(live: LiveControl | undefined): void {
-    this.#live = live;
   }
 
   async stop(): Promise<void> {
@@ -313,6 +325,7 @@ export class AppCore {
         backgroundIntervalMs: sync.backgroundPollIntervalMs,
         ...this.options.sync,
       },
+      ...(this.options.reachability ? { reachability: this.options.reachability } : {}),
     });
     this.#session = session;
     this.#sessionWorkspaceId = id;
@@ -321,9 +334,8 @@ export class AppCore {
       session.store.events.on(name, (payload) => this.options.emit(name, payload as Events[typeof name])),
     );
     this.#detach.push(
-      session.store.events.on('connection.status', (status) => {
-        this.#connection = status;
-      }),
+      session.sync.onStatus(() => this.#announceLive()),
+      session.reachability.onChange(() => this.#announceLive()),
       session.store.events.on('messages.changed', ({ chatId, keys }) => {
         const settings = this.options.settings.get().notifications;
         if (!settings.enabled) return;
@@ -340,10 +352,6 @@ export class AppCore {
         workspaces: { [id]: { webhooksEnabled: true, tunnel: { provider: 'direct' } } },
       });
     }
-    this.attachLive({
-      status: () => this.#realtime?.details() ?? {},
-      reconfigure: () => this.#restartRealtime(),
-    });
     await this.#restartRealtime();
   }
 
@@ -351,19 +359,17 @@ export class AppCore {
   async #restartRealtime(): Promise<void> {
     const previous = this.#realtime;
     this.#realtime = undefined;
+    this.#realtimeError = null;
     await previous
       ?.stop()
       .catch((error: unknown) => log.warn('stopping live events failed', { error: String(error) }));
     const session = this.#session;
     const id = this.#sessionWorkspaceId;
     if (!session || !id) return;
+    this.#announceLive();
     const sync = workspaceSyncOf(this.options.settings.get(), id);
     if (!sync.webhooksEnabled) {
       session.sync.setWebhooksLive(false);
-      session.store.events.emit('connection.status', {
-        state: 'polling',
-        reason: 'Live events are off: new messages arrive by polling',
-      });
       return;
     }
     try {
@@ -376,15 +382,19 @@ export class AppCore {
       );
       // The demo's sandbox lives and dies with this process, so its webhook secret needs no keychain.
       const vault = this.registry.get(id)?.kind === 'demo' ? this.#demoVault : this.options.vault;
-      const realtime = new RealtimeService({ workspaceId: id, session, vault, tunnel });
+      const realtime = new RealtimeService({
+        workspaceId: id,
+        session,
+        vault,
+        tunnel,
+        onStatus: () => this.#announceLive(),
+      });
       this.#realtime = realtime;
       // start() never throws for push-path trouble: it becomes the status (polling, with the reason).
       await realtime.start();
     } catch (error) {
-      session.store.events.emit('connection.status', {
-        state: 'polling',
-        reason: error instanceof Error ? error.message : String(error),
-      });
+      this.#realtimeError = error instanceof Error ? error.message : String(error);
+      this.#announceLive();
     }
   }
 
@@ -415,7 +425,6 @@ export class AppCore {
     // Quit or switch: the subscription is deactivated, the tunnel and listener closed.
     const realtime = this.#realtime;
     this.#realtime = undefined;
-    this.#live = undefined;
     if (realtime) {
       // Deactivating the subscription is a courtesy to the service: it may not hold up a quit.
       const stopping = realtime

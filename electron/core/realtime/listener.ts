@@ -44,6 +44,10 @@ export interface WebhookListenerOptions {
   port?: number;
   /** Default 1 MiB. */
   maxBodyBytes?: number;
+  /** A request's headers must be complete this long after it starts (or the connection opens). Default 10 s. */
+  headersTimeoutMs?: number;
+  /** A request, body included, must be complete this long after it starts. Default 15 s. */
+  requestTimeoutMs?: number;
 }
 
 export class WebhookListener {
@@ -52,6 +56,8 @@ export class WebhookListener {
   readonly #host: string;
   readonly #requestedPort: number;
   readonly #maxBodyBytes: number;
+  readonly #headersTimeoutMs: number;
+  readonly #requestTimeoutMs: number;
   readonly #routes = new Map<string, WebhookRoute>();
   readonly #rejections = new RejectionLog();
   #server: Server | undefined;
@@ -60,15 +66,24 @@ export class WebhookListener {
     this.#host = options.host ?? '127.0.0.1';
     this.#requestedPort = options.port ?? 0;
     this.#maxBodyBytes = options.maxBodyBytes ?? MAX_WEBHOOK_BODY_BYTES;
+    this.#headersTimeoutMs = options.headersTimeoutMs ?? 10_000;
+    this.#requestTimeoutMs = Math.max(options.requestTimeoutMs ?? 15_000, this.#headersTimeoutMs);
   }
 
   /** Listens; resolves the port. Idempotent. */
   async start(): Promise<number> {
     if (this.#server) return this.port;
-    const server = createServer((req, res) => this.#handle(req, res));
-    // Slow or stalled senders must not hold sockets open indefinitely.
-    server.headersTimeout = 10_000;
-    server.requestTimeout = 15_000;
+    // Slow or stalled senders (slowloris: headers or a body dribbled in, or a silent connection) are
+    // answered 408 and closed. Node only looks for them every `connectionsCheckingInterval` (30 s by
+    // default), so that check runs often enough for the timeouts to hold to within a fraction.
+    const server = createServer(
+      {
+        headersTimeout: this.#headersTimeoutMs,
+        requestTimeout: this.#requestTimeoutMs,
+        connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(this.#headersTimeoutMs / 4))),
+      },
+      (req, res) => this.#handle(req, res),
+    );
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(this.#requestedPort, this.#host, () => {

@@ -1,6 +1,7 @@
 /**
- * The one place that turns the parts' states into the status the UI shows (and that decides how fast
- * the sync engine polls): 'live' only when every part of the push path works.
+ * The one place that turns the push path's parts into its status (which decides how fast the sync
+ * engine polls): 'live' only when every part works. The app core shows it unless the service cannot
+ * be reached at all (the session's reachability), which is 'offline' whatever this says.
  */
 import type { ConnectionStatus } from '../../../shared/domain.ts';
 import type { TunnelState } from './tunnel-supervisor.ts';

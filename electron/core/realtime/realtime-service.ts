@@ -2,8 +2,8 @@
  * Live events for one workspace session: the listener (one unguessable path), a tunnel kept up by
  * the supervisor, this installation's one subscription pointed at the tunnel's URL, and the inbox
  * that applies deliveries through the reconciler. Its status ('live' | 'reconnecting' | 'polling' |
- * 'offline', with a reason) goes out as the store's 'connection.status' event and drives the sync
- * engine: polling slows down only while the status is 'live'.
+ * 'offline', with a reason) goes to `onStatus` and drives the sync engine: polling slows down only
+ * while the status is 'live'.
  *
  *   const realtime = new RealtimeService({ workspaceId, session, vault, tunnel: createTunnel(settings, { vault }) });
  *   await realtime.start();   // never throws for push-path problems: they are the status
@@ -42,7 +42,7 @@ const log = createLogger('realtime');
 /** Where the store remembers which subscription this workspace kept (sync_cursors). */
 const SUBSCRIPTION_CURSOR = 'realtime:subscription-id';
 
-export type RealtimeSession = Pick<WorkspaceSession, 'store' | 'client' | 'sync'>;
+export type RealtimeSession = Pick<WorkspaceSession, 'store' | 'client' | 'sync' | 'reachability'>;
 
 export interface RealtimeServiceOptions {
   workspaceId: string;
@@ -61,6 +61,8 @@ export interface RealtimeServiceOptions {
   probeGraceMs?: number;
   /** Failed delivery attempts (by the service's counters) between two checks that mean "not live". Default 3. */
   failedDeliveryThreshold?: number;
+  /** Hears every status change (the app core announces it with the rest of the live status). */
+  onStatus?: (status: ConnectionStatus) => void;
   /** Test hook: runs before a verified delivery is recorded; throwing answers 500. */
   beforeRecord?: (event: WebhookEvent) => void;
 }
@@ -81,7 +83,6 @@ export interface RealtimeDetails extends ConnectionStatus {
 
 export class RealtimeService {
   readonly #options: RealtimeServiceOptions;
-  readonly #listeners = new Set<(status: ConnectionStatus) => void>();
   readonly #abort = new AbortController();
   #status: ConnectionStatus = { state: 'polling', reason: 'Live events are off' };
   #listener: WebhookListener | undefined;
@@ -99,6 +100,7 @@ export class RealtimeService {
   #fatal: string | null = null;
   #lastEventAt: number | null = null;
   #timers = new Set<ReturnType<typeof setTimeout>>();
+  #unwatchReachability: (() => void) | undefined;
   #started = false;
   #stopped = false;
 
@@ -108,12 +110,6 @@ export class RealtimeService {
 
   get status(): ConnectionStatus {
     return this.#status;
-  }
-
-  /** Called on every status change; returns an unsubscribe. */
-  onStatus(listener: (status: ConnectionStatus) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
   }
 
   details(): RealtimeDetails {
@@ -184,6 +180,13 @@ export class RealtimeService {
       refreshChat: (chatId) => session.sync.refreshChat(chatId),
     });
     this.#processor.schedule(); // whatever an earlier run acknowledged but did not apply
+    // The service is back: point the subscription now rather than when the backoff says.
+    this.#unwatchReachability = session.reachability.onChange((state) => {
+      const pointing = this.#pointing;
+      if (state.reachable && pointing?.phase === 'failed' && !this.#stopped) {
+        this.#pointingDone = this.#point(pointing.url);
+      }
+    });
     this.#prune(inbox);
 
     const listener = new WebhookListener({ port: this.#options.port ?? tunnel.localPort ?? 0 });
@@ -216,6 +219,7 @@ export class RealtimeService {
   async stop(): Promise<void> {
     if (!this.#started || this.#stopped) return;
     this.#stopped = true;
+    this.#unwatchReachability?.();
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     // In-flight subscription calls give up first, so deactivating never waits behind them.
@@ -298,7 +302,7 @@ export class RealtimeService {
     try {
       subscription = await manager.inspect();
     } catch (error) {
-      // The sync engine reports an unreachable service; try again next round.
+      // The session's reachability reports an unreachable service; try again next round.
       log.debug('subscription check failed', { error: messageOf(error) });
       this.#later(this.#options.subscriptionCheckIntervalMs ?? 60_000, () => this.#check(attempt));
       return;
@@ -337,15 +341,11 @@ export class RealtimeService {
     if (next.state === this.#status.state && next.reason === this.#status.reason) return;
     this.#status = next;
     log.info('live events status', { state: next.state, reason: next.reason });
-    const { store, sync } = this.#options.session;
-    sync.setWebhooksLive(next.state === 'live');
-    store.events.emit('connection.status', next);
-    for (const listener of this.#listeners) {
-      try {
-        listener(next);
-      } catch (error) {
-        log.error('status listener failed', { error: messageOf(error) });
-      }
+    this.#options.session.sync.setWebhooksLive(next.state === 'live');
+    try {
+      this.#options.onStatus?.(next);
+    } catch (error) {
+      log.error('status listener failed', { error: messageOf(error) });
     }
   }
 

@@ -15,8 +15,6 @@ export const STORE_EVENT_NAMES = [
   'contacts.removed',
   'lines.changed',
   'calls.changed',
-  'sync.status',
-  'connection.status',
 ] as const satisfies ReadonlyArray<keyof Events>;
 
 export type StoreEvents = Pick<Events, (typeof STORE_EVENT_NAMES)[number]>;

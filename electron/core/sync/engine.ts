@@ -6,6 +6,7 @@ import { createLogger } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { forEachLimited } from '../util.ts';
 import { parseServiceTime } from '../../../shared/time.ts';
+import type { Reachability, ServiceReachability } from './reachability.ts';
 import { Reconciler } from './reconciler.ts';
 
 const log = createLogger('sync');
@@ -63,6 +64,7 @@ export class SyncEngine {
   #due = { openChat: 0, inbox: 0, contacts: 0 };
   #pendingChecks = new Map<string, { at: number; delay: number }>();
   #offlineBackoff = 0;
+  readonly #statusListeners = new Set<(status: SyncStatus) => void>();
   #status: SyncStatus = {
     phase: 'idle',
     chatsKnown: 0,
@@ -71,15 +73,31 @@ export class SyncEngine {
     error: null,
   };
 
-  constructor(store: LocalStore, client: PartnerApiClient, options: Partial<SyncOptions> = {}) {
+  /**
+   * `reachability` (the session's) decides the 'offline' phase: it follows every request's outcome,
+   * so the engine's own ticks neither set nor clear it.
+   */
+  constructor(
+    store: LocalStore,
+    client: PartnerApiClient,
+    options: Partial<SyncOptions> = {},
+    reachability?: ServiceReachability,
+  ) {
     this.#store = store;
     this.#client = client;
     this.#options = { ...DEFAULT_SYNC_OPTIONS, ...options };
     this.reconciler = new Reconciler(store);
+    reachability?.onChange((state) => this.#reachabilityChanged(state));
   }
 
   get status(): SyncStatus {
     return this.#status;
+  }
+
+  /** Called with every status change; returns an unsubscribe. */
+  onStatus(listener: (status: SyncStatus) => void): () => void {
+    this.#statusListeners.add(listener);
+    return () => this.#statusListeners.delete(listener);
   }
 
   /** How often the inbox is polled now: slower while webhooks are live. */
@@ -318,24 +336,31 @@ export class SyncEngine {
     });
   }
 
-  async #tick(): Promise<void> {
+  /** Does whatever is due; resolves whether anything was (a tick that asked nothing proves nothing). */
+  async #tick(): Promise<boolean> {
     const now = Date.now();
     const open = this.#openChat;
+    let worked = false;
     if (open && now >= this.#due.openChat) {
       this.#due.openChat = now + this.#options.openChatIntervalMs;
+      worked = true;
       await this.#fetchNewest(open.chatId, 'background');
     }
     if (now >= this.#due.inbox) {
       this.#due.inbox =
         now +
         (this.#webhooksLive ? this.#options.liveBackgroundIntervalMs : this.#options.backgroundIntervalMs);
+      worked = true;
       await this.#pollInbox(++this.#inboxPolls % this.#options.fullSweepEvery === 0);
     }
     if (now >= this.#due.contacts) {
       this.#due.contacts = now + this.#options.contactsIntervalMs;
+      worked = true;
       await this.#syncContacts();
     }
+    if ([...this.#pendingChecks.values()].some((check) => check.at <= now)) worked = true;
     await this.#checkPending(now);
+    return worked;
   }
 
   #wake(): void {
@@ -351,11 +376,10 @@ export class SyncEngine {
     this.#ticking = true;
     let wait = 1_000;
     try {
-      await this.#tick();
-      if (this.#offlineBackoff > 0) {
-        this.#offlineBackoff = 0;
-        this.#setStatus({ phase: 'incremental', error: null });
-      }
+      const worked = await this.#tick();
+      this.#offlineBackoff = 0;
+      // Only requests that went through clear an error; 'offline' is the reachability's to clear.
+      if (worked && this.#status.phase === 'error') this.#setStatus({ phase: 'incremental', error: null });
     } catch (error) {
       if (this.#signal.aborted) return;
       this.#failed(error);
@@ -412,16 +436,33 @@ export class SyncEngine {
   }
 
   #failed(error: unknown): void {
-    const offline = isPartnerApiError(error) && (error.kind === 'network' || error.kind === 'timeout');
+    const unreachable =
+      isPartnerApiError(error) &&
+      (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'tls');
     log.warn('sync failed', { error: error instanceof Error ? error.message : String(error) });
-    this.#setStatus({
-      phase: offline ? 'offline' : 'error',
-      error: error instanceof Error ? error.message : String(error),
-    });
+    // The service being out of reach is the reachability's news (it heard this request fail too).
+    if (unreachable || this.#status.phase === 'offline') return;
+    this.#setStatus({ phase: 'error', error: error instanceof Error ? error.message : String(error) });
+  }
+
+  #reachabilityChanged(state: Reachability): void {
+    if (!state.reachable) {
+      this.#setStatus({ phase: 'offline', error: state.reason });
+    } else if (this.#status.phase === 'offline') {
+      this.#setStatus({ phase: this.#ready ? 'incremental' : 'initial', error: null });
+      // Back: catch up on whatever happened meanwhile instead of waiting out the backoff.
+      if (this.#ready) this.syncNow();
+    }
   }
 
   #setStatus(patch: Partial<SyncStatus>): void {
     this.#status = { ...this.#status, ...patch };
-    this.#store.events.emit('sync.status', this.#status);
+    for (const listener of this.#statusListeners) {
+      try {
+        listener(this.#status);
+      } catch (error) {
+        log.error('sync status listener failed', { error: String(error) });
+      }
+    }
   }
 }

@@ -35,8 +35,12 @@ export function LivePanel() {
     kind: 'idle',
   });
 
+  // Changes of state arrive as events; the subscription's counters and the last event's time move
+  // without one, so they are read again while the panel is open.
   useEffect(() => {
     void refreshLiveStatus();
+    const timer = setInterval(() => void refreshLiveStatus(), 15_000);
+    return () => clearInterval(timer);
   }, []);
 
   const save = async () => {

@@ -376,8 +376,20 @@ export function contractCalls(): Record<MethodName, Call> {
         code: 'invalid_input',
         field: 'customPublicUrl',
       });
-      const status = await t.parley.webhooks.configure({ enabled: false, provider: 'cloudflare' });
-      expect(status.provider).toBe('cloudflare');
+      // The change is announced with the whole status: the renderer applies it without asking again.
+      const announced: Array<{ state: string; provider: string; reason: string | null }> = [];
+      const off = t.parley.on('live.status', (live) => announced.push(live));
+      try {
+        const status = await t.parley.webhooks.configure({ enabled: false, provider: 'cloudflare' });
+        expect(status.provider).toBe('cloudflare');
+        await eventually(
+          () => announced.some((s) => s.state === 'polling' && s.provider === 'cloudflare'),
+          'the live.status event',
+        );
+        expect(announced.at(-1)).toMatchObject({ state: 'polling', reason: expect.stringMatching(/off/) });
+      } finally {
+        off();
+      }
     },
 
     // ── settings

@@ -67,4 +67,30 @@ describe('reachability', () => {
     });
     expect(reachabilityOf(getState())).toBe('offline');
   });
+
+  it('follows a live.status event as it is: the indicator needs no second call', () => {
+    setState({ bridgeConnected: true, connection: { state: 'live', reason: null }, sync: null });
+    const sync = {
+      phase: 'offline' as const,
+      chatsKnown: 60,
+      chatsWithMessages: 60,
+      lastSyncedAt: 1,
+      error: 'The connection to the service was closed unexpectedly',
+    };
+
+    getState().setLive({
+      state: 'offline',
+      reason: sync.error,
+      provider: 'direct',
+      publicUrl: 'http://127.0.0.1:4000',
+      lastEventAt: null,
+      subscription: null,
+      sync,
+      pollIntervalMs: 120_000,
+    });
+
+    expect(getState().connection).toEqual({ state: 'offline', reason: sync.error });
+    expect(getState().sync).toEqual(sync);
+    expect(reachabilityOf(getState())).toBe('offline');
+  });
 });

@@ -29,21 +29,16 @@ function sessionFor(baseUrl: string): WorkspaceSession {
   return session;
 }
 
-function watch(session: WorkspaceSession): ConnectionStatus[] {
-  const seen: ConnectionStatus[] = [];
-  session.store.events.on('connection.status', (s) => seen.push(s));
-  return seen;
-}
-
 describe('RealtimeService fallbacks', () => {
   it('refuses the direct tunnel for a service on another machine, and says what to choose', async () => {
     const session = sessionFor('https://api.partner.example');
-    const seen = watch(session);
+    const seen: ConnectionStatus[] = [];
     const realtime = new RealtimeService({
       workspaceId: 'ws1',
       session,
       vault: new InMemoryVault(),
       tunnel: new DirectTunnel(),
+      onStatus: (status) => seen.push(status),
     });
     await realtime.start();
     expect(realtime.status.state).toBe('polling');
