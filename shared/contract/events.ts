@@ -1,5 +1,6 @@
 /** Events the core pushes to the renderer: name → payload. */
 import type { ConnectionStatus, SyncStatus } from '../domain.ts';
+import type { StorageStatus } from './errors.ts';
 import type { IncomingNotice, PublicSettings, WorkspaceList } from './views.ts';
 
 export interface Events {
@@ -22,6 +23,8 @@ export interface Events {
   'sync.status': SyncStatus;
   /** Live / polling / reconnecting / offline, with the reason. */
   'connection.status': ConnectionStatus;
+  /** The local store could not write (disk full, read-only, no permission) or writes again. */
+  'storage.status': StorageStatus;
   /** The active workspace or the list changed: the renderer reloads its slices. */
   'workspaces.changed': WorkspaceList;
   'settings.changed': PublicSettings;
@@ -51,6 +54,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'calls.changed',
   'sync.status',
   'connection.status',
+  'storage.status',
   'workspaces.changed',
   'settings.changed',
   'notification.incoming',

@@ -184,10 +184,7 @@ export class AppCore {
   ): Promise<{ path: string; mimeType: string; filename: string } | undefined> {
     const session = this.#session;
     if (!session || !this.#sessionWorkspaceId) return undefined;
-    const row = session.store.db.get<{ url: string; filename: string; mime_type: string }>(
-      'SELECT url, filename, mime_type FROM attachments WHERE id = ?',
-      attachmentId,
-    );
+    const row = session.store.messages.attachment(attachmentId);
     if (!row) return undefined;
     if (row.url.startsWith('parley-staged:')) {
       const staged = session.staging.get(row.url.slice('parley-staged:'.length));
@@ -207,7 +204,7 @@ export class AppCore {
       await mkdir(dir, { recursive: true });
       await writeFile(path, Buffer.from(await response.arrayBuffer()));
     }
-    return { path, mimeType: row.mime_type, filename: row.filename };
+    return { path, mimeType: row.mimeType, filename: row.filename };
   }
 
   /** What the live connection is doing (webhooks through a tunnel, or polling only). */

@@ -9,6 +9,7 @@ import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHost, type BrowserHost } from '../../../electron/browser-host.ts';
 import { tempDir } from '../core/helpers.ts';
+import { inspectStore } from '../store-inspector.ts';
 import { PNG, quietDemo, stubRenderer } from './support.ts';
 
 const MAX_UPLOAD = 4096;
@@ -249,13 +250,16 @@ describe('uploads', () => {
   });
 
   it('refuses a file over the size limit with 413, staging nothing', async () => {
-    const staged = host.core.session.store.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM staged_files')?.n;
+    const stagedCount = () =>
+      inspectStore(
+        host.core.session.store,
+        (db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM staged_files')?.n,
+      );
+    const staged = stagedCount();
     const response = await upload({ cookie, 'x-parley-upload': '1' }, Buffer.alloc(MAX_UPLOAD + 1, 7));
     expect(response.status).toBe(413);
     expect(JSON.parse(response.body)).toMatchObject({ code: 'attachment_rejected' });
-    expect(host.core.session.store.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM staged_files')?.n).toBe(
-      staged,
-    );
+    expect(stagedCount()).toBe(staged);
   });
 
   it('refuses an upload without the app’s header (a cross-site form cannot set it) with 403', async () => {
