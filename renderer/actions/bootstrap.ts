@@ -45,6 +45,7 @@ export function startApp(): void {
     getState().setConnection(status);
     void refreshLiveStatus();
   });
+  parley.on('storage.status', (status) => getState().setStorageStatus(status));
   parley.on('workspaces.changed', onWorkspacesChanged);
   parley.on('settings.changed', (settings) => getState().setSettings(settings));
   parley.on('notification.incoming', onIncomingNotice);

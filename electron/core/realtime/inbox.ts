@@ -7,11 +7,15 @@
  * applies it. So a receipt costs one append and one lookup: the random-key insert into the seen
  * ids, the dearer write, happens in the processor's batches, off the acknowledgement path.
  */
+import { createLogger } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
+import { isStorageError } from '../store/storage-errors.ts';
 import type { QueuedDelivery } from '../store/webhook-inbox-repo.ts';
 import type { ReceiptOutcome } from './listener.ts';
 
 export type { QueuedDelivery };
+
+const log = createLogger('webhooks');
 
 export interface Receipt {
   outcome: ReceiptOutcome;
@@ -84,11 +88,20 @@ export class WebhookInbox {
     return this.#store.webhookInbox.count();
   }
 
-  /** Forgets seen ids and ordering marks older than `olderThan` (epoch ms). */
+  /**
+   * Forgets seen ids and ordering marks older than `olderThan` (epoch ms). Housekeeping run from a
+   * timer: when the store cannot write (disk full…) it forgets nothing this time, and says so.
+   */
   prune(olderThan: number): { seen: number; marks: number } {
-    return this.#store.transaction(() => ({
-      seen: this.#store.seenEvents.prune(olderThan),
-      marks: this.#store.webhookMarks.prune(olderThan),
-    }));
+    try {
+      return this.#store.transaction(() => ({
+        seen: this.#store.seenEvents.prune(olderThan),
+        marks: this.#store.webhookMarks.prune(olderThan),
+      }));
+    } catch (error) {
+      if (!isStorageError(error)) throw error;
+      log.warn('webhook bookkeeping not pruned: the local store cannot write', { code: error.code });
+      return { seen: 0, marks: 0 };
+    }
   }
 }
