@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MIGRATIONS } from './migrations.ts';
@@ -24,14 +24,17 @@ export class Database {
 
   constructor(path: string, onStatus: StorageStatusListener = () => {}) {
     this.#onStatus = onStatus;
-    this.#db = this.#guard(() => {
-      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      const db = new DatabaseSync(path);
-      db.exec(
-        'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
-      );
-      return db;
-    });
+    this.#db = this.#guard(
+      () => {
+        if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+        const db = new DatabaseSync(path);
+        db.exec(
+          'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
+        );
+        return db;
+      },
+      () => (path === ':memory:' ? undefined : unwritable(path)),
+    );
     this.migrate();
   }
 
@@ -120,12 +123,17 @@ export class Database {
     }
   }
 
-  /** Runs a call into SQLite or the file system, turning disk trouble into a reported StorageError. */
-  #guard<T>(call: () => T): T {
+  /**
+   * Runs a call into SQLite or the file system, turning disk trouble into a reported StorageError.
+   * `explain` may name the cause better than SQLite does (which says "unable to open" or
+   * "readonly" for a folder that is read-only and one that is not ours alike).
+   */
+  #guard<T>(call: () => T, explain?: () => StorageProblem | undefined): T {
     try {
       return call();
     } catch (error) {
-      const problem = storageProblemOf(error);
+      const found = storageProblemOf(error);
+      const problem = found && (explain?.() ?? found);
       if (!problem) throw error;
       if (this.#problem?.code !== problem.code) {
         this.#problem = problem;
@@ -153,3 +161,16 @@ export class Database {
 }
 
 export type SqlValue = string | number | bigint | null | Uint8Array;
+
+/** Why the database file or its folder cannot be written (the OS's answer), if it cannot. */
+function unwritable(path: string): StorageProblem | undefined {
+  for (const target of [dirname(path), path]) {
+    if (!existsSync(target)) continue;
+    try {
+      accessSync(target, constants.W_OK);
+    } catch (error) {
+      return storageProblemOf(error);
+    }
+  }
+  return undefined;
+}
