@@ -18,6 +18,7 @@ import { WorkspaceSession } from '../session.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import { workspaceSyncOf } from '../settings/index.ts';
 import { STORE_EVENT_NAMES } from '../store/events.ts';
+import { storageProblemOf } from '../store/storage-errors.ts';
 import type { SyncOptions } from '../sync/engine.ts';
 import type { Vault } from '../vault/index.ts';
 import { openWorkspaceRegistry, type DemoSandboxPort, type WorkspaceRegistry } from '../workspaces/index.ts';
@@ -282,6 +283,9 @@ export class AppCore {
     this.#switching = this.#switching
       .then(() => this.#openSession(id))
       .catch((error: unknown) => {
+        // A store that cannot even open (read-only or foreign folder, full disk) shows as the banner.
+        const problem = storageProblemOf(error);
+        if (problem) this.options.emit('storage.status', { problem });
         log.error('could not open workspace', {
           error: error instanceof Error ? error.message : String(error),
         });

@@ -23,9 +23,9 @@ export function mountSmallDisk(sizeMb = 64): SmallDisk {
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m`, 'tmpfs', path], { stdio: 'pipe' });
   } catch (error) {
     rmSync(path, { recursive: true, force: true });
-    throw new Error(
-      `these tests need a real full disk: mounting a tmpfs failed (run them as root): ${String(error)}`,
-    );
+    throw new Error('these tests need a real full disk: mounting a tmpfs failed (run them as root)', {
+      cause: error,
+    });
   }
   const filler = join(path, 'filler');
   return {
