@@ -41,6 +41,7 @@ export function startApp(): void {
     if (id !== null) scheduleChatsRefresh([id]);
   });
   parley.on('live.status', (live) => getState().setLive(live));
+  parley.on('storage.status', (status) => getState().setStorageStatus(status));
   parley.on('workspaces.changed', onWorkspacesChanged);
   parley.on('settings.changed', (settings) => getState().setSettings(settings));
   parley.on('notification.incoming', onIncomingNotice);

@@ -1,5 +1,9 @@
 /** Turning bridge failures into sentences and form fields. */
-import { isBridgeErrorShape, type BridgeErrorShape } from '../../shared/contract/errors.ts';
+import {
+  isBridgeErrorShape,
+  type BridgeErrorShape,
+  type StorageErrorCode,
+} from '../../shared/contract/errors.ts';
 
 export function toErrorShape(error: unknown): BridgeErrorShape {
   if (isBridgeErrorShape(error)) return error;
@@ -9,6 +13,18 @@ export function toErrorShape(error: unknown): BridgeErrorShape {
 
 export function errorText(error: unknown): string {
   return toErrorShape(error).message;
+}
+
+const STORAGE_TITLES: Readonly<Record<StorageErrorCode, string>> = {
+  disk_full: 'Disk full.',
+  storage_read_only: 'Data folder is read-only.',
+  storage_permission: 'No permission to write.',
+  storage_io: 'Disk error.',
+};
+
+/** The headline of a disk problem (the core's message says what to do about it). */
+export function storageTitle(code: StorageErrorCode): string {
+  return STORAGE_TITLES[code];
 }
 
 /** What to tell the agent when connecting a workspace fails, by the core's failure code. */

@@ -9,6 +9,7 @@ import { createComposerSlice, type ComposerSlice } from './composer-slice.ts';
 import { createContactsSlice, type ContactsSlice } from './contacts-slice.ts';
 import { createLinesSlice, type LinesSlice } from './lines-slice.ts';
 import { createMessagesSlice, type MessagesSlice } from './messages-slice.ts';
+import { createStorageSlice, type StorageSlice } from './storage-slice.ts';
 import { createUiSlice, type UiSlice } from './ui-slice.ts';
 import { createWorkspaceSlice, type WorkspaceSlice } from './workspace-slice.ts';
 
@@ -18,6 +19,7 @@ export type Store = WorkspaceSlice &
   ComposerSlice &
   ContactsSlice &
   LinesSlice &
+  StorageSlice &
   UiSlice;
 
 export const useStore = create<Store>()((...args) => ({
@@ -27,6 +29,7 @@ export const useStore = create<Store>()((...args) => ({
   ...createComposerSlice(...args),
   ...createContactsSlice(...args),
   ...createLinesSlice(...args),
+  ...createStorageSlice(...args),
   ...createUiSlice(...args),
 }));
 
@@ -42,4 +45,5 @@ export function resetWorkspaceData(): void {
   s.resetComposer();
   s.resetContacts();
   s.resetLines();
+  s.setStorageStatus({ problem: null });
 }

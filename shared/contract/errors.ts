@@ -41,3 +41,24 @@ export function isBridgeErrorShape(value: unknown): value is BridgeErrorShape {
   const v = value as Record<string, unknown>;
   return typeof v.code === 'string' && typeof v.message === 'string' && typeof v.retryable === 'boolean';
 }
+
+/**
+ * Local disk trouble, each its own code so the UI can say what to do: the disk is full, the data
+ * folder is read-only or not ours to write, or the disk failed to read or write.
+ */
+export const STORAGE_ERROR_CODES = [
+  'disk_full',
+  'storage_read_only',
+  'storage_permission',
+  'storage_io',
+] as const;
+export type StorageErrorCode = (typeof STORAGE_ERROR_CODES)[number];
+
+export function isStorageErrorCode(code: string): code is StorageErrorCode {
+  return (STORAGE_ERROR_CODES as readonly string[]).includes(code);
+}
+
+/** Whether the workspace's store can write: `problem` is null again once a write succeeds. */
+export interface StorageStatus {
+  problem: { code: StorageErrorCode; message: string } | null;
+}

@@ -1,4 +1,5 @@
 /** Events the core pushes to the renderer: name → payload. */
+import type { StorageStatus } from './errors.ts';
 import type { IncomingNotice, LiveStatus, PublicSettings, WorkspaceList } from './views.ts';
 
 export interface Events {
@@ -23,6 +24,8 @@ export interface Events {
    * what the sync is doing: the whole status, sent on every change of either, to apply as it is.
    */
   'live.status': LiveStatus;
+  /** The local store could not write (disk full, read-only, no permission) or writes again. */
+  'storage.status': StorageStatus;
   /** The active workspace or the list changed: the renderer reloads its slices. */
   'workspaces.changed': WorkspaceList;
   'settings.changed': PublicSettings;
@@ -51,6 +54,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'lines.changed',
   'calls.changed',
   'live.status',
+  'storage.status',
   'workspaces.changed',
   'settings.changed',
   'notification.incoming',

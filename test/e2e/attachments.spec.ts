@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import { expect, openInbox, test, type Parley } from './support/parley.ts';
 import { dropFiles, pasteFiles, png } from './support/files.ts';
 import { bubbles, composer, conversation, openChat, timeline } from './support/screen.ts';
+import { arrangeStore } from '../integration/store-inspector.ts';
 
 /** This host takes uploads up to 1 MB (the service's own limit is 100 MB: too slow to exceed). */
 test.use({ parleyOptions: { maxUploadBytes: 1024 * 1024 } });
@@ -182,24 +183,25 @@ test('a customer’s SVG or script shows as a file card whose Open downloads it,
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
   const filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
   const { chat, title } = await parley.pickChat((c) => c.service === 'iMessage' && !c.isGroup);
-  const db = parley.host.core.session.store.db;
-  const newest = db.get<{ key: string }>(
-    'SELECT key FROM messages WHERE chat_id = ? ORDER BY sent_at DESC LIMIT 1',
-    chat.id,
-  );
-  const attach = (id: string, filename: string, mimeType: string) =>
-    db.run(
-      'INSERT INTO attachments (id, message_key, position, url, filename, mime_type, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      id,
-      newest!.key,
-      0,
-      `${filesUrl}/${filename}`,
-      filename,
-      mimeType,
-      100,
+  arrangeStore(parley.host.core.session.store, (db) => {
+    const newest = db.get<{ key: string }>(
+      'SELECT key FROM messages WHERE chat_id = ? ORDER BY sent_at DESC LIMIT 1',
+      chat.id,
     );
-  attach('hostile-svg', 'logo.svg', 'image/svg+xml; charset=utf-8');
-  attach('hostile-js', 'helper.js', 'text/javascript');
+    const attach = (id: string, filename: string, mimeType: string) =>
+      db.run(
+        'INSERT INTO attachments (id, message_key, position, url, filename, mime_type, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        id,
+        newest!.key,
+        0,
+        `${filesUrl}/${filename}`,
+        filename,
+        mimeType,
+        100,
+      );
+    attach('hostile-svg', 'logo.svg', 'image/svg+xml; charset=utf-8');
+    attach('hostile-js', 'helper.js', 'text/javascript');
+  });
 
   try {
     await openInbox(page, parley);

@@ -27,6 +27,7 @@ import type { AttemptRecord } from '../../electron/core/api/http.ts';
 import { closeSharedDispatcher } from '../../electron/core/api/http.ts';
 import { setLogSink } from '../../electron/core/log/logger.ts';
 import { WorkspaceSession } from '../../electron/core/session.ts';
+import { inspectStore } from '../integration/store-inspector.ts';
 import { machine, spawnSandbox, writeReport } from './lib.ts';
 
 const DEFAULT_SEED = 'bulk:5000x50';
@@ -232,8 +233,8 @@ async function runClient(config: ClientConfig): Promise<Record<string, unknown>>
   if (status.error) error ??= status.error;
 
   // What the store holds at the end: the sync is complete only if every chat and message arrived.
-  const db = session.store.db;
-  const count = (sql: string): number => db.get<{ n: number }>(sql)?.n ?? 0;
+  const count = (sql: string): number =>
+    inspectStore(session.store, (db) => db.get<{ n: number }>(sql)?.n ?? 0);
   const stored = {
     chats: count('SELECT COUNT(*) AS n FROM chats'),
     messages: count('SELECT COUNT(*) AS n FROM messages'),

@@ -44,6 +44,7 @@ import { seedOrg } from '../../sandbox/seed/index.ts';
 import { bulkCustomerPhone } from '../../sandbox/seed/numbers.ts';
 import { createWebhookDispatcher } from '../../sandbox/webhooks/dispatcher.ts';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/methods.ts';
+import { inspectStore } from '../integration/store-inspector.ts';
 import { machine, writeReport } from './lib.ts';
 
 const QUICK = process.env.BENCH_UI_QUICK === '1';
@@ -622,9 +623,11 @@ async function liveEvents(host: BrowserHost, enabled: boolean): Promise<void> {
 /** Waits until the chat has no message still on its way (the sync polls those sooner). */
 async function settled(host: BrowserHost, chatId: number): Promise<void> {
   for (let i = 0; i < 300; i++) {
-    const row = host.core.session.store.db.get<{ n: number }>(
-      "SELECT COUNT(*) AS n FROM messages WHERE chat_id = ? AND from_me = 1 AND state <> 'delivered'",
-      chatId,
+    const row = inspectStore(host.core.session.store, (db) =>
+      db.get<{ n: number }>(
+        "SELECT COUNT(*) AS n FROM messages WHERE chat_id = ? AND from_me = 1 AND state <> 'delivered'",
+        chatId,
+      ),
     );
     if ((row?.n ?? 0) === 0) break;
     await sleep(100);
@@ -707,9 +710,8 @@ async function main(): Promise<void> {
       first_sync_s: firstSyncS,
       long_chat_history_loaded_s: round((performance.now() - synced) / 1000, 1),
       long_chat_messages_local:
-        host.core.session.store.db.get<{ n: number }>(
-          'SELECT COUNT(*) AS n FROM messages WHERE chat_id = ?',
-          service.longChatId,
+        inspectStore(host.core.session.store, (db) =>
+          db.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages WHERE chat_id = ?', service.longChatId),
         )?.n ?? 0,
     };
     console.log('bench:ui: organization synced', report.setup);

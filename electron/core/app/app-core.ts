@@ -19,6 +19,7 @@ import { type SessionOptions, WorkspaceSession } from '../session.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import { workspaceSyncOf } from '../settings/index.ts';
 import { STORE_EVENT_NAMES } from '../store/events.ts';
+import { storageProblemOf } from '../store/storage-errors.ts';
 import type { SyncOptions } from '../sync/engine.ts';
 import type { Vault } from '../vault/index.ts';
 import { openWorkspaceRegistry, type DemoSandboxPort, type WorkspaceRegistry } from '../workspaces/index.ts';
@@ -179,10 +180,7 @@ export class AppCore {
   ): Promise<{ path: string; mimeType: string; filename: string } | undefined> {
     const session = this.#session;
     if (!session || !this.#sessionWorkspaceId) return undefined;
-    const row = session.store.db.get<{ url: string; filename: string; mime_type: string }>(
-      'SELECT url, filename, mime_type FROM attachments WHERE id = ?',
-      attachmentId,
-    );
+    const row = session.store.messages.attachment(attachmentId);
     if (!row) return undefined;
     const stagedId = stagedIdOf(row.url);
     if (stagedId) {
@@ -214,7 +212,7 @@ export class AppCore {
       await mkdir(dir, { recursive: true });
       await writeFile(path, Buffer.from(await response.arrayBuffer()));
     }
-    return { path, mimeType: row.mime_type, filename: row.filename };
+    return { path, mimeType: row.mimeType, filename: row.filename };
   }
 
   /** What the live connection is doing (webhooks through a tunnel, or polling only). */
@@ -299,6 +297,9 @@ export class AppCore {
     this.#switching = this.#switching
       .then(() => this.#openSession(id))
       .catch((error: unknown) => {
+        // A store that cannot even open (read-only or foreign folder, full disk) shows as the banner.
+        const problem = storageProblemOf(error);
+        if (problem) this.options.emit('storage.status', { problem });
         log.error('could not open workspace', {
           error: error instanceof Error ? error.message : String(error),
         });

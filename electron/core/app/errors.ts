@@ -4,6 +4,7 @@ import { isBridgeErrorShape } from '../../../shared/contract/errors.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { redactText } from '../log/logger.ts';
 import { AttachmentRejected } from '../outbox/staging.ts';
+import { storageProblemOf } from '../store/storage-errors.ts';
 import { isVaultUnavailable } from '../vault/index.ts';
 import { WorkspaceInputError, WorkspaceNotFoundError } from '../workspaces/index.ts';
 
@@ -64,6 +65,9 @@ function classify(error: unknown): BridgeErrorShape {
     return { code: 'not_found', message: error.message, retryable: false };
   if (error instanceof AttachmentRejected)
     return { code: 'attachment_rejected', message: error.message, retryable: false };
+  // Disk trouble (full, read-only, no permission), from the store or from files written directly.
+  const storage = storageProblemOf(error);
+  if (storage) return { code: storage.code, message: storage.message, retryable: true };
   if (isVaultUnavailable(error))
     return { code: 'keychain_unavailable', message: (error as Error).message, retryable: true };
   if (isBridgeErrorShape(error)) return error;

@@ -233,14 +233,7 @@ export function createHandlers(core: AppCore): Handlers {
       const contact = s().store.contacts.get(id);
       if (!contact) throw new UserFacingError('not_found', 'No such contact');
       const identifiers = [contact.phoneNumber, contact.email].filter(Boolean);
-      const ids = identifiers.length
-        ? s()
-            .store.db.all<{ chat_id: number }>(
-              `SELECT DISTINCT chat_id FROM handles WHERE is_me = 0 AND identifier IN (${identifiers.map(() => '?').join(', ')})`,
-              ...identifiers,
-            )
-            .map((r) => r.chat_id)
-        : [];
+      const ids = s().store.chats.idsWithCustomer(identifiers);
       return s()
         .store.chats.byIds(ids)
         .sort((a, b) => b.lastActivityAt - a.lastActivityAt);

@@ -4,9 +4,10 @@ import { stagedAttachmentId, stagedResource } from '../../../shared/contract/sta
 import type { PartnerApiClient } from '../api/client.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../api/retry-policy.ts';
-import { createLogger } from '../log/logger.ts';
+import { createLogger, drop } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import type { OutboxRow } from '../store/outbox-repo.ts';
+import { isStorageError } from '../store/storage-errors.ts';
 import type { Reconciler } from '../sync/reconciler.ts';
 import { assertNever } from '../util.ts';
 import { JOB_SCHEMAS, type JobKind, type JobPayload } from './jobs.ts';
@@ -52,6 +53,12 @@ export class Outbox {
   readonly #staging: Staging;
   readonly #hooks: OutboxHooks;
   readonly #running = new Set<number>();
+  /**
+   * Jobs whose run ended in a failed store write (disk full, read-only folder): their rows may still
+   * say `running`, so they are queued again once the store can write.
+   */
+  readonly #interrupted = new Set<number>();
+  #recovered = false;
   readonly #abort = new AbortController();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #started = false;
@@ -74,8 +81,12 @@ export class Outbox {
   start(): void {
     if (this.#started) return;
     this.#started = true;
-    const recovered = this.#store.outbox.recoverInterrupted();
-    if (recovered > 0) log.info('recovered interrupted jobs', { recovered });
+    try {
+      this.#recover();
+    } catch (error) {
+      // The store cannot write yet (e.g. the disk is full): the pump tries again.
+      log.warn('outbox could not pick up interrupted jobs yet', { error: String(error) });
+    }
     this.#kick();
   }
 
@@ -89,7 +100,11 @@ export class Outbox {
   }
 
   get idle(): boolean {
-    return this.#running.size === 0 && this.#store.outbox.ready(Number.MAX_SAFE_INTEGER, 1).length === 0;
+    return (
+      this.#running.size === 0 &&
+      this.#interrupted.size === 0 &&
+      this.#store.outbox.ready(Number.MAX_SAFE_INTEGER, 1).length === 0
+    );
   }
 
   /** Queues a message; returns the optimistic message's key. */
@@ -272,7 +287,8 @@ export class Outbox {
       if (message && message.id === null) this.#store.messages.remove(message.chatId, [messageKey]);
       if (message && message.chatId < 0) this.#store.chats.remove([message.chatId]);
     });
-    if (staged && 'stagedIds' in staged) void this.#staging.release(staged.stagedIds);
+    // Leftover files are harmless; a failure to remove them must not surface as an unhandled rejection.
+    if (staged && 'stagedIds' in staged) drop(this.#staging.release(staged.stagedIds), log);
   }
 
   #kick(): void {
@@ -283,10 +299,32 @@ export class Outbox {
 
   #pump(): void {
     if (!this.#started) return;
+    let wait: number | null;
+    try {
+      wait = this.#startDueJobs();
+    } catch (error) {
+      // Runs from a timer: nothing may escape. The store failed (the disk is full, the folder
+      // read-only — the store reports that itself); every job is still persisted, so try again later.
+      log.warn('outbox paused: the local store failed', { error: String(error) });
+      wait = WATCHDOG_MS;
+    }
+    if (wait === null) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#pump(), wait);
+    this.#timer.unref?.();
+  }
+
+  /** Starts the jobs that are due; returns when to look again (null: nothing left to do). */
+  #startDueJobs(): number | null {
+    if (!this.#recovered) this.#recover();
+    for (const id of this.#interrupted) {
+      this.#store.outbox.markWaiting(id, 0, null);
+      this.#interrupted.delete(id);
+    }
     for (const job of this.#store.outbox.ready(Date.now())) {
       if (this.#running.has(job.id)) continue;
-      this.#running.add(job.id);
       this.#store.outbox.markRunning(job.id);
+      this.#running.add(job.id);
       void this.#run(job).finally(() => {
         this.#running.delete(job.id);
         this.#kick();
@@ -295,11 +333,28 @@ export class Outbox {
     // Always re-arm while work remains: a job waiting behind a running one, or one that fell due
     // while this pump ran, is picked up by the next pass (at least every WATCHDOG_MS).
     const next = this.#store.outbox.nextDueAt();
-    if (next === null && this.#running.size === 0) return;
-    const wait = next === null ? WATCHDOG_MS : Math.min(WATCHDOG_MS, Math.max(10, next - Date.now()));
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#pump(), wait);
-    this.#timer.unref?.();
+    if (next === null && this.#running.size === 0) return null;
+    return next === null ? WATCHDOG_MS : Math.min(WATCHDOG_MS, Math.max(10, next - Date.now()));
+  }
+
+  /** Jobs a crash left `running` are queued again. */
+  #recover(): void {
+    const recovered = this.#store.outbox.recoverInterrupted();
+    this.#recovered = true;
+    if (recovered > 0) log.info('recovered interrupted jobs', { recovered });
+  }
+
+  /**
+   * A store write of this job's run failed. Sends reuse their idempotency key, so running it again
+   * later never sends twice, even if the service had accepted it before the write failed.
+   */
+  #interrupt(job: OutboxRow, error: unknown): void {
+    this.#interrupted.add(job.id);
+    log.warn('send interrupted by the local store; it will be retried', {
+      job: job.id,
+      kind: job.kind,
+      error: String(error),
+    });
   }
 
   #parse(job: OutboxRow): { kind: JobKind; payload: JobPayload<JobKind> } | undefined {
@@ -308,22 +363,27 @@ export class Outbox {
     return parsed?.success ? { kind: job.kind as JobKind, payload: parsed.data } : undefined;
   }
 
+  /** Never rejects: it runs detached from a timer, and every way it can end is recorded. */
   async #run(job: OutboxRow): Promise<void> {
-    const parsed = this.#parse(job);
-    if (!parsed) {
-      this.#fail(job, {
-        code: 'corrupt_job',
-        message: 'This queued item could not be read',
-        retryable: false,
-      });
-      return;
-    }
-    if (job.messageKey) this.#store.messages.setState(job.messageKey, 'sending');
     try {
-      await this.#execute(job, parsed);
-      this.#store.outbox.complete(job.id);
+      const parsed = this.#parse(job);
+      if (!parsed) {
+        this.#fail(job, {
+          code: 'corrupt_job',
+          message: 'This queued item could not be read',
+          retryable: false,
+        });
+        return;
+      }
+      if (job.messageKey) this.#store.messages.setState(job.messageKey, 'sending');
+      try {
+        await this.#execute(job, parsed);
+        this.#store.outbox.complete(job.id);
+      } catch (error) {
+        this.#handleFailure(job, error);
+      }
     } catch (error) {
-      this.#handleFailure(job, error);
+      this.#interrupt(job, error);
     }
   }
 
@@ -415,6 +475,8 @@ export class Outbox {
   }
 
   #handleFailure(job: OutboxRow, error: unknown): void {
+    // The local store failed, not the send: not the message's fault, so never a permanent failure.
+    if (isStorageError(error)) return this.#interrupt(job, error);
     if (this.#abort.signal.aborted) {
       // Shutting down: the job stays queued for the next run.
       this.#store.outbox.markWaiting(job.id, 0, null);

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import mime from 'mime-types';
 import { ALLOWED_ATTACHMENT_TYPES, MAX_ATTACHMENT_BYTES } from '../api/outgoing.ts';
 import type { LocalStore } from '../store/local-store.ts';
-import type { StagedFile } from '../store/small-repos.ts';
+import type { StagedFile } from '../store/staged-files-repo.ts';
 
 export class AttachmentRejected extends Error {
   readonly code = 'attachment_rejected';

@@ -31,9 +31,9 @@ export class WebhookEventApplier {
     this.#store = store;
     this.#reconciler = reconciler;
     this.#waitingReads = new Set(
-      store.db
-        .all<{ entity: string }>(`SELECT entity FROM webhook_marks WHERE entity LIKE '${READ_MARK}%'`)
-        .map((r) => Number(r.entity.slice(READ_MARK.length))),
+      store.webhookMarks
+        .entitiesStartingWith(READ_MARK)
+        .map((entity) => Number(entity.slice(READ_MARK.length))),
     );
   }
 
@@ -67,7 +67,7 @@ export class WebhookEventApplier {
     if (event.type === 'message.sent' || event.type === 'message.received') {
       if (event.type === 'message.received') this.#advanceTyping(event.data.chat_id, at());
       if (this.#waitingReads.delete(event.data.id)) {
-        this.#store.db.run('DELETE FROM webhook_marks WHERE entity = ?', `${READ_MARK}${event.data.id}`);
+        this.#store.webhookMarks.remove(`${READ_MARK}${event.data.id}`);
         this.#store.messages.markRead([event.data.id]);
       }
     }
@@ -83,19 +83,13 @@ export class WebhookEventApplier {
 
   /** Records `at` for `entity` unless a newer event was applied already; false when `at` is stale. */
   #advance(entity: string, at: number): boolean {
-    const mark = this.#store.db.get<{ at: number }>('SELECT at FROM webhook_marks WHERE entity = ?', entity);
-    if (mark && at < mark.at) return false;
+    const newest = this.#store.webhookMarks.at(entity);
+    if (newest !== undefined && at < newest) return false;
     this.#setMark(entity, at);
     return true;
   }
 
   #setMark(entity: string, at: number): void {
-    this.#store.db.run(
-      `INSERT INTO webhook_marks (entity, at, recorded_at) VALUES (?, ?, ?)
-       ON CONFLICT (entity) DO UPDATE SET at = excluded.at, recorded_at = excluded.recorded_at`,
-      entity,
-      at,
-      Date.now(),
-    );
+    this.#store.webhookMarks.set(entity, at);
   }
 }

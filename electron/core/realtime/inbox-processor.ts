@@ -8,6 +8,7 @@
  */
 import { createLogger, drop } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
+import { isStorageError } from '../store/storage-errors.ts';
 import { parseWebhookEvent, type WebhookEvent } from '../sync/webhook-events.ts';
 import type { WebhookEventApplier } from './event-applier.ts';
 import type { QueuedDelivery, WebhookInbox } from './inbox.ts';
@@ -72,7 +73,12 @@ export class InboxProcessor {
   #drainBatch(): void {
     if (this.#stopped) return;
     const { inbox, store, applier } = this.#options;
-    const rows = inbox.pending(this.#batchSize);
+    let rows: QueuedDelivery[];
+    try {
+      rows = inbox.pending(this.#batchSize);
+    } catch (error) {
+      return this.#retryLater(1, error);
+    }
     if (rows.length === 0) return;
     const deadline = performance.now() + this.#budgetMs;
     const refresh = new Set<number>();
@@ -142,17 +148,30 @@ export class InboxProcessor {
   }
 
   #failed(row: QueuedDelivery, error: unknown): void {
+    // A store that cannot write (disk full, read-only) is not the delivery's fault: it waits, and
+    // is never dropped for it.
+    if (isStorageError(error)) return this.#retryLater(MAX_APPLY_FAILURES, error);
     const failures = (this.#failures.get(row.seq) ?? 0) + 1;
     this.#failures.set(row.seq, failures);
     const fields = { eventId: row.eventId, failures, error: String(error) };
     if (failures >= MAX_APPLY_FAILURES) {
       log.error('dropping a webhook event that keeps failing to apply', fields);
-      this.#options.store.transaction(() => this.#options.inbox.settle(row));
+      try {
+        this.#options.store.transaction(() => this.#options.inbox.settle(row));
+      } catch (settleError) {
+        return this.#retryLater(failures, settleError);
+      }
       this.#settled([row]);
       this.schedule();
       return;
     }
     log.warn('applying a webhook event failed; retrying', fields);
+    this.#retryLater(failures);
+  }
+
+  #retryLater(failures: number, error?: unknown): void {
+    if (error !== undefined)
+      log.warn('the webhook inbox waits for the local store', { error: String(error) });
     this.#retryTimer = setTimeout(
       () => {
         this.#retryTimer = undefined;

@@ -7,19 +7,20 @@
  * applies it. So a receipt costs one append and one lookup: the random-key insert into the seen
  * ids, the dearer write, happens in the processor's batches, off the acknowledgement path.
  */
+import { createLogger } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
+import { isStorageError } from '../store/storage-errors.ts';
+import type { QueuedDelivery } from '../store/webhook-inbox-repo.ts';
 import type { ReceiptOutcome } from './listener.ts';
+
+export type { QueuedDelivery };
+
+const log = createLogger('webhooks');
 
 export interface Receipt {
   outcome: ReceiptOutcome;
   /** The inbox row of a queued delivery; null for a duplicate. */
   seq: number | null;
-}
-
-export interface QueuedDelivery {
-  seq: number;
-  eventId: string;
-  body: string;
 }
 
 /**
@@ -35,9 +36,7 @@ export class WebhookInbox {
 
   constructor(store: LocalStore) {
     this.#store = store;
-    this.#waiting = new Set(
-      store.db.all<{ event_id: string }>('SELECT event_id FROM webhook_inbox').map((r) => r.event_id),
-    );
+    this.#waiting = new Set(store.webhookInbox.eventIds());
   }
 
   /** First sighting → queued (returns its seq); an id seen before → duplicate, nothing written. */
@@ -48,19 +47,14 @@ export class WebhookInbox {
   /** Several deliveries in one transaction (one commit): see ReceiptBatcher. */
   enqueueAll(deliveries: ReadonlyArray<{ eventId: string; body: string }>, now = Date.now()): Receipt[] {
     const added = new Set<string>();
-    const receipts = this.#store.db.transaction(() =>
+    const receipts = this.#store.transaction(() =>
       deliveries.map(({ eventId, body }): Receipt => {
         if (this.#waiting.has(eventId) || added.has(eventId) || this.#applied(eventId)) {
           return { outcome: 'duplicate', seq: null };
         }
-        const { lastInsertRowid } = this.#store.db.run(
-          'INSERT INTO webhook_inbox (event_id, body, received_at) VALUES (?, ?, ?)',
-          eventId,
-          body,
-          now,
-        );
+        const seq = this.#store.webhookInbox.append(eventId, body, now);
         added.add(eventId);
-        return { outcome: 'queued', seq: lastInsertRowid };
+        return { outcome: 'queued', seq };
       }),
     );
     for (const eventId of added) this.#waiting.add(eventId);
@@ -69,13 +63,7 @@ export class WebhookInbox {
 
   /** The oldest queued deliveries, in arrival order. */
   pending(limit = 100, afterSeq = 0): QueuedDelivery[] {
-    return this.#store.db
-      .all<{ seq: number; event_id: string; body: string }>(
-        'SELECT seq, event_id, body FROM webhook_inbox WHERE seq > ? ORDER BY seq LIMIT ?',
-        afterSeq,
-        limit,
-      )
-      .map((r) => ({ seq: r.seq, eventId: r.event_id, body: r.body }));
+    return this.#store.webhookInbox.pending(limit, afterSeq);
   }
 
   /**
@@ -83,7 +71,7 @@ export class WebhookInbox {
    * seen ids, together with the change it made, so it is applied exactly once.
    */
   settle(delivery: { seq: number; eventId: string }, now = Date.now()): void {
-    this.#store.db.run('DELETE FROM webhook_inbox WHERE seq = ?', delivery.seq);
+    this.#store.webhookInbox.remove(delivery.seq);
     this.#store.seenEvents.firstSighting(delivery.eventId, now);
   }
 
@@ -93,18 +81,27 @@ export class WebhookInbox {
   }
 
   #applied(eventId: string): boolean {
-    return this.#store.db.get('SELECT 1 FROM webhook_events WHERE event_id = ?', eventId) !== undefined;
+    return this.#store.seenEvents.has(eventId);
   }
 
   count(): number {
-    return this.#store.db.get<{ n: number }>('SELECT count(*) AS n FROM webhook_inbox')?.n ?? 0;
+    return this.#store.webhookInbox.count();
   }
 
-  /** Forgets seen ids and ordering marks older than `olderThan` (epoch ms). */
+  /**
+   * Forgets seen ids and ordering marks older than `olderThan` (epoch ms). Housekeeping run from a
+   * timer: when the store cannot write (disk full…) it forgets nothing this time, and says so.
+   */
   prune(olderThan: number): { seen: number; marks: number } {
-    return this.#store.db.transaction(() => ({
-      seen: this.#store.seenEvents.prune(olderThan),
-      marks: this.#store.db.run('DELETE FROM webhook_marks WHERE recorded_at < ?', olderThan).changes,
-    }));
+    try {
+      return this.#store.transaction(() => ({
+        seen: this.#store.seenEvents.prune(olderThan),
+        marks: this.#store.webhookMarks.prune(olderThan),
+      }));
+    } catch (error) {
+      if (!isStorageError(error)) throw error;
+      log.warn('webhook bookkeeping not pruned: the local store cannot write', { code: error.code });
+      return { seen: 0, marks: 0 };
+    }
   }
 }

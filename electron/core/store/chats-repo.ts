@@ -166,6 +166,28 @@ export class ChatsRepo {
     return rows.find((r) => r.ids.split('|').sort().join('|') === wanted)?.chat_id;
   }
 
+  /** Chats in which any of `identifiers` takes part as a customer (not as our line). */
+  idsWithCustomer(identifiers: readonly string[]): number[] {
+    if (identifiers.length === 0) return [];
+    return this.#db
+      .all<{ chat_id: number }>(
+        `SELECT DISTINCT chat_id FROM handles WHERE is_me = 0 AND identifier IN (${placeholders(identifiers.length)})`,
+        ...identifiers,
+      )
+      .map((r) => r.chat_id);
+  }
+
+  /** Chats with a handle (ours or a customer's) among `identifiers`. */
+  idsWithHandle(identifiers: readonly string[]): number[] {
+    if (identifiers.length === 0) return [];
+    return this.#db
+      .all<{ chat_id: number }>(
+        `SELECT DISTINCT chat_id FROM handles WHERE identifier IN (${placeholders(identifiers.length)})`,
+        ...identifiers,
+      )
+      .map((r) => r.chat_id);
+  }
+
   get(chatId: number): Chat | undefined {
     const row = this.#db.get<ChatRow>('SELECT * FROM chats WHERE id = ?', chatId);
     return row ? this.#hydrate([row])[0] : undefined;

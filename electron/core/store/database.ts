@@ -1,82 +1,176 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MIGRATIONS } from './migrations.ts';
+import { StorageError, type StorageProblem, storageProblemOf } from './storage-errors.ts';
+
+/** Told when writing starts failing for a disk reason (a problem) and when it works again (null). */
+export type StorageStatusListener = (problem: StorageProblem | null) => void;
 
 /**
  * One SQLite database (node:sqlite) with WAL, foreign keys, versioned migrations and a statement
- * cache. Every multi-row change goes through `transaction`, which nests by savepoints.
+ * cache. Every multi-row change goes through `transaction`, which nests by savepoints. Disk trouble
+ * (full, read-only, no permission) is thrown as a StorageError and reported to the status listener
+ * until a write succeeds again. The connection never leaves this class: only the store speaks SQL.
  */
 export class Database {
-  readonly db: DatabaseSync;
+  readonly #db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
+  readonly #onStatus: StorageStatusListener;
   #depth = 0;
+  /** Whether the open transaction changed a row (an empty commit proves nothing about the disk). */
+  #wrote = false;
+  #problem: StorageProblem | null = null;
 
-  constructor(path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new DatabaseSync(path);
-    this.db.exec(
-      'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
+  constructor(path: string, onStatus: StorageStatusListener = () => {}) {
+    this.#onStatus = onStatus;
+    this.#db = this.#guard(
+      () => {
+        if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+        const db = new DatabaseSync(path);
+        db.exec(
+          'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
+        );
+        return db;
+      },
+      () => (path === ':memory:' ? undefined : unwritable(path)),
     );
     this.migrate();
+  }
+
+  /** The disk trouble the last write ran into; null once a write succeeded after it. */
+  get problem(): StorageProblem | null {
+    return this.#problem;
   }
 
   statement(sql: string): StatementSync {
     let statement = this.#statements.get(sql);
     if (!statement) {
-      statement = this.db.prepare(sql);
+      statement = this.#guard(() => this.#db.prepare(sql));
       this.#statements.set(sql, statement);
     }
     return statement;
   }
 
   all<T>(sql: string, ...params: SqlValue[]): T[] {
-    return this.statement(sql).all(...params) as T[];
+    const statement = this.statement(sql);
+    return this.#guard(() => statement.all(...params) as T[]);
   }
 
   get<T>(sql: string, ...params: SqlValue[]): T | undefined {
-    return this.statement(sql).get(...params) as T | undefined;
+    const statement = this.statement(sql);
+    return this.#guard(() => statement.get(...params) as T | undefined);
   }
 
   run(sql: string, ...params: SqlValue[]): { changes: number; lastInsertRowid: number } {
-    const result = this.statement(sql).run(...params);
-    return { changes: Number(result.changes), lastInsertRowid: Number(result.lastInsertRowid) };
+    const statement = this.statement(sql);
+    const result = this.#guard(() => statement.run(...params));
+    const changes = Number(result.changes);
+    if (changes > 0) {
+      if (this.#depth === 0) this.#writesWork();
+      else this.#wrote = true;
+    }
+    return { changes, lastInsertRowid: Number(result.lastInsertRowid) };
   }
 
+  /** Runs a script of statements (migrations, index rebuilds) as it is. */
+  exec(sql: string): void {
+    this.#guard(() => this.#db.exec(sql));
+  }
+
+  /**
+   * Runs `work` atomically. If it throws, or the commit itself fails (a full disk is usually found
+   * out only then), everything it did is rolled back and the depth is as before, so the next
+   * transaction starts clean.
+   */
   transaction<T>(work: () => T): T {
+    const outermost = this.#depth === 0;
     const savepoint = `sp${this.#depth}`;
-    this.db.exec(this.#depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
+    this.#guard(() => this.#db.exec(outermost ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`));
+    if (outermost) this.#wrote = false;
     this.#depth++;
+    let result: T;
     try {
-      const result = work();
-      this.#depth--;
-      this.db.exec(this.#depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
-      return result;
+      result = work();
+      this.#guard(() => this.#db.exec(outermost ? 'COMMIT' : `RELEASE ${savepoint}`));
     } catch (error) {
-      this.#depth--;
-      this.db.exec(this.#depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      this.#undo(outermost, savepoint);
       throw error;
+    } finally {
+      this.#depth--;
     }
+    if (outermost && this.#wrote) this.#writesWork();
+    return result;
   }
 
   get userVersion(): number {
-    return Number((this.db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+    return Number(this.get<{ user_version: number }>('PRAGMA user_version')?.user_version);
   }
 
   close(): void {
     this.#statements.clear();
-    if (this.db.isOpen) this.db.close();
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  /** Rolls back what is still open: SQLite itself may already have rolled back (e.g. on SQLITE_FULL). */
+  #undo(outermost: boolean, savepoint: string): void {
+    if (!this.#db.isTransaction) return;
+    try {
+      this.#db.exec(outermost ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+    } catch {
+      // The error that made us roll back says more than this one; a transaction SQLite could not
+      // roll back is rolled back when the connection next reads (its journal says so).
+    }
+  }
+
+  /**
+   * Runs a call into SQLite or the file system, turning disk trouble into a reported StorageError.
+   * `explain` may name the cause better than SQLite does (which says "unable to open" or
+   * "readonly" for a folder that is read-only and one that is not ours alike).
+   */
+  #guard<T>(call: () => T, explain?: () => StorageProblem | undefined): T {
+    try {
+      return call();
+    } catch (error) {
+      const found = storageProblemOf(error);
+      const problem = found && (explain?.() ?? found);
+      if (!problem) throw error;
+      if (this.#problem?.code !== problem.code) {
+        this.#problem = problem;
+        this.#onStatus(problem);
+      }
+      throw error instanceof StorageError ? error : new StorageError(problem, error);
+    }
+  }
+
+  #writesWork(): void {
+    if (this.#problem === null) return;
+    this.#problem = null;
+    this.#onStatus(null);
   }
 
   private migrate(): void {
     const from = this.userVersion;
     for (let version = from; version < MIGRATIONS.length; version++) {
       this.transaction(() => {
-        this.db.exec(MIGRATIONS[version] as string);
-        this.db.exec(`PRAGMA user_version = ${version + 1}`);
+        this.exec(MIGRATIONS[version] as string);
+        this.exec(`PRAGMA user_version = ${version + 1}`);
       });
     }
   }
 }
 
 export type SqlValue = string | number | bigint | null | Uint8Array;
+
+/** Why the database file or its folder cannot be written (the OS's answer), if it cannot. */
+function unwritable(path: string): StorageProblem | undefined {
+  for (const target of [dirname(path), path]) {
+    if (!existsSync(target)) continue;
+    try {
+      accessSync(target, constants.W_OK);
+    } catch (error) {
+      return storageProblemOf(error);
+    }
+  }
+  return undefined;
+}

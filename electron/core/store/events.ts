@@ -15,6 +15,7 @@ export const STORE_EVENT_NAMES = [
   'contacts.removed',
   'lines.changed',
   'calls.changed',
+  'storage.status',
 ] as const satisfies ReadonlyArray<keyof Events>;
 
 export type StoreEvents = Pick<Events, (typeof STORE_EVENT_NAMES)[number]>;
@@ -40,6 +41,14 @@ export class StoreEventBus {
   emit<K extends StoreEventName>(name: K, payload: StoreEvents[K]): void {
     if (this.#pending) this.#pending.push([name, payload]);
     else this.#deliver(name, payload);
+  }
+
+  /**
+   * Delivers at once, even inside a transaction: for news that must not wait for (or be dropped
+   * with) a commit, like the commit itself failing.
+   */
+  emitNow<K extends StoreEventName>(name: K, payload: StoreEvents[K]): void {
+    this.#deliver(name, payload);
   }
 
   /** Runs `work` with events held back; delivers them (merged) only if it returns. */

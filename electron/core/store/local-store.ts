@@ -1,21 +1,21 @@
 import type { Chat, Contact, Message } from '../../../shared/domain.ts';
 import { ChatsRepo } from './chats-repo.ts';
 import { ContactsRepo } from './contacts-repo.ts';
+import type { StorageStatus } from '../../../shared/contract/errors.ts';
+import { CallsRepo } from './calls-repo.ts';
+import { CursorsRepo } from './cursors-repo.ts';
 import { Database } from './database.ts';
+import { DraftsRepo } from './drafts-repo.ts';
 import { StoreEventBus } from './events.ts';
+import { LinesRepo } from './lines-repo.ts';
 import { MessagesRepo } from './messages-repo.ts';
 import { OutboxRepo } from './outbox-repo.ts';
-import { placeholders } from './rows.ts';
 import { digitsOf, ftsQuery } from './search.ts';
-import {
-  CallsRepo,
-  CursorsRepo,
-  DraftsRepo,
-  LinesRepo,
-  SeenEventsRepo,
-  StagedFilesRepo,
-} from './small-repos.ts';
+import { SeenEventsRepo } from './seen-events-repo.ts';
+import { StagedFilesRepo } from './staged-files-repo.ts';
 import { TypingState } from './typing.ts';
+import { WebhookInboxRepo } from './webhook-inbox-repo.ts';
+import { WebhookMarksRepo } from './webhook-marks-repo.ts';
 
 export interface SearchHit {
   message: Message;
@@ -34,11 +34,15 @@ export const MARK_END = '\u0003';
 
 /**
  * The workspace's local store: the single source of truth the UI mirrors. One SQLite database per
- * workspace. Changes made through `transaction` are announced (merged) only after they commit.
+ * workspace, reached only through the repositories below (nothing outside this folder speaks SQL).
+ * Changes made through `transaction` are announced (merged) only after they commit. Disk trouble is
+ * thrown as a StorageError and announced at once as `storage.status`, and again when writes work.
  */
 export class LocalStore {
   readonly events = new StoreEventBus();
-  readonly db: Database;
+  readonly #db: Database;
+  /** The database file (tests inspect it through a read-only connection of their own). */
+  readonly path: string;
   readonly lines: LinesRepo;
   readonly chats: ChatsRepo;
   readonly messages: MessagesRepo;
@@ -49,26 +53,31 @@ export class LocalStore {
   readonly seenEvents: SeenEventsRepo;
   readonly staged: StagedFilesRepo;
   readonly outbox: OutboxRepo;
+  readonly webhookInbox: WebhookInboxRepo;
+  readonly webhookMarks: WebhookMarksRepo;
   readonly typing: TypingState;
 
   constructor(path: string) {
-    this.db = new Database(path);
+    this.path = path;
+    this.#db = new Database(path, (problem) => this.events.emitNow('storage.status', { problem }));
     const names = (identifiers: string[]) => this.contacts.namesFor(identifiers);
     this.typing = new TypingState((chatId, identifiers) =>
       this.events.emit('typing.changed', { chatId, identifiers }),
     );
-    this.lines = new LinesRepo(this.db, this.events);
-    this.chats = new ChatsRepo(this.db, this.events, (id) => this.typing.of(id), names);
-    this.messages = new MessagesRepo(this.db, this.events, (ids) => this.chats.refreshSummaries(ids), names);
-    this.contacts = new ContactsRepo(this.db, this.events, (identifiers) => this.#renamed(identifiers));
-    this.calls = new CallsRepo(this.db, this.events);
-    this.cursors = new CursorsRepo(this.db);
-    this.drafts = new DraftsRepo(this.db);
-    this.seenEvents = new SeenEventsRepo(this.db);
-    this.staged = new StagedFilesRepo(this.db);
-    this.outbox = new OutboxRepo(this.db);
+    this.lines = new LinesRepo(this.#db, this.events);
+    this.chats = new ChatsRepo(this.#db, this.events, (id) => this.typing.of(id), names);
+    this.messages = new MessagesRepo(this.#db, this.events, (ids) => this.chats.refreshSummaries(ids), names);
+    this.contacts = new ContactsRepo(this.#db, this.events, (identifiers) => this.#renamed(identifiers));
+    this.calls = new CallsRepo(this.#db, this.events);
+    this.cursors = new CursorsRepo(this.#db);
+    this.drafts = new DraftsRepo(this.#db);
+    this.seenEvents = new SeenEventsRepo(this.#db);
+    this.staged = new StagedFilesRepo(this.#db);
+    this.outbox = new OutboxRepo(this.#db);
+    this.webhookInbox = new WebhookInboxRepo(this.#db);
+    this.webhookMarks = new WebhookMarksRepo(this.#db);
     // A first sync that died with indexing paused left the index incomplete: rebuild it now.
-    if (this.db.get<{ live: number }>('SELECT live FROM fts_state')?.live === 0) this.resumeIndexing();
+    if (this.#db.get<{ live: number }>('SELECT live FROM fts_state')?.live === 0) this.resumeIndexing();
   }
 
   /**
@@ -76,20 +85,30 @@ export class LocalStore {
    * misses what arrives until `resumeIndexing` rebuilds the index in one pass.
    */
   pauseIndexing(): void {
-    this.db.run('UPDATE fts_state SET live = 0');
+    this.#db.run('UPDATE fts_state SET live = 0');
   }
 
   /** Rebuilds the message index from the table and goes back to indexing each change. */
   resumeIndexing(): void {
-    this.db.transaction(() => {
-      this.db.db.exec("INSERT INTO messages_fts (messages_fts) VALUES ('rebuild')");
-      this.db.run('UPDATE fts_state SET live = 1');
+    this.#db.transaction(() => {
+      this.#db.exec("INSERT INTO messages_fts (messages_fts) VALUES ('rebuild')");
+      this.#db.run('UPDATE fts_state SET live = 1');
     });
+  }
+
+  /** Whether the store can write now (see `storage.status`). */
+  get storageStatus(): StorageStatus {
+    return { problem: this.#db.problem };
+  }
+
+  /** The version of the schema the database was migrated to. */
+  get schemaVersion(): number {
+    return this.#db.userVersion;
   }
 
   /** One atomic change: rolled back whole on error; its events are delivered after commit. */
   transaction<T>(work: () => T): T {
-    return this.events.batch(() => this.db.transaction(work));
+    return this.events.batch(() => this.#db.transaction(work));
   }
 
   /** Local full-text search across contact names, chat names and numbers, and message text. */
@@ -99,7 +118,7 @@ export class LocalStore {
     const contacts = this.contacts.list({ query: input, limit: 20 });
     const digits = digitsOf(input);
     const like = `%${input.trim().toLowerCase()}%`;
-    const chatIds = this.db
+    const chatIds = this.#db
       .all<{ id: number }>(
         `SELECT DISTINCT c.id FROM chats c LEFT JOIN handles h ON h.chat_id = c.id
          WHERE lower(c.display_name) LIKE ? OR lower(h.identifier) LIKE ? ${digits.length >= 3 ? 'OR h.identifier LIKE ?' : ''}
@@ -110,18 +129,11 @@ export class LocalStore {
       )
       .map((r) => r.id);
     const contactNumbers = contacts.flatMap((c) => [c.phoneNumber, c.email]).filter(Boolean);
-    const viaContacts = contactNumbers.length
-      ? this.db
-          .all<{ chat_id: number }>(
-            `SELECT DISTINCT chat_id FROM handles WHERE identifier IN (${placeholders(contactNumbers.length)})`,
-            ...contactNumbers,
-          )
-          .map((r) => r.chat_id)
-      : [];
+    const viaContacts = this.chats.idsWithHandle(contactNumbers);
     const chats = this.chats
       .byIds([...new Set([...chatIds, ...viaContacts])])
       .sort((a, b) => b.lastActivityAt - a.lastActivityAt);
-    const hits = this.db.all<{ key: string; snippet: string }>(
+    const hits = this.#db.all<{ key: string; snippet: string }>(
       `SELECT m.key, snippet(messages_fts, 0, '${MARK_START}', '${MARK_END}', '…', 16) AS snippet
        FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid
        WHERE messages_fts MATCH ? AND m.deleted = 0 ORDER BY m.sent_at DESC LIMIT ?`,
@@ -138,18 +150,13 @@ export class LocalStore {
 
   close(): void {
     this.typing.dispose();
-    this.db.close();
+    this.#db.close();
   }
 
   /** A contact changed: chats with those handles show new names. */
   #renamed(identifiers: string[]): void {
     if (identifiers.length === 0) return;
-    const ids = this.db
-      .all<{ chat_id: number }>(
-        `SELECT DISTINCT chat_id FROM handles WHERE identifier IN (${placeholders(identifiers.length)})`,
-        ...identifiers,
-      )
-      .map((r) => r.chat_id);
+    const ids = this.chats.idsWithHandle(identifiers);
     if (ids.length > 0) this.events.emit('chats.changed', { chatIds: ids });
   }
 }

@@ -1,4 +1,4 @@
-import type { Message, MessageError, MessageState } from '../../../shared/domain.ts';
+import type { Attachment, Message, MessageError, MessageState } from '../../../shared/domain.ts';
 import type { Database } from './database.ts';
 import type { StoreEventBus } from './events.ts';
 import { mergeMessage, stateRank } from './merge.ts';
@@ -392,6 +392,12 @@ export class MessagesRepo {
       r.sender,
       r.at,
     );
+  }
+
+  /** An attachment by its id, wherever it is (received, sent or still staged). */
+  attachment(id: string): Attachment | undefined {
+    const row = this.#db.get<AttachmentRow>('SELECT * FROM attachments WHERE id = ?', id);
+    return row ? toAttachment(row) : undefined;
   }
 
   #announceById(messageId: number): void {

@@ -11,7 +11,7 @@ import { QuickSwitcher } from '../palette/QuickSwitcher.tsx';
 import { ShortcutSheet } from '../palette/ShortcutSheet.tsx';
 import { SettingsView } from '../settings/SettingsView.tsx';
 import { Announcer, Toasts } from './Toasts.tsx';
-import { DemoBanner, OfflineBanner } from './Banners.tsx';
+import { DemoBanner, OfflineBanner, StorageBanner } from './Banners.tsx';
 import { MediaViewer } from './MediaViewer.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { useDocumentTitle, useShortcuts, useTheme } from './use-app-effects.ts';
@@ -30,6 +30,7 @@ export function App() {
     <div className="app">
       <DemoBanner />
       <OfflineBanner />
+      <StorageBanner />
       <div className="app-body" inert={blocked}>
         <Sidebar />
         <main className="main">

@@ -1,4 +1,5 @@
-import { FlaskConical, WifiOff } from 'lucide-react';
+import { FlaskConical, HardDrive, WifiOff } from 'lucide-react';
+import { storageTitle } from '../../lib/errors.ts';
 import { useStore } from '../../store/index.ts';
 import { reachabilityOf } from '../../store/workspace-slice.ts';
 
@@ -34,6 +35,20 @@ export function OfflineBanner() {
         <strong>{bridge ? 'Offline.' : 'Reconnecting to Parley…'}</strong>{' '}
         {bridge ? (reason ?? 'The service cannot be reached.') : ''} You can keep reading and writing:
         messages are queued and sent when the connection returns.
+      </span>
+    </div>
+  );
+}
+
+/** The disk refused a write (full, read-only, no permission): say what to do; gone once writes work. */
+export function StorageBanner() {
+  const problem = useStore((s) => s.storageProblem);
+  if (!problem) return null;
+  return (
+    <div className="banner is-storage" role="alert">
+      <HardDrive size={15} aria-hidden="true" />
+      <span>
+        <strong>{storageTitle(problem.code)}</strong> {problem.message}
       </span>
     </div>
   );

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket as WsClient } from 'ws';
 import { startBrowserHost, type BrowserHost } from '../../../electron/browser-host.ts';
 import { tempDir } from '../core/helpers.ts';
+import { arrangeStore, inspectStore } from '../store-inspector.ts';
 import { HOSTILE_FILES, SCRIPT_CAPABLE } from './hostile-files.ts';
 import { firstSync, PNG, quietDemo, stubRenderer } from './support.ts';
 
@@ -273,13 +274,16 @@ describe('uploads', () => {
   });
 
   it('refuses a file over the size limit with 413, staging nothing', async () => {
-    const staged = host.core.session.store.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM staged_files')?.n;
+    const stagedCount = () =>
+      inspectStore(
+        host.core.session.store,
+        (db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM staged_files')?.n,
+      );
+    const staged = stagedCount();
     const response = await upload({ cookie, 'x-parley-upload': '1' }, Buffer.alloc(MAX_UPLOAD + 1, 7));
     expect(response.status).toBe(413);
     expect(JSON.parse(response.body)).toMatchObject({ code: 'attachment_rejected' });
-    expect(host.core.session.store.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM staged_files')?.n).toBe(
-      staged,
-    );
+    expect(stagedCount()).toBe(staged);
   });
 
   it('refuses an upload without the app’s header (a cross-site form cannot set it) with 403', async () => {
@@ -374,22 +378,26 @@ describe('a customer’s files', () => {
     await firstSync(host.core);
     // Arrange: each file as the service stated it, on a message the store already holds, and as a
     // staged file with that stated type.
-    const { db, staged } = host.core.session.store;
-    const message = db.get<{ key: string }>(
-      'SELECT key FROM messages m WHERE NOT EXISTS (SELECT 1 FROM attachments a WHERE a.message_key = m.key) ORDER BY sent_at LIMIT 1',
+    const { staged } = host.core.session.store;
+    const message = inspectStore(host.core.session.store, (db) =>
+      db.get<{ key: string }>(
+        'SELECT key FROM messages m WHERE NOT EXISTS (SELECT 1 FROM attachments a WHERE a.message_key = m.key) ORDER BY sent_at LIMIT 1',
+      ),
     );
     HOSTILE_FILES.forEach((file, i) => {
       const id = `hostile-${i}`;
-      db.run(
-        'INSERT INTO attachments (id, message_key, position, url, filename, mime_type, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        id,
-        message!.key,
-        i,
-        `${filesUrl}/${i}`,
-        file.filename,
-        file.mimeType,
-        file.bytes.length,
-      );
+      arrangeStore(host.core.session.store, (db) => {
+        db.run(
+          'INSERT INTO attachments (id, message_key, position, url, filename, mime_type, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          id,
+          message!.key,
+          i,
+          `${filesUrl}/${i}`,
+          file.filename,
+          file.mimeType,
+          file.bytes.length,
+        );
+      });
       attachmentIds.push(id);
       const path = join(dir.path, `staged-${i}`);
       writeFileSync(path, file.bytes);

@@ -10,6 +10,7 @@ import type { ParleyApi } from '../../../shared/contract/client.ts';
 import type { MethodName } from '../../../shared/contract/methods.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
 import { eventually } from '../core/helpers.ts';
+import { inspectStore, type StoreInspector } from '../store-inspector.ts';
 import { attachmentServer, PNG } from './support.ts';
 
 export interface BridgeUnderTest {
@@ -40,7 +41,10 @@ interface Fixtures {
 
 /** Picks, in the store, what the calls act on: an iMessage chat with two of our sent messages, etc. */
 function fixtures(core: AppCore): Fixtures {
-  const db = core.session.store.db;
+  return inspectStore(core.session.store, (db) => fixturesIn(db));
+}
+
+function fixturesIn(db: StoreInspector): Fixtures {
   const chat = db.get<{ id: number; line_id: number }>(
     `SELECT c.id, c.line_id FROM chats c WHERE c.service = 'iMessage' AND c.is_group = 0
        AND (SELECT COUNT(*) FROM messages m WHERE m.chat_id = c.id AND m.from_me = 1 AND m.id IS NOT NULL) >= 2

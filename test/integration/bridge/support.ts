@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { AppCore } from '../../../electron/core/app/app-core.ts';
 import { DEMO_TOKEN, startSandbox, type RunningSandbox } from '../../../sandbox/index.ts';
 import { control, eventually } from '../core/helpers.ts';
+import { inspectStore } from '../store-inspector.ts';
 
 /**
  * The demo workspace's service as the app runs it (the embedded sandbox with the demo seed and its
@@ -78,8 +79,8 @@ const digest = (rows: unknown): string => createHash('sha256').update(JSON.strin
  * staged files, drafts, settings, workspaces and the service's own counts.
  */
 export async function worldSnapshot(core: AppCore, sandbox: RunningSandbox): Promise<Record<string, string>> {
-  const db = core.session.store.db;
-  const rows = (sql: string) => db.all(sql).map((row) => ({ ...(row as object) }));
+  const rows = (sql: string) =>
+    inspectStore(core.session.store, (db) => db.all(sql)).map((row) => ({ ...(row as object) }));
   const service = await control<{ orgs: unknown[] }>(sandbox, 'GET', '/state');
   return {
     chats: digest(rows('SELECT id, pinned, archived, marked_unread, display_name FROM chats ORDER BY id')),
@@ -98,7 +99,10 @@ export async function worldSnapshot(core: AppCore, sandbox: RunningSandbox): Pro
 
 /** Row counts, for messages that say what changed. */
 export function count(core: AppCore, table: string): number {
-  return (core.session.store.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`)?.n ?? 0) as number;
+  return inspectStore(
+    core.session.store,
+    (db) => db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`)?.n ?? 0,
+  );
 }
 
 /**

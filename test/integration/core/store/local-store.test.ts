@@ -305,7 +305,7 @@ describe('the local store', () => {
     store.chats.upsert([chatRecord(1)]);
     store.close();
     store = new LocalStore(join(dir, 'workspace.db'));
-    expect(store.db.userVersion).toBeGreaterThanOrEqual(1);
+    expect(store.schemaVersion).toBeGreaterThanOrEqual(1);
     expect(store.chats.get(1)?.displayName).toBe('Ada Lovelace');
   });
 });
