@@ -24,6 +24,7 @@ import type { IncomingNotice } from '../shared/contract/views.ts';
 import { AppCore } from './core/app/app-core.ts';
 import { createLogger } from './core/log/logger.ts';
 import { KeyringVault } from './core/vault/index.ts';
+import { EmbeddedDemoSandbox } from './hosts/demo-sandbox.ts';
 import { APP_SCHEME } from './hosts/electron/channels.ts';
 import { createFilePort } from './hosts/electron/files.ts';
 import { registerBridgeIpc, sendBridgeEvent } from './hosts/electron/ipc.ts';
@@ -138,6 +139,7 @@ async function start(): Promise<void> {
       openFile: createFilePort({ app, shell, dialog, window: liveWindow }),
     },
     emit,
+    demo: new EmbeddedDemoSandbox(),
   });
   const running = core;
   stopBeforeQuit(app, async () => {
