@@ -143,7 +143,11 @@ async function start(): Promise<void> {
   });
   const running = core;
   stopBeforeQuit(app, async () => {
+    // A count still pending (or one the stopping core causes) must not reach the destroyed tray:
+    // Electron throws on a destroyed Tray, and in a timer that is an uncaught exception.
+    clearTimeout(unreadTimer);
     unread?.destroy();
+    unread = undefined;
     await running.stop();
   });
 

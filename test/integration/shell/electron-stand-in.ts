@@ -99,6 +99,7 @@ class StandInWebContents extends EventEmitter {
   #destroyed = false;
 
   getURL(): string {
+    if (this.isDestroyed()) throw new Error('Object has been destroyed');
     return this.#url;
   }
 
@@ -172,28 +173,46 @@ class StandInWindow extends EventEmitter {
   isDestroyed(): boolean {
     return this.#destroyed;
   }
+  /** Electron's BrowserWindow throws on any use once destroyed. */
+  #alive(): void {
+    if (this.#destroyed) throw new Error('Object has been destroyed');
+  }
   isMinimized(): boolean {
+    this.#alive();
     return false;
   }
   isMaximized(): boolean {
+    this.#alive();
     return false;
   }
   isFullScreen(): boolean {
+    this.#alive();
     return false;
   }
   isVisible(): boolean {
+    this.#alive();
     return this.#visible;
   }
   getNormalBounds(): { x: number; y: number; width: number; height: number } {
+    this.#alive();
     return { ...this.#bounds };
   }
   show(): void {
+    this.#alive();
     this.#visible = true;
   }
-  focus(): void {}
-  restore(): void {}
-  maximize(): void {}
-  setOverlayIcon(): void {}
+  focus(): void {
+    this.#alive();
+  }
+  restore(): void {
+    this.#alive();
+  }
+  maximize(): void {
+    this.#alive();
+  }
+  setOverlayIcon(): void {
+    this.#alive();
+  }
 
   /** What quitting does to each window: 'close' (the app may save its state), then 'closed'. */
   close(): void {
@@ -366,17 +385,35 @@ export const nativeImage = {
 };
 
 export class Tray extends EventEmitter {
+  #destroyed = false;
+
   constructor(_image: unknown) {
     super();
     requireReady('Tray');
   }
-  setContextMenu(): void {}
+  /** Electron's Tray throws once destroyed (CheckAlive): a late update after quit would crash. */
+  #alive(): void {
+    if (this.#destroyed) throw new Error('Tray is destroyed');
+  }
+  setContextMenu(): void {
+    this.#alive();
+  }
   setToolTip(tooltip: string): void {
+    this.#alive();
     record({ kind: 'tray', tooltip });
   }
-  setTitle(): void {}
-  setImage(): void {}
-  destroy(): void {}
+  setTitle(): void {
+    this.#alive();
+  }
+  setImage(): void {
+    this.#alive();
+  }
+  isDestroyed(): boolean {
+    return this.#destroyed;
+  }
+  destroy(): void {
+    this.#destroyed = true;
+  }
 }
 
 export class Notification extends EventEmitter {
