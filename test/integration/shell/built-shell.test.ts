@@ -202,6 +202,29 @@ describe('the built main process', () => {
   });
 });
 
+describe('the built main process, stopped from a terminal', () => {
+  const dir = tempDir('parley-built-shell-signal-');
+  let shell: LaunchedShell;
+
+  afterAll(() => {
+    shell?.kill();
+    dir.remove();
+  });
+
+  it('quits as cleanly on SIGTERM, even while the first sync is still running', async () => {
+    // Given the app has just opened its window (its first sync has barely begun)
+    shell = launchBuiltMain({ userData: dir.path });
+    await shell.waitFor('load-url');
+    // When it is told to stop (kill, or Ctrl+C in a terminal)
+    process.kill(shell.pid, 'SIGTERM');
+    // Then it stops the core and ends with code 0, nothing left running
+    const { code, signal } = await shell.exited;
+    expect({ code, signal }, shell.output()).toEqual({ code: 0, signal: null });
+    expect(shell.output()).not.toMatch(/did not stop|still running after quit|could not start/);
+    expect(shell.records.filter((r) => r.kind === 'quit')).toEqual([{ kind: 'quit', exitCode: 0 }]);
+  });
+});
+
 describe('the built preload', () => {
   /** The preload as Electron runs it sandboxed: its own context, and `require` gives only 'electron'. */
   function runPreload() {

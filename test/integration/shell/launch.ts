@@ -23,6 +23,7 @@ export async function buildElectron(): Promise<void> {
 }
 
 export interface LaunchedShell {
+  readonly pid: number;
   readonly records: ShellRecord[];
   /** The first record of this kind that satisfies `matches`, waiting for it if need be. */
   waitFor<K extends ShellRecord['kind']>(
@@ -86,7 +87,9 @@ export function launchBuiltMain(options: { userData: string; env?: NodeJS.Proces
       (r): r is Extract<ShellRecord, { kind: K }> =>
         r.kind === kind && matches(r as Extract<ShellRecord, { kind: K }>),
     );
+  if (child.pid === undefined) throw new Error('the app could not be launched');
   return {
+    pid: child.pid,
     records,
     output: () => output,
     exited,
