@@ -7,7 +7,7 @@
  * bundle loads, a dependency the packaged app would not ship, and wiring mistakes in main.ts.
  */
 import { builtinModules } from 'node:module';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -222,6 +222,31 @@ describe('the built main process, stopped from a terminal', () => {
     expect({ code, signal }, shell.output()).toEqual({ code: 0, signal: null });
     expect(shell.output()).not.toMatch(/did not stop|still running after quit|could not start/);
     expect(shell.records.filter((r) => r.kind === 'quit')).toEqual([{ kind: 'quit', exitCode: 0 }]);
+  });
+});
+
+describe('the built main process, when the core cannot start', () => {
+  const dir = tempDir('parley-built-shell-broken-');
+  let shell: LaunchedShell;
+
+  afterAll(() => {
+    shell?.kill();
+    dir.remove();
+  });
+
+  it('says why in an error box and exits with code 1, without opening a window', async () => {
+    // Given the app's data folder is a file, so nothing can be stored
+    const notAFolder = join(dir.path, 'userData');
+    writeFileSync(notAFolder, 'not a folder');
+    shell = launchBuiltMain({ userData: notAFolder });
+    // Then the user is told, and the app leaves
+    const { code } = await shell.exited;
+    expect(code, shell.output()).toBe(1);
+    expect(shell.records).toContainEqual(
+      expect.objectContaining({ kind: 'error-box', title: 'Parley could not start' }),
+    );
+    expect(shell.records).toContainEqual({ kind: 'exit', exitCode: 1 });
+    expect(shell.records.filter((r) => r.kind === 'window')).toEqual([]);
   });
 });
 

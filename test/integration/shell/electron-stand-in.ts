@@ -27,7 +27,8 @@ export type ShellRecord =
   | { kind: 'menu'; labels: string[] }
   | { kind: 'tray'; tooltip: string }
   | { kind: 'error-box'; title: string; content: string }
-  | { kind: 'quit'; exitCode: number };
+  | { kind: 'quit'; exitCode: number }
+  | { kind: 'exit'; exitCode: number };
 
 /** What the test sends. */
 export type ShellCommand =
@@ -281,9 +282,12 @@ export const app = Object.assign(new EventEmitter(), {
     app.emit('quit', preventable(), 0);
     end(0);
   },
+  /** Electron's exit: at once, no events, nothing waited for. */
   exit(code = 0): void {
     quitting = true;
-    end(code);
+    const entry: ShellMessage = { type: 'record', record: { kind: 'exit', exitCode: code } };
+    if (process.connected) process.send?.(entry, () => process.exit(code));
+    else process.exit(code);
   },
 });
 let appName = 'Electron';
