@@ -9,6 +9,23 @@ import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 
+/** What code running in the sandboxed renderer (renderer/, and shared/ which it imports) may not import. */
+function rendererSideImports(morePatterns) {
+  const electron = 'Only the main process may use Electron or its code; go through the bridge.';
+  const node = 'No Node builtins here: this code runs in the renderer.';
+  return {
+    paths: [
+      { name: 'electron', message: electron },
+      ...nodeBuiltins.map((name) => ({ name, message: node })),
+    ],
+    patterns: [
+      { group: ['node:*'], message: node },
+      { group: ['electron/*', '**/electron/**'], message: electron },
+      ...morePatterns,
+    ],
+  };
+}
+
 export default defineConfig(
   {
     ignores: [
@@ -33,8 +50,12 @@ export default defineConfig(
     },
   },
   {
-    // core/ is host-agnostic (it also runs inside the browser host and in tests, where Electron cannot
-    // run); Electron features reach it only through ports passed in by main.ts.
+    // Layering of the main process. core/ is host-agnostic: it also runs inside the browser host and
+    // in tests, where Electron cannot run, so Electron features reach it only through ports passed in
+    // by the hosts. The hosts also build the adapters core only declares (the embedded demo sandbox:
+    // hosts/demo-sandbox.ts), so core never loads the sandbox or a web server (Fastify). core does not
+    // reach into the renderer either: what both sides share lives in shared/.
+    // test/unit/lint/layering.test.ts shows each of these failing on a violation.
     files: ['electron/core/**'],
     rules: {
       'no-restricted-imports': [
@@ -45,11 +66,28 @@ export default defineConfig(
               name: 'electron',
               message: 'electron/core must not import Electron; pass a port in from the host.',
             },
+            {
+              name: 'fastify',
+              message: 'electron/core must not run a web server; the hosts do (electron/hosts/).',
+            },
           ],
           patterns: [
             {
               group: ['electron/*'],
               message: 'electron/core must not import Electron; pass a port in from the host.',
+            },
+            {
+              group: ['@fastify/*'],
+              message: 'electron/core must not run a web server; the hosts do (electron/hosts/).',
+            },
+            {
+              group: ['**/sandbox', '**/sandbox/**'],
+              message:
+                'electron/core must not import the sandbox; the hosts pass the demo in (electron/hosts/demo-sandbox.ts).',
+            },
+            {
+              group: ['**/renderer/**', '**/hosts/**'],
+              message: 'electron/core must not import the renderer or the hosts; share through shared/.',
             },
           ],
         },
@@ -120,29 +158,27 @@ export default defineConfig(
   },
   {
     // The renderer is sandboxed (no Node) and shared/ is imported by it, so neither may reach for Node
-    // builtins or Electron. Their tsconfigs already lack Node types; this rule names the reason.
-    files: ['renderer/**', 'shared/**'],
+    // builtins, Electron or main-process code (electron/: the renderer reaches it only through the
+    // bridge). Their tsconfigs already lack Node types; this rule names the reason. shared/ is imported
+    // by both sides, so it imports neither side's code.
+    files: ['renderer/**'],
+    ignores: ['**/*.test.ts'],
+    languageOptions: { globals: globals.browser },
+    rules: { 'no-restricted-imports': ['error', rendererSideImports([])] },
+  },
+  {
+    files: ['shared/**'],
     ignores: ['**/*.test.ts'],
     languageOptions: { globals: globals.browser },
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          paths: [
-            { name: 'electron', message: 'Only the main process may use Electron; go through the bridge.' },
-            ...nodeBuiltins.map((name) => ({
-              name,
-              message: 'No Node builtins here: this code runs in the renderer.',
-            })),
-          ],
-          patterns: [
-            { group: ['node:*'], message: 'No Node builtins here: this code runs in the renderer.' },
-            {
-              group: ['electron/*'],
-              message: 'Only the main process may use Electron; go through the bridge.',
-            },
-          ],
-        },
+        rendererSideImports([
+          {
+            group: ['**/renderer/**'],
+            message: 'shared/ is imported by both sides, so it imports neither side’s code.',
+          },
+        ]),
       ],
     },
   },

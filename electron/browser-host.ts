@@ -14,6 +14,7 @@ import { AppCore, type AppCoreOptions } from './core/app/app-core.ts';
 import { FileSettingsStore } from './core/settings/index.ts';
 import { KeyringVault } from './core/vault/index.ts';
 import { startBrowserServer, type BrowserServer } from './hosts/browser-server.ts';
+import { EmbeddedDemoSandbox } from './hosts/demo-sandbox.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -60,7 +61,7 @@ export async function startBrowserHost(options: {
     // The page opens links itself (target=_blank, noopener); the host has nothing else to open.
     ports: { openExternal: async () => undefined },
     emit,
-    ...(options.demo ? { demo: options.demo } : {}),
+    demo: options.demo ?? new EmbeddedDemoSandbox(),
   });
   const server = await startBrowserServer(core, {
     rendererDir,

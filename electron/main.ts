@@ -24,6 +24,7 @@ import type { IncomingNotice } from '../shared/contract/views.ts';
 import { AppCore } from './core/app/app-core.ts';
 import { createLogger } from './core/log/logger.ts';
 import { KeyringVault } from './core/vault/index.ts';
+import { EmbeddedDemoSandbox } from './hosts/demo-sandbox.ts';
 import { APP_SCHEME } from './hosts/electron/channels.ts';
 import { createFilePort } from './hosts/electron/files.ts';
 import { registerBridgeIpc, sendBridgeEvent } from './hosts/electron/ipc.ts';
@@ -138,10 +139,15 @@ async function start(): Promise<void> {
       openFile: createFilePort({ app, shell, dialog, window: liveWindow }),
     },
     emit,
+    demo: new EmbeddedDemoSandbox(),
   });
   const running = core;
   stopBeforeQuit(app, async () => {
+    // A count still pending (or one the stopping core causes) must not reach the destroyed tray:
+    // Electron throws on a destroyed Tray, and in a timer that is an uncaught exception.
+    clearTimeout(unreadTimer);
     unread?.destroy();
+    unread = undefined;
     await running.stop();
   });
 

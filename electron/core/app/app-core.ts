@@ -25,7 +25,6 @@ import type { Vault } from '../vault/index.ts';
 import { openWorkspaceRegistry, type DemoSandboxPort, type WorkspaceRegistry } from '../workspaces/index.ts';
 import { createTunnel, forgetWorkspaceWebhooks, RealtimeService } from '../realtime/index.ts';
 import { InMemoryVault } from '../vault/memory-vault.ts';
-import { EmbeddedDemoSandbox } from './demo.ts';
 import { createDispatcher, type DispatchResult } from './dispatch.ts';
 import { UserFacingError } from './errors.ts';
 import { createHandlers } from './handlers.ts';
@@ -50,7 +49,8 @@ export interface AppCoreOptions {
   settings: SettingsStore;
   ports: HostPorts;
   emit: <E extends EventName>(event: E, payload: Events[E]) => void;
-  demo?: DemoSandboxPort & { stop?(): Promise<void> };
+  /** The demo workspace's service, built by the host (hosts/demo-sandbox.ts); stopped with the core. */
+  demo: DemoSandboxPort & { stop?(): Promise<void> };
   /** Overrides for tests and benchmarks. */
   sync?: Partial<SyncOptions>;
   reachability?: SessionOptions['reachability'];
@@ -83,19 +83,17 @@ export class AppCore {
   }
 
   static async start(options: AppCoreOptions): Promise<AppCore> {
-    const demo = options.demo ?? new EmbeddedDemoSandbox();
-    const full = { ...options, demo };
     const registry = await openWorkspaceRegistry({
       dataDir: options.dataDir,
       vault: options.vault,
       settings: options.settings,
       probe: probeConnection,
-      demo,
+      demo: options.demo,
       release: async (id) => {
         if (core.#sessionWorkspaceId === id) await core.#closeSession();
       },
     });
-    const core: AppCore = new AppCore(full, registry);
+    const core: AppCore = new AppCore(options, registry);
     registry.onChange((event) => {
       if (event.type === 'activated' || event.type === 'token-updated') core.#switchTo(registry.active()?.id);
       core.options.emit('workspaces.changed', core.workspaceList());

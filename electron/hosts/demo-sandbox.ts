@@ -1,10 +1,12 @@
-import type { RunningSandbox } from '../../../sandbox/index.ts';
-import { DEMO_TOKEN, startSandbox } from '../../../sandbox/index.ts';
-import type { DemoSandboxPort } from '../workspaces/index.ts';
+import type { RunningSandbox } from '../../sandbox/index.ts';
+import { DEMO_TOKEN, startSandbox } from '../../sandbox/index.ts';
+import type { DemoSandboxPort } from '../core/workspaces/index.ts';
 
 /**
  * The demo workspace's service: the embedded sandbox with the demo organization and live simulated
- * customers, on an ephemeral loopback port, started on first use and stopped with the app.
+ * customers, on an ephemeral loopback port, started on first use and stopped with the app. The hosts
+ * build it and pass it to the core, which knows only the DemoSandboxPort (so core never loads the
+ * sandbox or its web server).
  */
 export class EmbeddedDemoSandbox implements DemoSandboxPort {
   #running: Promise<RunningSandbox> | undefined;
@@ -18,11 +20,6 @@ export class EmbeddedDemoSandbox implements DemoSandboxPort {
     this.#running ??= startSandbox({ seed: 'demo', tokens: [DEMO_TOKEN], speed: this.#speed });
     const sandbox = await this.#running;
     return { url: sandbox.url, token: sandbox.tokens[0] as string };
-  }
-
-  /** For tests and demos that drive the simulated customers. */
-  async running(): Promise<RunningSandbox | undefined> {
-    return this.#running;
   }
 
   async stop(): Promise<void> {
