@@ -2,12 +2,14 @@ import { isEmailHandle, toHandle } from '../../../shared/phone.ts';
 import type { LineWithUnread, StagedAttachment } from '../../../shared/contract/views.ts';
 import type { Chat, Line } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
+import { ftsQuery } from '../store/search.ts';
 import { contactRecord, lineRecord } from '../sync/map.ts';
 import { vaultKeys } from '../vault/index.ts';
 import type { AppCore } from './app-core.ts';
 import type { Handlers } from './dispatch.ts';
 import { UserFacingError } from './errors.ts';
 import { safeExternalUrl } from './external-links.ts';
+import { createWorkbenchHandlers } from './workbench-handlers.ts';
 
 const STAGED_PREVIEW_PREFIX = 'parley-staged:';
 
@@ -132,6 +134,7 @@ export function createHandlers(core: AppCore): Handlers {
         if (!chats.has(id)) chats.set(id, s().store.chats.get(id) ?? null);
         return chats.get(id) ?? null;
       };
+      const match = ftsQuery(query);
       return {
         chats: result.chats,
         contacts: result.contacts,
@@ -139,6 +142,10 @@ export function createHandlers(core: AppCore): Handlers {
           message: hit.message,
           snippet: hit.snippet,
           chat: chatOf(hit.message.chatId),
+        })),
+        notes: (match ? s().store.notes.search(match, limit) : []).map((hit) => ({
+          ...hit,
+          chat: hit.note.chatId === null ? null : chatOf(hit.note.chatId),
         })),
       };
     },
@@ -329,6 +336,9 @@ export function createHandlers(core: AppCore): Handlers {
       await core.options.ports.openExternal(safe);
     },
     'app.recentCalls': ({ limit }) => s().store.calls.recent(limit),
+
+    // ── the agent's workbench
+    ...createWorkbenchHandlers(core, stagedView),
   };
 }
 

@@ -1,9 +1,11 @@
 import type { Chat, Contact, Message } from '../../../shared/domain.ts';
+import { CannedRepliesRepo } from './canned-replies-repo.ts';
 import { ChatsRepo } from './chats-repo.ts';
 import { ContactsRepo } from './contacts-repo.ts';
 import { Database } from './database.ts';
 import { StoreEventBus } from './events.ts';
 import { MessagesRepo } from './messages-repo.ts';
+import { NotesRepo } from './notes-repo.ts';
 import { OutboxRepo } from './outbox-repo.ts';
 import { placeholders } from './rows.ts';
 import { digitsOf, ftsQuery } from './search.ts';
@@ -16,6 +18,7 @@ import {
   StagedFilesRepo,
 } from './small-repos.ts';
 import { TypingState } from './typing.ts';
+import { WorkbenchRepo } from './workbench-repo.ts';
 
 export interface SearchHit {
   message: Message;
@@ -50,6 +53,9 @@ export class LocalStore {
   readonly staged: StagedFilesRepo;
   readonly outbox: OutboxRepo;
   readonly typing: TypingState;
+  readonly canned: CannedRepliesRepo;
+  readonly notes: NotesRepo;
+  readonly workbench: WorkbenchRepo;
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -67,6 +73,9 @@ export class LocalStore {
     this.seenEvents = new SeenEventsRepo(this.db);
     this.staged = new StagedFilesRepo(this.db);
     this.outbox = new OutboxRepo(this.db);
+    this.canned = new CannedRepliesRepo(this.db);
+    this.notes = new NotesRepo(this.db);
+    this.workbench = new WorkbenchRepo(this.db);
     // A first sync that died with indexing paused left the index incomplete: rebuild it now.
     if (this.db.get<{ live: number }>('SELECT live FROM fts_state')?.live === 0) this.resumeIndexing();
   }
