@@ -16,6 +16,7 @@ import {
 import type {
   AppInfo,
   CannedReply,
+  ChatContext,
   ChatDetails,
   Draft,
   LineWithUnread,
@@ -343,9 +344,9 @@ export const methods = {
    * Stages a canned reply's files as attachments of a draft (each a new staged file, like a picked
    * one). Fails with `not_found`, `attachment_rejected`.
    */
-  'canned.stageAttachments': method(
-    z.object({ id: z.number().int().positive() }).strict(),
-  )<StagedAttachment[]>(),
+  'canned.stageAttachments': method(z.object({ id: z.number().int().positive() }).strict())<
+    StagedAttachment[]
+  >(),
   /** The whole set as a JSON file's text (attachments included, base64). Never fails. */
   'canned.export': method(none)<{ filename: string; json: string }>(),
   /**
@@ -391,6 +392,11 @@ export const methods = {
   'notes.edit': method(z.object({ id: z.number().int().positive(), text: noteText }).strict())<Note>(),
   /** Deletes a note. Fails with `not_found`. */
   'notes.delete': method(z.object({ id: z.number().int().positive() }).strict())<void>(),
+  /**
+   * What the composer and the details panel need of a chat: its customer's contact (for template
+   * variables and contact notes), its line, its notes and the contact's. Fails with `not_found`.
+   */
+  'workbench.chatContext': method(z.object({ chatId }).strict())<ChatContext>(),
   /** Conversations whose last message is the customer's, oldest wait first (not archived). Never fails. */
   'waiting.list': method(none)<WaitingChat[]>(),
   /** The workbench settings of the active workspace (agent name, overdue threshold). */
@@ -400,7 +406,12 @@ export const methods = {
     z
       .object({
         agentName: z.string().trim().max(100).optional(),
-        overdueMinutes: z.number().int().min(0).max(24 * 60).optional(),
+        overdueMinutes: z
+          .number()
+          .int()
+          .min(0)
+          .max(24 * 60)
+          .optional(),
       })
       .strict(),
   )<WorkbenchSettings>(),

@@ -167,3 +167,13 @@ export interface WorkbenchSettings {
   /** Waits at least this long are overdue; 0 turns the marking off. */
   overdueMinutes: number;
 }
+
+export interface ChatContext {
+  /** The contact of a one-to-one chat's customer; null in groups or when the number is no contact. */
+  contact: Contact | null;
+  line: Line | null;
+  /** The chat's notes, oldest first. */
+  notes: Note[];
+  /** The contact's notes, oldest first. */
+  contactNotes: Note[];
+}

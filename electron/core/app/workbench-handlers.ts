@@ -25,6 +25,7 @@ type WorkbenchMethod =
   | 'notes.add'
   | 'notes.edit'
   | 'notes.delete'
+  | 'workbench.chatContext'
   | 'waiting.list'
   | 'workbench.settings'
   | 'workbench.updateSettings';
@@ -42,7 +43,9 @@ export function createWorkbenchHandlers(
     for (const [i, id] of ids.entries()) {
       const file = s().staging.get(id);
       if (!file)
-        throw new UserFacingError('not_found', 'That attachment is no longer staged', { field: `stagedIds.${i}` });
+        throw new UserFacingError('not_found', 'That attachment is no longer staged', {
+          field: `stagedIds.${i}`,
+        });
       if (file.size > MAX_CANNED_ATTACHMENT_BYTES)
         throw new UserFacingError(
           'invalid_input',
@@ -61,16 +64,25 @@ export function createWorkbenchHandlers(
       if (id !== undefined && !existing) throw new UserFacingError('not_found', 'No such canned reply');
       const kept = (existing?.attachments ?? []).filter((a) => keepAttachmentIds.includes(a.id));
       if (kept.length + stagedIds.length > MAX_CANNED_ATTACHMENTS)
-        throw new UserFacingError('invalid_input', `A canned reply holds at most ${MAX_CANNED_ATTACHMENTS} files`, {
-          field: 'stagedIds',
-        });
+        throw new UserFacingError(
+          'invalid_input',
+          `A canned reply holds at most ${MAX_CANNED_ATTACHMENTS} files`,
+          {
+            field: 'stagedIds',
+          },
+        );
       if (body.trim() === '' && kept.length + stagedIds.length === 0)
         throw new UserFacingError('invalid_input', 'Write the reply or attach a file', { field: 'body' });
       const files = await readStaged(stagedIds);
       const savedId = store().transaction(() => {
         const fields = { title, body, group };
         if (id === undefined) return store().canned.create(fields, files);
-        store().canned.update(id, fields, kept.map((a) => a.id), files);
+        store().canned.update(
+          id,
+          fields,
+          kept.map((a) => a.id),
+          files,
+        );
         return id;
       });
       // The files now live with the reply; the staged copies are not needed.
@@ -147,9 +159,26 @@ export function createWorkbenchHandlers(
       if (!store().notes.remove(id)) throw new UserFacingError('not_found', 'No such note');
     },
 
+    'workbench.chatContext': ({ chatId }) => {
+      const chat = store().chats.get(chatId);
+      if (!chat) throw new UserFacingError('not_found', 'No such chat');
+      const customers = chat.handles.filter((h) => !h.isMe);
+      const contactId =
+        customers.length === 1 ? store().workbench.contactIdFor(customers[0]?.identifier as string) : null;
+      return {
+        contact: contactId === null ? null : (store().contacts.get(contactId) ?? null),
+        line: store().lines.get(chat.lineId) ?? null,
+        notes: store().notes.forChat(chatId),
+        contactNotes: contactId === null ? [] : store().notes.forContact(contactId),
+      };
+    },
     'waiting.list': () => {
       const entries = store().workbench.waiting();
-      const chats = new Map(store().chats.byIds(entries.map((e) => e.chatId)).map((c) => [c.id, c]));
+      const chats = new Map(
+        store()
+          .chats.byIds(entries.map((e) => e.chatId))
+          .map((c) => [c.id, c]),
+      );
       return entries.flatMap((entry) => {
         const chat = chats.get(entry.chatId);
         return chat ? [{ chat, since: entry.since }] : [];
@@ -186,13 +215,21 @@ function parseCannedFile(json: string): CannedFile {
       const bytes = Buffer.from(a.data, 'base64').byteLength;
       const where = `replies.${r}.attachments.${i}`;
       if (!ALLOWED_ATTACHMENT_TYPES.has(type) || type !== a.mimeType)
-        throw new UserFacingError('invalid_input', `"${a.filename}" (${a.mimeType}) cannot be sent (at ${where})`, {
-          field: 'json',
-        });
+        throw new UserFacingError(
+          'invalid_input',
+          `"${a.filename}" (${a.mimeType}) cannot be sent (at ${where})`,
+          {
+            field: 'json',
+          },
+        );
       if (bytes === 0 || bytes > MAX_CANNED_ATTACHMENT_BYTES)
-        throw new UserFacingError('invalid_input', `"${a.filename}" must be between 1 byte and 1 MB (at ${where})`, {
-          field: 'json',
-        });
+        throw new UserFacingError(
+          'invalid_input',
+          `"${a.filename}" must be between 1 byte and 1 MB (at ${where})`,
+          {
+            field: 'json',
+          },
+        );
     }),
   );
   return result.data;

@@ -27,6 +27,17 @@ export class WorkbenchRepo {
       .sort(byLongestWait);
   }
 
+  /** The contact with this phone number or email, if any. */
+  contactIdFor(identifier: string): number | null {
+    return (
+      this.#db.get<{ id: number }>(
+        'SELECT id FROM contacts WHERE phone_number = ? OR email = ? ORDER BY id LIMIT 1',
+        identifier,
+        identifier,
+      )?.id ?? null
+    );
+  }
+
   settings(): WorkbenchSettings {
     const rows = this.#db.all<{ key: string; value: string }>('SELECT key, value FROM workbench_settings');
     const stored = Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value) as unknown]));

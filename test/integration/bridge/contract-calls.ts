@@ -411,7 +411,10 @@ export function contractCalls(): Record<MethodName, Call> {
       expect(await t.parley.workbench.settings()).toEqual({ agentName: '', overdueMinutes: 15 });
     },
     'workbench.updateSettings': async (t) => {
-      const updated = await t.parley.workbench.updateSettings({ agentName: '  Sam Rivera ', overdueMinutes: 10 });
+      const updated = await t.parley.workbench.updateSettings({
+        agentName: '  Sam Rivera ',
+        overdueMinutes: 10,
+      });
       expect(updated).toEqual({ agentName: 'Sam Rivera', overdueMinutes: 10 });
       expect(await t.parley.workbench.settings()).toEqual(updated);
     },
@@ -423,7 +426,11 @@ export function contractCalls(): Record<MethodName, Call> {
         group: 'Openers',
         stagedIds: [staged.id],
       });
-      expect(created).toMatchObject({ title: 'Greeting', group: 'Openers', body: 'Hi {first_name|there}, this is {agent_name}.' });
+      expect(created).toMatchObject({
+        title: 'Greeting',
+        group: 'Openers',
+        body: 'Hi {first_name|there}, this is {agent_name}.',
+      });
       expect(created.attachments).toEqual([
         { id: expect.any(Number), filename: 'price list.png', mimeType: 'image/png', size: PNG.length },
       ]);
@@ -456,19 +463,27 @@ export function contractCalls(): Record<MethodName, Call> {
       expect(staged).toMatchObject([{ filename: 'price list.png', mimeType: 'image/png', size: PNG.length }]);
       expect(t.core.session.staging.get(staged[0]!.id)).toBeDefined();
       await t.parley.attachments.unstage({ ids: staged.map((a) => a.id) });
-      await expect(t.parley.canned.stageAttachments({ id: 999_999 })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(t.parley.canned.stageAttachments({ id: 999_999 })).rejects.toMatchObject({
+        code: 'not_found',
+      });
     },
     'canned.export': async (t) => {
       const file = await t.parley.canned.export();
       expect(file.filename).toMatch(/^parley-canned-replies-\d{4}-\d{2}-\d{2}\.json$/);
       exported = file.json;
-      const parsed = JSON.parse(file.json) as { format: string; replies: Array<{ attachments: Array<{ data: string }> }> };
+      const parsed = JSON.parse(file.json) as {
+        format: string;
+        replies: Array<{ attachments: Array<{ data: string }> }>;
+      };
       expect(parsed.format).toBe('parley.canned-replies');
       expect(Buffer.from(parsed.replies[0]!.attachments[0]!.data, 'base64')).toEqual(PNG);
     },
     'canned.import': async (t) => {
       const before = await t.parley.canned.list();
-      for (const bad of ['not json', '{"format":"parley.canned-replies","version":1,"replies":[{"title":""}]}']) {
+      for (const bad of [
+        'not json',
+        '{"format":"parley.canned-replies","version":1,"replies":[{"title":""}]}',
+      ]) {
         await expect(t.parley.canned.import({ json: bad, replace: true })).rejects.toMatchObject({
           code: 'invalid_input',
           field: 'json',
@@ -478,7 +493,9 @@ export function contractCalls(): Record<MethodName, Call> {
       const result = await t.parley.canned.import({ json: exported });
       expect(result.imported).toBe(1);
       expect(result.replies.map((r) => r.title)).toEqual(['Greeting', 'Greeting']);
-      expect(result.replies[1]!.attachments).toMatchObject([{ filename: 'price list.png', size: PNG.length }]);
+      expect(result.replies[1]!.attachments).toMatchObject([
+        { filename: 'price list.png', size: PNG.length },
+      ]);
     },
     'canned.delete': async (t) => {
       expect(await t.parley.canned.delete({ id: cannedId })).toBeNull();
@@ -487,7 +504,11 @@ export function contractCalls(): Record<MethodName, Call> {
     },
     'notes.add': async (t) => {
       const note = await t.parley.notes.add({ chatId: f.chatId, text: 'Asked about the zebracorn warranty' });
-      expect(note).toMatchObject({ chatId: f.chatId, contactId: null, text: 'Asked about the zebracorn warranty' });
+      expect(note).toMatchObject({
+        chatId: f.chatId,
+        contactId: null,
+        text: 'Asked about the zebracorn warranty',
+      });
       noteId = note.id;
       const onContact = await t.parley.notes.add({ contactId: f.contactWithChats, text: 'VIP since 2021' });
       expect(onContact).toMatchObject({ contactId: f.contactWithChats, chatId: null });
@@ -497,7 +518,9 @@ export function contractCalls(): Record<MethodName, Call> {
       await expect(t.parley.notes.add({ chatId: 999_999_999, text: 'x' })).rejects.toMatchObject({
         code: 'not_found',
       });
-      await expect(t.parley.notes.add({ text: 'on nothing' })).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(t.parley.notes.add({ text: 'on nothing' })).rejects.toMatchObject({
+        code: 'invalid_input',
+      });
     },
     'notes.list': async (t) => {
       expect((await t.parley.notes.list({ chatId: f.chatId })).map((n) => n.id)).toEqual([noteId]);
@@ -505,11 +528,27 @@ export function contractCalls(): Record<MethodName, Call> {
         'VIP since 2021',
       ]);
     },
+    'workbench.chatContext': async (t) => {
+      const context = await t.parley.workbench.chatContext({ chatId: f.chatId });
+      expect(context.line?.id).toBe(f.lineId);
+      expect(context.notes.map((n) => n.id)).toEqual([noteId]);
+      const contactChat = (await t.parley.contacts.chats({ id: f.contactWithChats })).find(
+        (c) => !c.isGroup,
+      )!;
+      const ofContact = await t.parley.workbench.chatContext({ chatId: contactChat.id });
+      expect(ofContact.contact?.id).toBe(f.contactWithChats);
+      expect(ofContact.contactNotes.map((n) => n.text)).toEqual(['VIP since 2021']);
+      await expect(t.parley.workbench.chatContext({ chatId: 999_999_999 })).rejects.toMatchObject({
+        code: 'not_found',
+      });
+    },
     'notes.edit': async (t) => {
       const edited = await t.parley.notes.edit({ id: noteId, text: 'Asked about the unicorn warranty' });
       expect(edited).toMatchObject({ id: noteId, text: 'Asked about the unicorn warranty' });
       expect((await t.parley.chats.search({ query: 'zebracorn' })).notes).toEqual([]);
-      expect((await t.parley.chats.search({ query: 'unicorn' })).notes.map((h) => h.note.id)).toEqual([noteId]);
+      expect((await t.parley.chats.search({ query: 'unicorn' })).notes.map((h) => h.note.id)).toEqual([
+        noteId,
+      ]);
     },
     'notes.delete': async (t) => {
       expect(await t.parley.notes.delete({ id: noteId })).toBeNull();

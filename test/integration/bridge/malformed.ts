@@ -101,6 +101,7 @@ export const VALID_INPUTS: { [M in MethodName]: MethodInput<M> } = {
   'notes.add': { chatId: 1, text: 'Prefers calls after 5pm' },
   'notes.edit': { id: 1, text: 'Prefers calls after 6pm' },
   'notes.delete': { id: 1 },
+  'workbench.chatContext': { chatId: 1 },
   'waiting.list': {},
   'workbench.settings': {},
   'workbench.updateSettings': { agentName: 'Sam', overdueMinutes: 15 },
