@@ -77,6 +77,12 @@ export function unfilledVariables(text: string): TemplateVariable[] {
   return [...found];
 }
 
+/** Why a message with placeholders left cannot be sent yet. */
+export function unfilledNotice(variables: readonly TemplateVariable[]): string {
+  const list = variables.map((v) => `{${v}}`).join(', ');
+  return `Fill in or remove ${list} before sending: ${variables.length === 1 ? 'it has' : 'they have'} no value for this conversation.`;
+}
+
 // ── canned-reply set files (export / import) ─────────────────────────────────────────────────
 
 export const CANNED_FILE_FORMAT = 'parley.canned-replies';

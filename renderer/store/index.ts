@@ -10,6 +10,7 @@ import { createContactsSlice, type ContactsSlice } from './contacts-slice.ts';
 import { createLinesSlice, type LinesSlice } from './lines-slice.ts';
 import { createMessagesSlice, type MessagesSlice } from './messages-slice.ts';
 import { createUiSlice, type UiSlice } from './ui-slice.ts';
+import { createWorkbenchSlice, type WorkbenchSlice } from './workbench-slice.ts';
 import { createWorkspaceSlice, type WorkspaceSlice } from './workspace-slice.ts';
 
 export type Store = WorkspaceSlice &
@@ -18,7 +19,8 @@ export type Store = WorkspaceSlice &
   ComposerSlice &
   ContactsSlice &
   LinesSlice &
-  UiSlice;
+  UiSlice &
+  WorkbenchSlice;
 
 export const useStore = create<Store>()((...args) => ({
   ...createWorkspaceSlice(...args),
@@ -28,6 +30,7 @@ export const useStore = create<Store>()((...args) => ({
   ...createContactsSlice(...args),
   ...createLinesSlice(...args),
   ...createUiSlice(...args),
+  ...createWorkbenchSlice(...args),
 }));
 
 /** Shorthands for actions outside React. */
@@ -42,4 +45,5 @@ export function resetWorkspaceData(): void {
   s.resetComposer();
   s.resetContacts();
   s.resetLines();
+  s.resetWorkbench();
 }
