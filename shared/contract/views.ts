@@ -149,6 +149,7 @@ export interface Note {
 
 export interface NoteHit {
   note: Note;
+  /** The note's chat; for a note on a contact, their latest chat (null when they have none). */
   chat: Chat | null;
   /** Note text with matches between \u0002 and \u0003. */
   snippet: string;

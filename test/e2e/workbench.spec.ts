@@ -11,6 +11,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { chatTitle } from '../../renderer/lib/chat-presentation.ts';
 import { escapeRegExp, expect, openInbox, test, type Parley } from './support/parley.ts';
+import { png } from './support/files.ts';
 import { bubble, composer, conversation, goTo, openChat, timeline } from './support/screen.ts';
 
 const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
@@ -38,10 +39,15 @@ test('a canned reply goes in with its variables filled, and a missing one blocks
 }) => {
   // Given the agent's name is set and two canned replies exist
   await parley.call('workbench.updateSettings', { agentName: 'Sam' });
+  // (the shipping reply carries a photo of the parcel, staged the way a picked file is)
+  const photo = join(parley.dataDir, 'parcel.png');
+  writeFileSync(photo, png(40, 30, [200, 120, 40]));
+  const staged = await parley.call('attachments.stagePath', { path: photo });
   await parley.call('canned.save', {
     title: 'Shipping update',
     group: 'Orders',
     body: 'Hi {first_name|there}, {agent_name} here: your order ships today.',
+    stagedIds: [staged.id],
   });
   await parley.call('canned.save', {
     title: 'Billing name',
@@ -64,9 +70,13 @@ test('a canned reply goes in with its variables filled, and a missing one blocks
   const shipping = 'Hi there, Sam here: your order ships today.';
   await expect(picker).toHaveCount(0);
   await expect(box).toHaveValue(shipping);
+  // and its photo is attached to the draft
+  await expect(page.getByRole('group', { name: 'Attachments' })).toContainText('parcel.png');
   await box.press('Enter');
   await expect(bubble(page, shipping)).toBeVisible();
   await expect.poll(() => parley.copiesOnService(chat.id, shipping)).toBe(1);
+  const sent = (await parley.messagesOnService(chat.id)).find((m) => m.text === shipping);
+  expect(sent?.attachments.map((a) => a.filename)).toEqual(['parcel.png']);
 
   // When they insert a reply whose variable has no value and no fallback (arrows pick it)
   await box.pressSequentially('/');
@@ -187,6 +197,39 @@ test('a private note stays private, looks unlike a message, and search opens the
   await note.getByRole('button', { name: 'Delete' }).click();
   await expect(note).toHaveCount(0);
   expect((await parley.call('chats.search', { query: 'quokka' })).notes).toEqual([]);
+});
+
+test('a note on a contact shows in the details panel of their conversations, and search finds it', async ({
+  page,
+  parley,
+}) => {
+  const { title } = await parley.pickChat(
+    (c) => !c.isGroup && c.handles.some((h) => !h.isMe && h.contactName),
+  );
+  await openInbox(page, parley);
+  await openChat(page, title);
+
+  // When the agent writes a note on the customer's contact, in the details panel
+  await page.getByRole('button', { name: 'Conversation details' }).click();
+  const notes = page.getByRole('region', { name: 'Notes on this contact' });
+  await notes.getByRole('button', { name: 'Add a note on this contact' }).click();
+  await notes.getByRole('textbox', { name: 'Note on this contact' }).fill('Owns the Wombat Street rentals');
+  await notes.getByRole('button', { name: 'Save note' }).click();
+
+  // Then it is there, private
+  await expect(notes.getByRole('article', { name: /^Private note/ })).toContainText(
+    'Owns the Wombat Street rentals',
+  );
+  await expect(notes).toContainText('Only you can see this');
+
+  // And search finds it, and opens their conversation with the details panel showing it
+  await page.getByRole('button', { name: 'Close details' }).click();
+  await page.getByRole('searchbox', { name: 'Search conversations, contacts and messages' }).fill('wombat');
+  const found = page.getByRole('region', { name: 'Notes found' }).getByRole('button');
+  await expect(found).toContainText('Note on the contact');
+  await found.click();
+  await expect(conversation(page, title)).toBeVisible();
+  await expect(notes).toContainText('Owns the Wombat Street rentals');
 });
 
 async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {

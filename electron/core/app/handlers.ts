@@ -145,7 +145,10 @@ export function createHandlers(core: AppCore): Handlers {
         })),
         notes: (match ? s().store.notes.search(match, limit) : []).map((hit) => ({
           ...hit,
-          chat: hit.note.chatId === null ? null : chatOf(hit.note.chatId),
+          // A note on a contact opens in their latest conversation (its details panel shows it).
+          chat: chatOf(
+            hit.note.chatId ?? s().store.workbench.latestChatOfContact(hit.note.contactId ?? 0) ?? 0,
+          ),
         })),
       };
     },

@@ -38,6 +38,17 @@ export class WorkbenchRepo {
     );
   }
 
+  /** The contact's most recent conversation (by its number or email), if any. */
+  latestChatOfContact(contactId: number): number | null {
+    return (
+      this.#db.get<{ id: number }>(
+        `SELECT c.id FROM contacts p JOIN handles h ON h.is_me = 0 AND h.identifier IN (p.phone_number, p.email)
+         JOIN chats c ON c.id = h.chat_id WHERE p.id = ? ORDER BY c.last_activity_at DESC LIMIT 1`,
+        contactId,
+      )?.id ?? null
+    );
+  }
+
   settings(): WorkbenchSettings {
     const rows = this.#db.all<{ key: string; value: string }>('SELECT key, value FROM workbench_settings');
     const stored = Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value) as unknown]));

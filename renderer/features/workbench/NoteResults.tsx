@@ -5,6 +5,7 @@ import { revealNote } from '../../actions/workbench.ts';
 import { Highlighted } from '../../components/Highlighted.tsx';
 import { chatTitle } from '../../lib/chat-presentation.ts';
 import { formatListTime } from '../../lib/format.ts';
+import { getState } from '../../store/index.ts';
 
 /** Search hits in private notes: opening one shows the conversation at the note. */
 export function NoteResults({ hits, now }: { hits: readonly NoteHit[]; now: number }) {
@@ -20,9 +21,10 @@ export function NoteResults({ hits, now }: { hits: readonly NoteHit[]; now: numb
               type="button"
               className="result-row is-message is-note"
               onClick={() => {
-                const chatId = hit.note.chatId as number;
+                const chatId = hit.chat?.id as number;
                 selectChat(chatId);
-                void revealNote(chatId, hit.note.id);
+                if (hit.note.chatId === null) getState().setDetailsOpen(true);
+                else void revealNote(chatId, hit.note.id);
               }}
             >
               <span className="result-text">
@@ -32,7 +34,8 @@ export function NoteResults({ hits, now }: { hits: readonly NoteHit[]; now: numb
                   <span className="result-time">{formatListTime(hit.note.updatedAt, now)}</span>
                 </span>
                 <span className="result-snippet">
-                  Note: <Highlighted snippet={hit.snippet} />
+                  {hit.note.chatId === null ? 'Note on the contact: ' : 'Note: '}
+                  <Highlighted snippet={hit.snippet} />
                 </span>
               </span>
             </button>

@@ -512,9 +512,12 @@ export function contractCalls(): Record<MethodName, Call> {
       noteId = note.id;
       const onContact = await t.parley.notes.add({ contactId: f.contactWithChats, text: 'VIP since 2021' });
       expect(onContact).toMatchObject({ contactId: f.contactWithChats, chatId: null });
-      // The app's search finds notes, with the chat to open them in.
+      // The app's search finds notes, with the chat to open them in (a contact's: their latest).
       const found = await t.parley.chats.search({ query: 'zebracorn' });
       expect(found.notes.map((hit) => [hit.note.id, hit.chat?.id])).toEqual([[note.id, f.chatId]]);
+      const [latest] = await t.parley.contacts.chats({ id: f.contactWithChats });
+      const vip = await t.parley.chats.search({ query: 'VIP since' });
+      expect(vip.notes.map((hit) => [hit.note.id, hit.chat?.id])).toEqual([[onContact.id, latest!.id]]);
       await expect(t.parley.notes.add({ chatId: 999_999_999, text: 'x' })).rejects.toMatchObject({
         code: 'not_found',
       });
