@@ -5,6 +5,7 @@
  * edit, delete, react.
  */
 import { stagedAttachmentId, stagedResource } from '../../shared/contract/staged.ts';
+import { unfilledNotice, unfilledVariables } from '../../shared/workbench.ts';
 import type { Message, ReactionKind } from '../../shared/domain.ts';
 import { parley } from '../bridge/parley.ts';
 import { chatTitle } from '../lib/chat-presentation.ts';
@@ -156,6 +157,12 @@ export async function sendDraft(chatId: number): Promise<boolean> {
   if (text.trim() === '' && draft.attachments.length === 0 && draft.attachmentUrls.length === 0) return false;
   if (draft.staging > 0) {
     s.patchDraft(chatId, { notices: ['Wait for the attachments to finish uploading.'] });
+    return false;
+  }
+  // A canned reply's variable with no value is never sent as a raw {placeholder}.
+  const unfilled = unfilledVariables(text);
+  if (unfilled.length > 0) {
+    s.patchDraft(chatId, { notices: [unfilledNotice(unfilled)] });
     return false;
   }
   const echoKey = `local-${++echoCounter}-${Date.now()}`;

@@ -6,6 +6,7 @@ import { getState, resetWorkspaceData } from '../store/index.ts';
 import { loadChats, selectChat } from './chats.ts';
 import { loadContacts } from './contacts.ts';
 import { loadLines } from './lines.ts';
+import { loadWorkbench } from './workbench.ts';
 
 export async function loadWorkspaceData(): Promise<void> {
   await Promise.all([
@@ -14,6 +15,7 @@ export async function loadWorkspaceData(): Promise<void> {
     loadLines(),
     loadChats(),
     refreshLiveStatus(),
+    loadWorkbench(),
   ]).catch((error: unknown) => getState().pushToast(errorText(error), 'error'));
 }
 

@@ -3,6 +3,7 @@
  * local day changes, a "new messages" marker before the first unread one, and grouping of
  * consecutive messages from the same sender (sender name and avatar only on the first of a run).
  */
+import type { Note } from '../../shared/contract/views.ts';
 import type { Call, Message } from '../../shared/domain.ts';
 import { dayKey } from './format.ts';
 
@@ -21,20 +22,29 @@ export type TimelineItem =
       /** Last of a run: shows the delivery status and the tail of the bubble. */
       endsRun: boolean;
     }
-  | { kind: 'call'; key: string; call: Call; at: number };
+  | { kind: 'call'; key: string; call: Call; at: number }
+  /** A private note (never sent); key `note:<id>`. */
+  | { kind: 'note'; key: string; note: Note; at: number };
 
 export interface TimelineInput {
   messages: readonly Message[];
   calls?: readonly Call[];
+  notes?: readonly Note[];
   /** The key of the first message that was unread when the chat was opened. */
   newMarkerKey?: string | null;
 }
 
-type Entry = { at: number; message: Message } | { at: number; call: Call };
+type Entry = { at: number; message: Message } | { at: number; call: Call } | { at: number; note: Note };
 
-export function buildTimeline({ messages, calls = [], newMarkerKey = null }: TimelineInput): TimelineItem[] {
+export function buildTimeline({
+  messages,
+  calls = [],
+  notes = [],
+  newMarkerKey = null,
+}: TimelineInput): TimelineItem[] {
   const entries: Entry[] = messages.map((message) => ({ at: message.sentAt, message }));
-  if (calls.length > 0) {
+  for (const note of notes) entries.push({ at: note.createdAt, note });
+  if (calls.length > 0 || notes.length > 0) {
     for (const call of calls) entries.push({ at: call.startedAt ?? call.endedAt ?? 0, call });
     // Stable: messages already arrive in order; calls slot in by time.
     entries.sort((a, b) => a.at - b.at);
@@ -50,6 +60,10 @@ export function buildTimeline({ messages, calls = [], newMarkerKey = null }: Tim
     }
     if ('call' in entry) {
       items.push({ kind: 'call', key: `call:${entry.call.id}`, call: entry.call, at: entry.at });
+      continue;
+    }
+    if ('note' in entry) {
+      items.push({ kind: 'note', key: `note:${entry.note.id}`, note: entry.note, at: entry.at });
       continue;
     }
     const { message } = entry;

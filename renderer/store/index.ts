@@ -11,6 +11,7 @@ import { createLinesSlice, type LinesSlice } from './lines-slice.ts';
 import { createMessagesSlice, type MessagesSlice } from './messages-slice.ts';
 import { createStorageSlice, type StorageSlice } from './storage-slice.ts';
 import { createUiSlice, type UiSlice } from './ui-slice.ts';
+import { createWorkbenchSlice, type WorkbenchSlice } from './workbench-slice.ts';
 import { createWorkspaceSlice, type WorkspaceSlice } from './workspace-slice.ts';
 
 export type Store = WorkspaceSlice &
@@ -20,7 +21,8 @@ export type Store = WorkspaceSlice &
   ContactsSlice &
   LinesSlice &
   StorageSlice &
-  UiSlice;
+  UiSlice &
+  WorkbenchSlice;
 
 export const useStore = create<Store>()((...args) => ({
   ...createWorkspaceSlice(...args),
@@ -31,6 +33,7 @@ export const useStore = create<Store>()((...args) => ({
   ...createLinesSlice(...args),
   ...createStorageSlice(...args),
   ...createUiSlice(...args),
+  ...createWorkbenchSlice(...args),
 }));
 
 /** Shorthands for actions outside React. */
@@ -46,4 +49,5 @@ export function resetWorkspaceData(): void {
   s.resetContacts();
   s.resetLines();
   s.setStorageStatus({ problem: null });
+  s.resetWorkbench();
 }

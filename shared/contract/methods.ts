@@ -6,15 +6,28 @@
 import { z } from 'zod';
 import type { Call, Chat, Contact, Message, SyncStatus } from '../domain.ts';
 import { REACTION_KINDS } from '../domain.ts';
+import type { StagedAttachment } from './staged.ts';
+import {
+  cannedBody,
+  cannedGroup,
+  cannedTitle,
+  MAX_CANNED_ATTACHMENTS,
+  MAX_CANNED_FILE_CHARS,
+} from '../workbench.ts';
 import type {
   AppInfo,
+  CannedReply,
+  ChatContext,
   ChatDetails,
   Draft,
   LineWithUnread,
   LiveStatus,
   MessagePage,
+  Note,
   PublicSettings,
   SearchResults,
+  WaitingChat,
+  WorkbenchSettings,
   WorkspaceInfo,
   WorkspaceList,
 } from './views.ts';
@@ -39,6 +52,7 @@ const attachmentUrls = z
   .max(10)
   .default([]);
 const text = z.string().max(20_000);
+const noteText = z.string().trim().min(1).max(10_000);
 const contactFields = z
   .object({
     firstName: z.string().max(200),
@@ -299,6 +313,103 @@ export const methods = {
   'app.recentCalls': method(z.object({ limit: z.number().int().min(1).max(200).default(50) }).strict())<
     Call[]
   >(),
+  // ── the agent's workbench: canned replies, private notes, waiting on you ─────────────────
+  /** Every canned reply of the workspace, by group then title. Never fails. */
+  'canned.list': method(none)<CannedReply[]>(),
+  /**
+   * Creates a canned reply (no `id`) or replaces one. `stagedIds` are files staged for it (they move
+   * into the reply); `keepAttachmentIds` are the reply's own files to keep (others are dropped).
+   * Fails with `invalid_input` (empty reply, a file over 1 MB, more than 3 files), `not_found`.
+   */
+  'canned.save': method(
+    z
+      .object({
+        id: z.number().int().positive().optional(),
+        title: cannedTitle,
+        body: cannedBody,
+        group: cannedGroup.default(''),
+        stagedIds: z.array(z.string().uuid()).max(MAX_CANNED_ATTACHMENTS).default([]),
+        keepAttachmentIds: z.array(z.number().int().positive()).max(MAX_CANNED_ATTACHMENTS).default([]),
+      })
+      .strict(),
+  )<CannedReply>(),
+  /** Deletes a canned reply and its files. Fails with `not_found`. */
+  'canned.delete': method(z.object({ id: z.number().int().positive() }).strict())<void>(),
+  /**
+   * Stages a canned reply's files as attachments of a draft (each a new staged file, like a picked
+   * one). Fails with `not_found`, `attachment_rejected`.
+   */
+  'canned.stageAttachments': method(z.object({ id: z.number().int().positive() }).strict())<
+    StagedAttachment[]
+  >(),
+  /** The whole set as a JSON file's text (attachments included, base64). Never fails. */
+  'canned.export': method(none)<{ filename: string; json: string }>(),
+  /**
+   * Adds (or with `replace`, swaps in) a set from a JSON file's text. A file that is not JSON or not
+   * a canned-reply set fails with `invalid_input` naming what is wrong, and changes nothing.
+   */
+  'canned.import': method(
+    z
+      .object({
+        json: z.string().min(1).max(MAX_CANNED_FILE_CHARS),
+        replace: z.boolean().default(false),
+      })
+      .strict(),
+  )<{ imported: number; replies: CannedReply[] }>(),
+  /** A chat's private notes (oldest first), or a contact's. Exactly one of the two. */
+  'notes.list': method(
+    z
+      .object({ chatId: chatId.optional(), contactId: z.number().int().positive().optional() })
+      .strict()
+      .refine((on) => (on.chatId === undefined) !== (on.contactId === undefined), {
+        message: 'Give a chatId or a contactId',
+        path: ['chatId'],
+      }),
+  )<Note[]>(),
+  /**
+   * Adds a private note to a chat or a contact: stored locally, never sent. Fails with
+   * `invalid_input` (empty, or neither/both of chatId and contactId), `not_found`.
+   */
+  'notes.add': method(
+    z
+      .object({
+        chatId: chatId.optional(),
+        contactId: z.number().int().positive().optional(),
+        text: noteText,
+      })
+      .strict()
+      .refine((on) => (on.chatId === undefined) !== (on.contactId === undefined), {
+        message: 'Give a chatId or a contactId',
+        path: ['chatId'],
+      }),
+  )<Note>(),
+  /** Changes a note's text. Fails with `not_found`, `invalid_input`. */
+  'notes.edit': method(z.object({ id: z.number().int().positive(), text: noteText }).strict())<Note>(),
+  /** Deletes a note. Fails with `not_found`. */
+  'notes.delete': method(z.object({ id: z.number().int().positive() }).strict())<void>(),
+  /**
+   * What the composer and the details panel need of a chat: its customer's contact (for template
+   * variables and contact notes), its line, its notes and the contact's. Fails with `not_found`.
+   */
+  'workbench.chatContext': method(z.object({ chatId }).strict())<ChatContext>(),
+  /** Conversations whose last message is the customer's, oldest wait first (not archived). Never fails. */
+  'waiting.list': method(none)<WaitingChat[]>(),
+  /** The workbench settings of the active workspace (agent name, overdue threshold). */
+  'workbench.settings': method(none)<WorkbenchSettings>(),
+  /** Changes workbench settings; returns them as stored. Fails with `invalid_input`. */
+  'workbench.updateSettings': method(
+    z
+      .object({
+        agentName: z.string().trim().max(100).optional(),
+        overdueMinutes: z
+          .number()
+          .int()
+          .min(0)
+          .max(24 * 60)
+          .optional(),
+      })
+      .strict(),
+  )<WorkbenchSettings>(),
 } as const;
 
 export type Methods = typeof methods;

@@ -63,6 +63,8 @@ export interface SearchResults {
   chats: Chat[];
   contacts: Contact[];
   messages: SearchHitView[];
+  /** Private notes (the agent's own, never sent). */
+  notes: NoteHit[];
 }
 
 export interface Draft {
@@ -107,4 +109,66 @@ export interface IncomingNotice {
   title: string;
   /** Empty when previews are turned off. */
   body: string;
+}
+
+// ── the agent's workbench ─────────────────────────────────────────────────────────────────────
+
+export interface CannedAttachment {
+  id: number;
+  filename: string;
+  mimeType: string;
+  size: number;
+}
+
+export interface CannedReply {
+  id: number;
+  title: string;
+  /** The template: text with `{variable|fallback}` placeholders (see shared/workbench.ts). */
+  body: string;
+  /** '' when the reply is in no group. */
+  group: string;
+  attachments: CannedAttachment[];
+  updatedAt: number;
+}
+
+/** A private note: never sent. On a chat's timeline, or on a contact. */
+export interface Note {
+  id: number;
+  chatId: number | null;
+  contactId: number | null;
+  text: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface NoteHit {
+  note: Note;
+  /** The note's chat; for a note on a contact, their latest chat (null when they have none). */
+  chat: Chat | null;
+  /** Note text with matches between \u0002 and \u0003. */
+  snippet: string;
+}
+
+/** A conversation whose last message is the customer's. */
+export interface WaitingChat {
+  chat: Chat;
+  /** When that message arrived. */
+  since: number;
+}
+
+export interface WorkbenchSettings {
+  /** The agent's own name, for `{agent_name}`. */
+  agentName: string;
+  /** Waits at least this long are overdue; 0 turns the marking off. */
+  overdueMinutes: number;
+}
+
+export interface ChatContext {
+  /** The contact of a one-to-one chat's customer; null in groups or when the number is no contact. */
+  contact: Contact | null;
+  line: Line | null;
+  /** The chat's notes, oldest first. */
+  notes: Note[];
+  /** The contact's notes, oldest first. */
+  contactNotes: Note[];
 }

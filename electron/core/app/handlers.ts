@@ -3,12 +3,14 @@ import type { LineWithUnread } from '../../../shared/contract/views.ts';
 import { stagedView } from '../../../shared/contract/staged.ts';
 import type { Chat, Line } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
+import { ftsQuery } from '../store/search.ts';
 import { contactRecord, lineRecord } from '../sync/map.ts';
 import { vaultKeys } from '../vault/index.ts';
 import type { AppCore } from './app-core.ts';
 import type { Handlers } from './dispatch.ts';
 import { UserFacingError } from './errors.ts';
 import { safeExternalUrl } from './external-links.ts';
+import { createWorkbenchHandlers } from './workbench-handlers.ts';
 
 /** Every bridge method's implementation, over the app core. Inputs arrive validated. */
 export function createHandlers(core: AppCore): Handlers {
@@ -120,6 +122,7 @@ export function createHandlers(core: AppCore): Handlers {
         if (!chats.has(id)) chats.set(id, s().store.chats.get(id) ?? null);
         return chats.get(id) ?? null;
       };
+      const match = ftsQuery(query);
       return {
         chats: result.chats,
         contacts: result.contacts,
@@ -127,6 +130,13 @@ export function createHandlers(core: AppCore): Handlers {
           message: hit.message,
           snippet: hit.snippet,
           chat: chatOf(hit.message.chatId),
+        })),
+        notes: (match ? s().store.notes.search(match, limit) : []).map((hit) => ({
+          ...hit,
+          // A note on a contact opens in their latest conversation (its details panel shows it).
+          chat: chatOf(
+            hit.note.chatId ?? s().store.workbench.latestChatOfContact(hit.note.contactId ?? 0) ?? 0,
+          ),
         })),
       };
     },
@@ -312,6 +322,9 @@ export function createHandlers(core: AppCore): Handlers {
       await core.options.ports.openExternal(safe);
     },
     'app.recentCalls': ({ limit }) => s().store.calls.recent(limit),
+
+    // ── the agent's workbench
+    ...createWorkbenchHandlers(core),
   };
 }
 

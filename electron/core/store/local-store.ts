@@ -1,4 +1,5 @@
 import type { Chat, Contact, Message } from '../../../shared/domain.ts';
+import { CannedRepliesRepo } from './canned-replies-repo.ts';
 import { ChatsRepo } from './chats-repo.ts';
 import { ContactsRepo } from './contacts-repo.ts';
 import type { StorageStatus } from '../../../shared/contract/errors.ts';
@@ -9,6 +10,7 @@ import { DraftsRepo } from './drafts-repo.ts';
 import { StoreEventBus } from './events.ts';
 import { LinesRepo } from './lines-repo.ts';
 import { MessagesRepo } from './messages-repo.ts';
+import { NotesRepo } from './notes-repo.ts';
 import { OutboxRepo } from './outbox-repo.ts';
 import { digitsOf, ftsQuery } from './search.ts';
 import { SeenEventsRepo } from './seen-events-repo.ts';
@@ -16,6 +18,7 @@ import { StagedFilesRepo } from './staged-files-repo.ts';
 import { TypingState } from './typing.ts';
 import { WebhookInboxRepo } from './webhook-inbox-repo.ts';
 import { WebhookMarksRepo } from './webhook-marks-repo.ts';
+import { WorkbenchRepo } from './workbench-repo.ts';
 
 export interface SearchHit {
   message: Message;
@@ -56,6 +59,9 @@ export class LocalStore {
   readonly webhookInbox: WebhookInboxRepo;
   readonly webhookMarks: WebhookMarksRepo;
   readonly typing: TypingState;
+  readonly canned: CannedRepliesRepo;
+  readonly notes: NotesRepo;
+  readonly workbench: WorkbenchRepo;
 
   constructor(path: string) {
     this.path = path;
@@ -76,6 +82,9 @@ export class LocalStore {
     this.outbox = new OutboxRepo(this.#db);
     this.webhookInbox = new WebhookInboxRepo(this.#db);
     this.webhookMarks = new WebhookMarksRepo(this.#db);
+    this.canned = new CannedRepliesRepo(this.#db);
+    this.notes = new NotesRepo(this.#db);
+    this.workbench = new WorkbenchRepo(this.#db);
     // A first sync that died with indexing paused left the index incomplete: rebuild it now.
     if (this.#db.get<{ live: number }>('SELECT live FROM fts_state')?.live === 0) this.resumeIndexing();
   }

@@ -1,5 +1,6 @@
-import { Link as LinkIcon, Paperclip, SendHorizontal, X } from 'lucide-react';
+import { Link as LinkIcon, MessageSquareText, Paperclip, SendHorizontal, StickyNote, X } from 'lucide-react';
 import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { unfilledVariables } from '../../../shared/workbench.ts';
 import { previewUrl } from '../../bridge/parley.ts';
 import {
   addAttachmentUrl,
@@ -18,6 +19,10 @@ import { mark } from '../../lib/perf.ts';
 import { useStore } from '../../store/index.ts';
 import { EMPTY_DRAFT } from '../../store/composer-slice.ts';
 import { reachabilityOf } from '../../store/workspace-slice.ts';
+import { loadChatContext } from '../../actions/workbench.ts';
+import { useCannedPicker } from '../workbench/CannedPicker.tsx';
+import { NewChatNote } from '../workbench/Notes.tsx';
+import { UnfilledVariables } from '../workbench/UnfilledVariables.tsx';
 
 /** Where the agent writes: Enter sends, Shift+Enter breaks the line; files by picker, paste or drop. */
 export function Composer({ chatId, service, title }: { chatId: number; service: string; title: string }) {
@@ -27,6 +32,11 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const [linkOpen, setLinkOpen] = useState(false);
+  const picker = useCannedPicker(chatId, draft.text);
+  const unfilled = unfilledVariables(draft.text);
+
+  // The customer's contact and the line fill canned replies' variables.
+  useEffect(() => void loadChatContext(chatId), [chatId]);
 
   // A new chat (or the end of an edit) puts the cursor here, ready to type.
   useEffect(() => {
@@ -47,6 +57,12 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (picker.onKeyDown(event)) return;
+    if (event.key === '/' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      picker.show();
+      return;
+    }
     // Enter while an IME is composing confirms the composition; it must not send.
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
@@ -122,6 +138,9 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
           }}
         />
       )}
+      <NewChatNote chatId={chatId} />
+      {picker.list}
+      {unfilled.length > 0 && <UnfilledVariables id={`unfilled-${chatId}`} variables={unfilled} />}
       <div className="composer-box">
         <button
           type="button"
@@ -142,6 +161,27 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
         >
           <LinkIcon size={16} />
         </button>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Insert a canned reply"
+          title="Insert a canned reply (/ at the start, or Ctrl/⌘ /)"
+          onClick={() => {
+            picker.show();
+            textarea.current?.focus();
+          }}
+        >
+          <MessageSquareText size={16} />
+        </button>
+        <button
+          type="button"
+          className="icon-button note-button"
+          aria-label="Add a private note"
+          title="Add a private note (only you can see it)"
+          onClick={() => useStore.getState().setNoteFormOpen(chatId, true)}
+        >
+          <StickyNote size={16} />
+        </button>
         <input
           ref={fileInput}
           type="file"
@@ -160,6 +200,10 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
           placeholder={`Message ${title} via ${service}`}
           rows={1}
           value={draft.text}
+          aria-controls={picker.open ? picker.listId : undefined}
+          aria-activedescendant={picker.activeId}
+          aria-invalid={unfilled.length > 0 || undefined}
+          aria-describedby={unfilled.length > 0 ? `unfilled-${chatId}` : undefined}
           onChange={(e) => setDraftText(chatId, e.target.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
@@ -169,7 +213,7 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
           className="send-button"
           aria-label="Send"
           title="Send (Enter)"
-          disabled={empty || draft.staging > 0}
+          disabled={empty || draft.staging > 0 || unfilled.length > 0}
           onClick={send}
         >
           <SendHorizontal size={17} />
@@ -179,7 +223,7 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
         <span className="hint">
           {offline
             ? 'Offline: messages are queued and sent when Parley reconnects'
-            : 'Enter to send · Shift+Enter for a new line'}
+            : 'Enter to send · Shift+Enter for a new line · / for canned replies'}
         </span>
         {service === 'SMS' && <SegmentCounter text={draft.text} />}
       </div>

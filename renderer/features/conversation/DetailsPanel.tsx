@@ -10,6 +10,7 @@ import { ServiceBadge } from '../../components/ServiceBadge.tsx';
 import { chatTitle, customerHandles, handleLabel } from '../../lib/chat-presentation.ts';
 import { errorText } from '../../lib/errors.ts';
 import { getState, useStore } from '../../store/index.ts';
+import { ContactNotes } from '../workbench/Notes.tsx';
 
 /** Everything about the open chat: people, service, line, counts, V3 id, share the contact card. */
 export function DetailsPanel({ chatId }: { chatId: number }) {
@@ -84,6 +85,7 @@ export function DetailsPanel({ chatId }: { chatId: number }) {
           ))}
         </ul>
       </section>
+      <ContactNotes chatId={chatId} />
       <section className="details-section">
         <h3>Conversation</h3>
         <dl className="details-list">

@@ -26,6 +26,7 @@ import { getState, useStore } from '../../store/index.ts';
 import { EMPTY_TIMELINE } from '../../store/messages-slice.ts';
 import { reachabilityOf } from '../../store/workspace-slice.ts';
 import { useFirstItemIndex } from './use-first-item-index.ts';
+import { NoteItem } from '../workbench/Notes.tsx';
 
 interface HeaderContext {
   chatId: number;
@@ -66,6 +67,7 @@ export function Timeline({ chatId }: { chatId: number }) {
   const timeline = useStore((s) => s.timelines[chatId] ?? EMPTY_TIMELINE);
   const chat = useStore((s) => s.chatsById[chatId]);
   const calls = useStore((s) => s.details[chatId]?.calls);
+  const notes = useStore((s) => s.chatContexts[chatId]?.notes);
   const aliases = useStore((s) => s.keyAliases);
   const editingKey = useStore((s) => (s.editing?.chatId === chatId ? s.editing.key : null));
   const offline = useStore((s) => reachabilityOf(s) === 'offline');
@@ -79,8 +81,13 @@ export function Timeline({ chatId }: { chatId: number }) {
 
   const items = useMemo(
     () =>
-      buildTimeline({ messages: timeline.messages, calls: calls ?? [], newMarkerKey: timeline.newMarkerKey }),
-    [timeline.messages, calls, timeline.newMarkerKey],
+      buildTimeline({
+        messages: timeline.messages,
+        calls: calls ?? [],
+        notes: notes ?? [],
+        newMarkerKey: timeline.newMarkerKey,
+      }),
+    [timeline.messages, calls, notes, timeline.newMarkerKey],
   );
   const firstItemIndex = useFirstItemIndex(items, chatId);
 
@@ -163,6 +170,8 @@ export function Timeline({ chatId }: { chatId: number }) {
           );
         case 'call':
           return <CallRecord call={item.call} />;
+        case 'note':
+          return <NoteItem note={item.note} now={now} highlighted={highlightKey === item.key} />;
         case 'message':
           return (
             <MessageBubble

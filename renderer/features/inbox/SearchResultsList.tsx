@@ -13,6 +13,7 @@ import { chatTitle } from '../../lib/chat-presentation.ts';
 import { formatListTime } from '../../lib/format.ts';
 import { markQuery } from '../../lib/highlight.ts';
 import { getState, useStore } from '../../store/index.ts';
+import { NoteResults } from '../workbench/NoteResults.tsx';
 
 /** Local full-text results: conversations, contacts, and messages with the matches highlighted. */
 export function SearchResultsList() {
@@ -31,7 +32,8 @@ export function SearchResultsList() {
         <Spinner label="Searching" />
       </div>
     );
-  const total = results.chats.length + results.contacts.length + results.messages.length;
+  const total =
+    results.chats.length + results.contacts.length + results.messages.length + (results.notes?.length ?? 0);
   if (total === 0)
     return (
       <EmptyState icon={<SearchX size={22} />} title="No results">
@@ -120,6 +122,7 @@ export function SearchResultsList() {
           </ul>
         </section>
       )}
+      <NoteResults hits={results.notes ?? []} now={now} />
     </div>
   );
 }

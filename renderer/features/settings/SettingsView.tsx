@@ -9,6 +9,7 @@ import {
 import { updateSettings } from '../../actions/workspace.ts';
 import { useStore } from '../../store/index.ts';
 import { WorkspacesSection } from './WorkspacesSection.tsx';
+import { WorkbenchSettingsSection } from '../workbench/WorkbenchSettingsSection.tsx';
 
 /** Appearance, notifications, typing, workspaces, about. */
 export function SettingsView() {
@@ -28,6 +29,7 @@ export function SettingsView() {
             <ThemePicker theme={settings.theme} />
           </section>
           <NotificationsSection settings={settings} />
+          <WorkbenchSettingsSection />
           <section className="card settings-card" aria-labelledby="settings-typing">
             <h2 id="settings-typing">Typing indicator</h2>
             <p className="muted">What customers see while you write.</p>

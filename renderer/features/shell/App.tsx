@@ -10,6 +10,8 @@ import { NewChatDialog } from '../new-chat/NewChatDialog.tsx';
 import { QuickSwitcher } from '../palette/QuickSwitcher.tsx';
 import { ShortcutSheet } from '../palette/ShortcutSheet.tsx';
 import { SettingsView } from '../settings/SettingsView.tsx';
+import { CannedRepliesView } from '../workbench/CannedRepliesView.tsx';
+import { WaitingView } from '../workbench/WaitingView.tsx';
 import { Announcer, Toasts } from './Toasts.tsx';
 import { DemoBanner, OfflineBanner, StorageBanner } from './Banners.tsx';
 import { MediaViewer } from './MediaViewer.tsx';
@@ -38,6 +40,8 @@ export function App() {
           {view === 'contacts' && <ContactsView />}
           {view === 'lines' && <LinesView />}
           {view === 'settings' && <SettingsView />}
+          {view === 'waiting' && <WaitingView />}
+          {view === 'canned' && <CannedRepliesView />}
         </main>
       </div>
       {overlay === 'newChat' && <NewChatDialog />}

@@ -1,4 +1,5 @@
 import { Archive, ChevronsUpDown, Contact, Inbox, Phone, Plus, Settings } from 'lucide-react';
+import { WorkbenchNav } from '../workbench/WorkbenchNav.tsx';
 import { formatHandle } from '../../../shared/phone.ts';
 import { setChatFilter } from '../../actions/chats.ts';
 import { loadContacts } from '../../actions/contacts.ts';
@@ -83,6 +84,7 @@ export function Sidebar() {
             <span>Archived</span>
           </button>
         </li>
+        <WorkbenchNav />
       </ul>
 
       {lines.length > 0 && (

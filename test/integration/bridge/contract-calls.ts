@@ -88,6 +88,9 @@ export function contractCalls(): Record<MethodName, Call> {
   let secondWorkspaceId = '';
   let thirdWorkspaceId = '';
   let createdContactId = 0;
+  let cannedId = 0;
+  let exported = '';
+  let noteId = 0;
   const outbox = (t: BridgeUnderTest, key: string) => t.core.session.store.outbox.byMessageKey(key);
 
   return {
@@ -406,6 +409,174 @@ export function contractCalls(): Record<MethodName, Call> {
       const updated = await t.parley.settings.update({ theme: 'dark', notifications: { sound: false } });
       expect(updated).toMatchObject({ theme: 'dark', notifications: { enabled: true, sound: false } });
       expect(await t.parley.settings.get()).toEqual(updated);
+    },
+
+    // ── the agent's workbench
+    'workbench.settings': async (t) => {
+      expect(await t.parley.workbench.settings()).toEqual({ agentName: '', overdueMinutes: 15 });
+    },
+    'workbench.updateSettings': async (t) => {
+      const updated = await t.parley.workbench.updateSettings({
+        agentName: '  Sam Rivera ',
+        overdueMinutes: 10,
+      });
+      expect(updated).toEqual({ agentName: 'Sam Rivera', overdueMinutes: 10 });
+      expect(await t.parley.workbench.settings()).toEqual(updated);
+    },
+    'canned.save': async (t) => {
+      // Staged as the host stages what the user hands over (the hosts' own tests cover how).
+      const staged = await t.core.session.staging.stageBytes(PNG, 'price list.png');
+      const created = await t.parley.canned.save({
+        title: 'Greeting',
+        body: 'Hi {first_name|there}, this is {agent_name}.',
+        group: 'Openers',
+        stagedIds: [staged.id],
+      });
+      expect(created).toMatchObject({
+        title: 'Greeting',
+        group: 'Openers',
+        body: 'Hi {first_name|there}, this is {agent_name}.',
+      });
+      expect(created.attachments).toEqual([
+        { id: expect.any(Number), filename: 'price list.png', mimeType: 'image/png', size: PNG.length },
+      ]);
+      // The file moved into the reply: the staged copy is gone.
+      expect(t.core.session.staging.get(staged.id)).toBeUndefined();
+      cannedId = created.id;
+      const edited = await t.parley.canned.save({
+        id: cannedId,
+        title: 'Greeting',
+        body: 'Hello {first_name|there}!',
+        group: 'Openers',
+        keepAttachmentIds: created.attachments.map((a) => a.id),
+      });
+      expect(edited).toMatchObject({ id: cannedId, body: 'Hello {first_name|there}!' });
+      expect(edited.attachments).toEqual(created.attachments);
+      await expect(t.parley.canned.save({ title: 'Empty', body: '  ' })).rejects.toMatchObject({
+        code: 'invalid_input',
+        field: 'body',
+      });
+      await expect(t.parley.canned.save({ id: 999_999, title: 'Gone', body: 'x' })).rejects.toMatchObject({
+        code: 'not_found',
+      });
+    },
+    'canned.list': async (t) => {
+      const replies = await t.parley.canned.list();
+      expect(replies.map((r) => [r.id, r.title, r.group])).toEqual([[cannedId, 'Greeting', 'Openers']]);
+    },
+    'canned.stageAttachments': async (t) => {
+      const staged = await t.parley.canned.stageAttachments({ id: cannedId });
+      expect(staged).toMatchObject([{ filename: 'price list.png', mimeType: 'image/png', size: PNG.length }]);
+      expect(t.core.session.staging.get(staged[0]!.id)).toBeDefined();
+      await t.parley.attachments.unstage({ ids: staged.map((a) => a.id) });
+      await expect(t.parley.canned.stageAttachments({ id: 999_999 })).rejects.toMatchObject({
+        code: 'not_found',
+      });
+    },
+    'canned.export': async (t) => {
+      const file = await t.parley.canned.export();
+      expect(file.filename).toMatch(/^parley-canned-replies-\d{4}-\d{2}-\d{2}\.json$/);
+      exported = file.json;
+      const parsed = JSON.parse(file.json) as {
+        format: string;
+        replies: Array<{ attachments: Array<{ data: string }> }>;
+      };
+      expect(parsed.format).toBe('parley.canned-replies');
+      expect(Buffer.from(parsed.replies[0]!.attachments[0]!.data, 'base64')).toEqual(PNG);
+    },
+    'canned.import': async (t) => {
+      const before = await t.parley.canned.list();
+      for (const bad of [
+        'not json',
+        '{"format":"parley.canned-replies","version":1,"replies":[{"title":""}]}',
+      ]) {
+        await expect(t.parley.canned.import({ json: bad, replace: true })).rejects.toMatchObject({
+          code: 'invalid_input',
+          field: 'json',
+        });
+      }
+      expect(await t.parley.canned.list()).toEqual(before);
+      const result = await t.parley.canned.import({ json: exported });
+      expect(result.imported).toBe(1);
+      expect(result.replies.map((r) => r.title)).toEqual(['Greeting', 'Greeting']);
+      expect(result.replies[1]!.attachments).toMatchObject([
+        { filename: 'price list.png', size: PNG.length },
+      ]);
+    },
+    'canned.delete': async (t) => {
+      expect(await t.parley.canned.delete({ id: cannedId })).toBeNull();
+      expect((await t.parley.canned.list()).map((r) => r.id)).not.toContain(cannedId);
+      await expect(t.parley.canned.delete({ id: cannedId })).rejects.toMatchObject({ code: 'not_found' });
+    },
+    'notes.add': async (t) => {
+      const note = await t.parley.notes.add({ chatId: f.chatId, text: 'Asked about the zebracorn warranty' });
+      expect(note).toMatchObject({
+        chatId: f.chatId,
+        contactId: null,
+        text: 'Asked about the zebracorn warranty',
+      });
+      noteId = note.id;
+      const onContact = await t.parley.notes.add({ contactId: f.contactWithChats, text: 'VIP since 2021' });
+      expect(onContact).toMatchObject({ contactId: f.contactWithChats, chatId: null });
+      // The app's search finds notes, with the chat to open them in (a contact's: their latest).
+      const found = await t.parley.chats.search({ query: 'zebracorn' });
+      expect(found.notes.map((hit) => [hit.note.id, hit.chat?.id])).toEqual([[note.id, f.chatId]]);
+      const [latest] = await t.parley.contacts.chats({ id: f.contactWithChats });
+      const vip = await t.parley.chats.search({ query: 'VIP since' });
+      expect(vip.notes.map((hit) => [hit.note.id, hit.chat?.id])).toEqual([[onContact.id, latest!.id]]);
+      await expect(t.parley.notes.add({ chatId: 999_999_999, text: 'x' })).rejects.toMatchObject({
+        code: 'not_found',
+      });
+      await expect(t.parley.notes.add({ text: 'on nothing' })).rejects.toMatchObject({
+        code: 'invalid_input',
+      });
+    },
+    'notes.list': async (t) => {
+      expect((await t.parley.notes.list({ chatId: f.chatId })).map((n) => n.id)).toEqual([noteId]);
+      expect((await t.parley.notes.list({ contactId: f.contactWithChats })).map((n) => n.text)).toEqual([
+        'VIP since 2021',
+      ]);
+    },
+    'workbench.chatContext': async (t) => {
+      const context = await t.parley.workbench.chatContext({ chatId: f.chatId });
+      expect(context.line?.id).toBe(f.lineId);
+      expect(context.notes.map((n) => n.id)).toEqual([noteId]);
+      const contactChat = (await t.parley.contacts.chats({ id: f.contactWithChats })).find(
+        (c) => !c.isGroup,
+      )!;
+      const ofContact = await t.parley.workbench.chatContext({ chatId: contactChat.id });
+      expect(ofContact.contact?.id).toBe(f.contactWithChats);
+      expect(ofContact.contactNotes.map((n) => n.text)).toEqual(['VIP since 2021']);
+      await expect(t.parley.workbench.chatContext({ chatId: 999_999_999 })).rejects.toMatchObject({
+        code: 'not_found',
+      });
+    },
+    'notes.edit': async (t) => {
+      const edited = await t.parley.notes.edit({ id: noteId, text: 'Asked about the unicorn warranty' });
+      expect(edited).toMatchObject({ id: noteId, text: 'Asked about the unicorn warranty' });
+      expect((await t.parley.chats.search({ query: 'zebracorn' })).notes).toEqual([]);
+      expect((await t.parley.chats.search({ query: 'unicorn' })).notes.map((h) => h.note.id)).toEqual([
+        noteId,
+      ]);
+    },
+    'notes.delete': async (t) => {
+      expect(await t.parley.notes.delete({ id: noteId })).toBeNull();
+      expect(await t.parley.notes.list({ chatId: f.chatId })).toEqual([]);
+      expect((await t.parley.chats.search({ query: 'unicorn' })).notes).toEqual([]);
+      await expect(t.parley.notes.delete({ id: noteId })).rejects.toMatchObject({ code: 'not_found' });
+    },
+    'waiting.list': async (t) => {
+      const waiting = await t.parley.waiting.list();
+      expect(waiting.length).toBeGreaterThan(0);
+      expect(waiting.every((w) => w.chat.lastMessage?.fromMe === false && !w.chat.archived)).toBe(true);
+      const since = waiting.map((w) => w.since);
+      expect(since).toEqual([...since].sort((a, b) => a - b));
+      // Archiving takes a conversation out; unarchiving brings it back.
+      const first = waiting[0]!.chat.id;
+      await t.parley.chats.setFlags({ chatId: first, archived: true });
+      expect((await t.parley.waiting.list()).map((w) => w.chat.id)).not.toContain(first);
+      await t.parley.chats.setFlags({ chatId: first, archived: false });
+      expect((await t.parley.waiting.list()).map((w) => w.chat.id)).toContain(first);
     },
 
     // ── workspaces (last: connecting a service retires the demo and reopens the session)

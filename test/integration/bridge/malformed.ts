@@ -83,6 +83,27 @@ export const VALID_INPUTS: { [M in MethodName]: MethodInput<M> } = {
   'app.syncNow': {},
   'app.openExternal': { url: 'https://example.com' },
   'app.recentCalls': { limit: 10 },
+  'canned.list': {},
+  'canned.save': {
+    id: 1,
+    title: 'Greeting',
+    body: 'Hi {first_name|there}',
+    group: 'Openers',
+    stagedIds: [UUID],
+    keepAttachmentIds: [1],
+  },
+  'canned.delete': { id: 1 },
+  'canned.stageAttachments': { id: 1 },
+  'canned.export': {},
+  'canned.import': { json: '{}', replace: false },
+  'notes.list': { chatId: 1 },
+  'notes.add': { chatId: 1, text: 'Prefers calls after 5pm' },
+  'notes.edit': { id: 1, text: 'Prefers calls after 6pm' },
+  'notes.delete': { id: 1 },
+  'workbench.chatContext': { chatId: 1 },
+  'waiting.list': {},
+  'workbench.settings': {},
+  'workbench.updateSettings': { agentName: 'Sam', overdueMinutes: 15 },
 };
 
 export interface MalformedCase {

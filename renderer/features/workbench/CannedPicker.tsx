@@ -1,0 +1,129 @@
+import { MessageSquareText, Paperclip } from 'lucide-react';
+import { useId, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
+import type { CannedReply } from '../../../shared/contract/views.ts';
+import { insertCanned } from '../../actions/workbench.ts';
+import { fuzzyFilter } from '../../lib/fuzzy.ts';
+import { getState, useStore } from '../../store/index.ts';
+
+/** `/` then letters at the start of the composer: the query that finds a canned reply. */
+const SLASH = /^\/(\S*)$/;
+
+export interface CannedPickerState {
+  open: boolean;
+  listId: string;
+  activeId: string | undefined;
+  /** Handles arrows, Enter and Escape while open; true when it did. */
+  onKeyDown(event: KeyboardEvent): boolean;
+  /** Opens the picker without a slash (the shortcut or the button). */
+  show(): void;
+  list: ReactNode;
+}
+
+/**
+ * The composer's canned-reply picker, like the quick switcher: typed letters match fuzzily, arrows
+ * move, Enter inserts (variables filled), Escape closes.
+ */
+export function useCannedPicker(chatId: number, text: string): CannedPickerState {
+  const canned = useStore((s) => s.canned);
+  const [shown, setShown] = useState(false);
+  const [active, setActive] = useState(0);
+  const [dismissedFor, setDismissedFor] = useState<string | null>(null);
+  const listId = useId();
+  const slash = SLASH.exec(text);
+  const query = slash ? (slash[1] ?? '') : '';
+  const open = (shown || slash !== null) && dismissedFor !== text;
+
+  const matches = useMemo(
+    () => fuzzyFilter(canned, query, (r) => `${r.title} ${r.group} ${r.body}`).slice(0, 8),
+    [canned, query],
+  );
+  const current = Math.min(active, Math.max(0, matches.length - 1));
+
+  const close = () => {
+    setShown(false);
+    setActive(0);
+    setDismissedFor(text);
+  };
+  const choose = (reply: CannedReply | undefined) => {
+    if (!reply) return;
+    close();
+    void insertCanned(chatId, reply, slash ? text : '');
+  };
+
+  const onKeyDown = (event: KeyboardEvent): boolean => {
+    if (!open) return false;
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const delta = event.key === 'ArrowDown' ? 1 : -1;
+      setActive((current + delta + matches.length) % Math.max(1, matches.length));
+      return true;
+    }
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      if (matches.length > 0) choose(matches[current]);
+      else close();
+      return true;
+    }
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      close();
+      return true;
+    }
+    return false;
+  };
+
+  const list = open ? (
+    <div className="canned-picker">
+      <ul id={listId} role="listbox" className="quick-list" aria-label="Canned replies">
+        {matches.length === 0 && (
+          <li className="quick-empty">
+            {canned.length === 0 ? (
+              <>
+                No canned replies yet.{' '}
+                <button type="button" className="link-button" onClick={() => getState().setView('canned')}>
+                  Create one
+                </button>
+              </>
+            ) : (
+              <>Nothing matches “{query}”.</>
+            )}
+          </li>
+        )}
+        {matches.map((reply, i) => (
+          <li
+            key={reply.id}
+            id={`${listId}-${reply.id}`}
+            role="option"
+            aria-selected={i === current}
+            className={`quick-item${i === current ? ' is-active' : ''}`}
+            onMouseMove={() => setActive(i)}
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={() => choose(reply)}
+          >
+            <MessageSquareText size={15} aria-hidden="true" />
+            <span className="quick-label">{reply.title}</span>
+            <span className="quick-detail">
+              {reply.attachments.length > 0 && <Paperclip size={12} aria-label="With attachments" />}
+              {reply.group}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <p className="canned-picker-hint">↑↓ to choose · Enter to insert · Esc to close</p>
+    </div>
+  ) : null;
+
+  return {
+    open,
+    listId,
+    activeId: open && matches[current] ? `${listId}-${matches[current].id}` : undefined,
+    onKeyDown,
+    show: () => {
+      setDismissedFor(null);
+      setShown(true);
+      setActive(0);
+    },
+    list,
+  };
+}

@@ -1,0 +1,180 @@
+import { Lock, Pencil, StickyNote, Trash2 } from 'lucide-react';
+import { useId, useState } from 'react';
+import type { Note } from '../../../shared/contract/views.ts';
+import { addNote, deleteNote, editNote } from '../../actions/workbench.ts';
+import { formatListTime } from '../../lib/format.ts';
+import { getState, useStore } from '../../store/index.ts';
+
+export const PRIVATE_LABEL = 'Only you can see this';
+
+/** A private note in the timeline: never sent, and unmistakably not a message. */
+export function NoteItem({ note, now, highlighted }: { note: Note; now: number; highlighted: boolean }) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <article
+      className={`note-item${highlighted ? ' is-highlighted' : ''}`}
+      aria-label={`Private note, ${formatListTime(note.createdAt, now)}`}
+      data-note-id={note.id}
+    >
+      <header className="note-header">
+        <StickyNote size={14} aria-hidden="true" />
+        <span className="note-label">Private note</span>
+        <span className="note-private">
+          <Lock size={11} aria-hidden="true" /> {PRIVATE_LABEL}
+        </span>
+        <time className="note-time" dateTime={new Date(note.createdAt).toISOString()}>
+          {formatListTime(note.createdAt, now)}
+          {note.updatedAt > note.createdAt ? ' · edited' : ''}
+        </time>
+      </header>
+      {editing ? (
+        <NoteEditor
+          initial={note.text}
+          label="Edit note"
+          submitLabel="Save note"
+          onSubmit={async (text) => {
+            await editNote(note, text);
+            setEditing(false);
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      ) : (
+        <>
+          <p className="note-text">{note.text}</p>
+          <div className="note-actions">
+            <button type="button" className="button small ghost" onClick={() => setEditing(true)}>
+              <Pencil size={12} aria-hidden="true" /> Edit
+            </button>
+            <button type="button" className="button small ghost" onClick={() => void deleteNote(note)}>
+              <Trash2 size={12} aria-hidden="true" /> Delete
+            </button>
+          </div>
+        </>
+      )}
+    </article>
+  );
+}
+
+/** Writes or edits a note: Ctrl/⌘ Enter saves, Escape cancels. */
+export function NoteEditor({
+  initial = '',
+  label,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial?: string;
+  label: string;
+  submitLabel: string;
+  onSubmit(text: string): Promise<void> | void;
+  onCancel(): void;
+}) {
+  const [text, setText] = useState(initial);
+  const id = useId();
+  const submit = () => {
+    if (text.trim() !== '') void onSubmit(text.trim());
+  };
+  return (
+    <form
+      className="note-editor"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <label htmlFor={id} className="visually-hidden">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        className="note-input"
+        value={text}
+        rows={2}
+        autoFocus
+        placeholder="A note for yourself: never sent to the customer"
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            submit();
+          } else if (e.key === 'Escape') {
+            e.stopPropagation();
+            onCancel();
+          }
+        }}
+      />
+      <div className="note-editor-actions">
+        <button type="submit" className="button small note-save" disabled={text.trim() === ''}>
+          {submitLabel}
+        </button>
+        <button type="button" className="button small ghost" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Above the composer: a new note for this conversation. */
+export function NewChatNote({ chatId }: { chatId: number }) {
+  const open = useStore((s) => s.noteFormOpen[chatId] ?? false);
+  if (!open) return null;
+  const close = () => getState().setNoteFormOpen(chatId, false);
+  return (
+    <div className="note-compose" role="group" aria-label="New private note">
+      <p className="note-header">
+        <StickyNote size={14} aria-hidden="true" />
+        <span className="note-label">Private note</span>
+        <span className="note-private">
+          <Lock size={11} aria-hidden="true" /> {PRIVATE_LABEL}
+        </span>
+      </p>
+      <NoteEditor
+        label="Private note"
+        submitLabel="Save note"
+        onSubmit={async (text) => {
+          if (await addNote({ chatId }, text)) close();
+        }}
+        onCancel={close}
+      />
+    </div>
+  );
+}
+
+/** The details panel's notes on the customer's contact. */
+export function ContactNotes({ chatId }: { chatId: number }) {
+  const context = useStore((s) => s.chatContexts[chatId]);
+  const [adding, setAdding] = useState(false);
+  const contact = context?.contact;
+  if (!contact) return null;
+  return (
+    <section className="details-section contact-notes" aria-label="Notes on this contact">
+      <h3>Notes on {contact.fullName || 'this contact'}</h3>
+      <p className="note-private">
+        <Lock size={11} aria-hidden="true" /> {PRIVATE_LABEL}
+      </p>
+      {context.contactNotes.length === 0 && !adding && <p className="muted">No notes yet.</p>}
+      <ul className="contact-note-list">
+        {context.contactNotes.map((note) => (
+          <li key={note.id}>
+            <NoteItem note={note} now={Date.now()} highlighted={false} />
+          </li>
+        ))}
+      </ul>
+      {adding ? (
+        <NoteEditor
+          label="Note on this contact"
+          submitLabel="Save note"
+          onSubmit={async (text) => {
+            if (await addNote({ contactId: contact.id }, text)) setAdding(false);
+          }}
+          onCancel={() => setAdding(false)}
+        />
+      ) : (
+        <button type="button" className="button small" onClick={() => setAdding(true)}>
+          <StickyNote size={13} aria-hidden="true" /> Add a note on this contact
+        </button>
+      )}
+    </section>
+  );
+}

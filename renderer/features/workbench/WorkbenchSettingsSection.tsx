@@ -1,0 +1,65 @@
+import { useEffect, useState } from 'react';
+import { updateWorkbenchSettings } from '../../actions/workbench.ts';
+import { useStore } from '../../store/index.ts';
+
+/** Settings: the agent's name for canned replies, and when a wait counts as overdue. */
+export function WorkbenchSettingsSection() {
+  const settings = useStore((s) => s.workbenchSettings);
+  const [name, setName] = useState(settings.agentName);
+  const [minutes, setMinutes] = useState(String(settings.overdueMinutes));
+  useEffect(() => {
+    setName(settings.agentName);
+    setMinutes(String(settings.overdueMinutes));
+  }, [settings]);
+  const minutesValid = /^\d+$/.test(minutes) && Number(minutes) <= 1440;
+  return (
+    <section className="card settings-card" aria-labelledby="settings-workbench">
+      <h2 id="settings-workbench">Workbench</h2>
+      <form
+        className="form-grid"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (minutesValid)
+            void updateWorkbenchSettings({ agentName: name, overdueMinutes: Number(minutes) });
+        }}
+      >
+        <div className="field">
+          <label htmlFor="workbench-agent-name">Your name</label>
+          <input
+            id="workbench-agent-name"
+            className="input"
+            value={name}
+            maxLength={100}
+            aria-describedby="workbench-agent-name-hint"
+            onChange={(e) => setName(e.target.value)}
+          />
+          <span id="workbench-agent-name-hint" className="field-hint">
+            Fills {'{agent_name}'} in canned replies.
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor="workbench-overdue">Overdue after (minutes)</label>
+          <input
+            id="workbench-overdue"
+            className="input"
+            inputMode="numeric"
+            value={minutes}
+            aria-invalid={!minutesValid}
+            aria-describedby="workbench-overdue-hint"
+            onChange={(e) => setMinutes(e.target.value)}
+          />
+          <span id="workbench-overdue-hint" className={minutesValid ? 'field-hint' : 'field-error'}>
+            {minutesValid
+              ? 'Waits this long are marked overdue in Waiting on you; 0 turns it off.'
+              : 'A whole number of minutes, up to 1440.'}
+          </span>
+        </div>
+        <div className="field span-2">
+          <button type="submit" className="button" disabled={!minutesValid}>
+            Save workbench settings
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
