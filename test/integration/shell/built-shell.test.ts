@@ -20,6 +20,7 @@ import {
   BRIDGE_GLOBAL,
   EVENT_CHANNEL,
   INVOKE_CHANNEL,
+  STAGE_CHANNEL,
 } from '../../../electron/hosts/electron/channels.ts';
 import { eventually, tempDir } from '../core/helpers.ts';
 import {
@@ -278,6 +279,8 @@ describe('the built preload', () => {
     };
     const required: string[] = [];
     runInNewContext(readFileSync(PRELOAD_BUNDLE, 'utf8'), {
+      // A sandboxed preload has the DOM's File: staging checks the page handed over a real one.
+      File,
       require(id: string) {
         required.push(id);
         if (id === 'electron') return electron;
@@ -290,12 +293,12 @@ describe('the built preload', () => {
     return { exposed, invoked, listeners, paths, required, emit };
   }
 
-  it('exposes exactly one object, the bridge, with invoke, subscribe and pathForFile', () => {
+  it('exposes exactly one object, the bridge, with invoke, subscribe and stageFile', () => {
     const preload = runPreload();
     expect(preload.required).toEqual(['electron']);
     expect(preload.exposed.map(([key]) => key)).toEqual([BRIDGE_GLOBAL]);
     const [[, api]] = preload.exposed as [[string, Record<string, unknown>]];
-    expect(Object.keys(api).sort()).toEqual(['invoke', 'pathForFile', 'subscribe']);
+    expect(Object.keys(api).sort()).toEqual(['invoke', 'stageFile', 'subscribe']);
   });
 
   it('sends calls over the invoke channel and passes the reply back', async () => {
@@ -322,11 +325,21 @@ describe('the built preload', () => {
     expect(preload.listeners.get(EVENT_CHANNEL)?.size).toBe(0);
   });
 
-  it('answers a dropped file’s path through webUtils', () => {
+  it('stages a dropped file by the path webUtils reads from it, and a pasted one by its bytes', async () => {
     const preload = runPreload();
-    const bridge = preload.exposed[0]![1] as { pathForFile(file: object): string };
-    const file = new Blob(['photo']);
-    preload.paths.set(file, '/home/agent/photo.png');
-    expect(bridge.pathForFile(file)).toBe('/home/agent/photo.png');
+    const bridge = preload.exposed[0]![1] as { stageFile(file: unknown): Promise<unknown> };
+    const dropped = new File(['photo'], 'photo.png', { type: 'image/png' });
+    preload.paths.set(dropped, '/home/agent/photo.png');
+    await bridge.stageFile(dropped);
+    await bridge.stageFile(new File(['pasted'], 'pasted.png', { type: 'image/png' }));
+    expect(preload.invoked[0]).toEqual([STAGE_CHANNEL, { path: '/home/agent/photo.png' }]);
+    // (the bytes are the preload context's own Uint8Array, so compared by content)
+    const [channel, pasted] = preload.invoked[1] as [string, { filename: string; bytes: Uint8Array }];
+    expect(channel).toBe(STAGE_CHANNEL);
+    expect(pasted.filename).toBe('pasted.png');
+    expect(Buffer.from(pasted.bytes).toString()).toBe('pasted');
+    // A path in the page's words is no File: refused before anything crosses.
+    await expect(bridge.stageFile('/etc/passwd')).rejects.toThrow('stageFile takes a File');
+    expect(preload.invoked).toHaveLength(2);
   });
 });
