@@ -10,6 +10,7 @@ import { webSocketTransport } from '../../../../renderer/bridge/transports.ts';
 import { createParleyClient, type ParleyApi, type Transport } from '../../../../shared/contract/client.ts';
 import type { StorageStatus } from '../../../../shared/contract/errors.ts';
 import { firstSync, quietDemo, stubRenderer } from '../../bridge/support.ts';
+import { arrangeStore } from '../../store-inspector.ts';
 import { eventually } from '../helpers.ts';
 import { mountSmallDisk, type SmallDisk } from '../small-disk.ts';
 
@@ -73,6 +74,9 @@ describe('a full disk, as the agent sees it', () => {
   it('refuses a send with disk_full in words, raises storage.status, and clears it once a write succeeds', async () => {
     const [chat] = host.core.session.store.chats.list({ limit: 1 });
     if (!chat) throw new Error('the demo has no chat');
+    // An emptied journal must grow to take the next write (pages it already has would take it
+    // without asking the disk for room).
+    arrangeStore(host.core.session.store, (db) => db.run('PRAGMA wal_checkpoint(TRUNCATE)'));
     disk.fill();
 
     await expect(parley.messages.send({ chatId: chat.id, text: 'no room for this' })).rejects.toMatchObject({
