@@ -56,6 +56,8 @@ export interface UiSlice {
   announce(text: string): void;
   requestSearchFocus(): void;
   setReveal(chatId: number, key: string): void;
+  /** The timeline showed reveal `id`: later renders must not pull the view back to it. */
+  clearReveal(id: number): void;
 }
 
 let nextId = 1;
@@ -87,4 +89,5 @@ export const createUiSlice: StateCreator<Store, [], [], UiSlice> = (set) => ({
   announce: (text) => set({ announcement: { id: nextId++, text } }),
   requestSearchFocus: () => set((s) => ({ searchFocusRequest: s.searchFocusRequest + 1 })),
   setReveal: (chatId, key) => set({ reveal: { chatId, key, id: nextId++ } }),
+  clearReveal: (id) => set((s) => (s.reveal?.id === id ? { reveal: null } : {})),
 });

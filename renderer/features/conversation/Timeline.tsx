@@ -1,6 +1,6 @@
 import { ArrowDown } from 'lucide-react';
 import { forwardRef, useCallback, useEffect, useMemo, useRef, useState, type HTMLAttributes } from 'react';
-import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { Virtuoso, type FlatIndexLocationWithAlign, type VirtuosoHandle } from 'react-virtuoso';
 import type { Attachment, Message, ReactionKind } from '../../../shared/domain.ts';
 import { formatHandle } from '../../../shared/phone.ts';
 import { bridgeHost, parley, resourceUrls } from '../../bridge/parley.ts';
@@ -101,16 +101,26 @@ export function Timeline({ chatId }: { chatId: number }) {
       setUnseen((n) => n + added.filter((i) => i.kind === 'message' && !i.message.fromMe).length);
   }, [items, atBottom]);
 
+  // A search hit: once its row is loaded, bring it into view and highlight it for a moment. A list
+  // mounting with the hit already in it starts there (initialTopMostItemIndex); one already on screen
+  // scrolls to it.
+  const revealIndex = reveal ? items.findIndex((item) => item.key === reveal.key) : -1;
+  const listShown = useRef(false);
+  const startAt = useRef<FlatIndexLocationWithAlign | null>(null);
   useEffect(() => {
-    if (!reveal) return;
-    const index = items.findIndex((item) => item.key === reveal.key);
-    if (index < 0) return;
-    virtuoso.current?.scrollToIndex({ index, align: 'center' });
+    if (!reveal || revealIndex < 0) return;
+    if (listShown.current) virtuoso.current?.scrollToIndex({ index: revealIndex, align: 'center' });
     setHighlightKey(reveal.key);
+    getState().clearReveal(reveal.id);
+  }, [reveal, revealIndex]);
+  useEffect(() => {
+    listShown.current = virtuoso.current !== null;
+  });
+  useEffect(() => {
+    if (highlightKey === null) return;
     const timer = setTimeout(() => setHighlightKey(null), 2500);
     return () => clearTimeout(timer);
-    // Only a new reveal request scrolls; later changes to the list must not pull the view back.
-  }, [reveal?.id]);
+  }, [highlightKey]);
 
   const nameOf = useCallback(
     (identifier: string) => {
@@ -206,7 +216,15 @@ export function Timeline({ chatId }: { chatId: number }) {
       </div>
     );
 
+  // Where the list starts, fixed when it first shows (Virtuoso scrolls again if this changes): a
+  // search hit, else the "new messages" marker, else the newest message.
   const markerIndex = items.findIndex((item) => item.kind === 'new-marker');
+  startAt.current ??=
+    revealIndex >= 0
+      ? { index: revealIndex, align: 'center' }
+      : markerIndex >= 0
+        ? { index: Math.max(0, markerIndex - 1), align: 'start' }
+        : { index: items.length - 1, align: 'end' };
   // The first frame with this conversation's rows in it (bench:ui's "switch to first paint").
   const onRowsRendered = (rendered: readonly unknown[]) => {
     if (painted.current || rendered.length === 0) return;
@@ -221,11 +239,7 @@ export function Timeline({ chatId }: { chatId: number }) {
         className="timeline-scroller"
         data={items}
         firstItemIndex={firstItemIndex}
-        initialTopMostItemIndex={
-          markerIndex >= 0
-            ? { index: Math.max(0, markerIndex - 1), align: 'start' }
-            : { index: items.length - 1, align: 'end' }
-        }
+        initialTopMostItemIndex={startAt.current}
         computeItemKey={(_i, item) => (item.kind === 'message' ? (aliases[item.key] ?? item.key) : item.key)}
         itemContent={renderItem}
         components={COMPONENTS}
