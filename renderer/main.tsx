@@ -11,6 +11,7 @@ import './styles/shell.css';
 import './styles/inbox.css';
 import './styles/conversation.css';
 import './styles/views.css';
+import './styles/narrow.css';
 
 startApp();
 

@@ -1,7 +1,7 @@
-import { Archive, ArchiveRestore, Info, MailOpen, Pin, PinOff, Upload } from 'lucide-react';
+import { Archive, ArchiveRestore, ArrowLeft, Info, MailOpen, Pin, PinOff, Upload } from 'lucide-react';
 import { useRef, useState, type DragEvent } from 'react';
 import { formatHandle } from '../../../shared/phone.ts';
-import { setChatFlags } from '../../actions/chats.ts';
+import { selectChat, setChatFlags } from '../../actions/chats.ts';
 import { addFiles } from '../../actions/composer.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { ServiceBadge } from '../../components/ServiceBadge.tsx';
@@ -62,6 +62,15 @@ export function Conversation({ chatId }: { chatId: number }) {
         onDrop={onDrop}
       >
         <header className="conversation-header">
+          <button
+            type="button"
+            className="icon-button back-button"
+            aria-label="Back to conversations"
+            title="Back to conversations"
+            onClick={() => selectChat(null)}
+          >
+            <ArrowLeft size={18} />
+          </button>
           <Avatar name={title} group={chat.isGroup} size={32} />
           <div className="conversation-title">
             <h1>{title}</h1>

@@ -53,7 +53,7 @@ export function App() {
 function InboxView() {
   const selected = useStore((s) => s.selectedChatId);
   return (
-    <div className="inbox-view">
+    <div className={`inbox-view${selected !== null ? ' has-conversation' : ''}`}>
       <InboxColumn />
       {selected !== null ? <Conversation key={selected} chatId={selected} /> : <NoChatSelected />}
     </div>

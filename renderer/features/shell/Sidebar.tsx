@@ -51,8 +51,9 @@ export function Sidebar() {
         type="button"
         className="button primary new-chat-button"
         onClick={() => getState().setOverlay('newChat')}
+        title="New conversation (C)"
       >
-        <Plus size={15} aria-hidden="true" /> New conversation
+        <Plus size={15} aria-hidden="true" /> <span className="new-chat-label">New conversation</span>
       </button>
 
       <ul className="nav-list">
