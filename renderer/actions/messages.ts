@@ -34,11 +34,13 @@ export async function openTimeline(chatId: number, until?: string): Promise<void
   }
   s.patchTimeline(chatId, { status: 'loading', error: null });
   try {
-    const page = await parley.messages.page({
-      chatId,
-      limit: PAGE,
-      ...(until === undefined ? {} : { until }),
-    });
+    // The message may be gone since (deleted): then the newest page, as any other opening.
+    const page = await parley.messages
+      .page({ chatId, limit: PAGE, ...(until === undefined ? {} : { until }) })
+      .catch((error: unknown) => {
+        if (until === undefined) throw error;
+        return parley.messages.page({ chatId, limit: PAGE });
+      });
     const unread = getState().chatsById[chatId]?.unreadCount ?? 0;
     getState().patchTimeline(chatId, {
       messages: page.messages,

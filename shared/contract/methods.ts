@@ -298,6 +298,8 @@ export const methods = {
           .partial()
           .strict()
           .optional(),
+        /** Where the agent is in the active workspace (null: no chat open). */
+        place: z.object({ chatId, topKey: messageKey.nullable() }).strict().nullable().optional(),
       })
       .strict(),
   )<PublicSettings>(),

@@ -164,6 +164,7 @@ export class AppCore {
         webhooksEnabled: sync.webhooksEnabled,
         tunnel: { provider: sync.tunnel.provider, customPublicUrl: sync.tunnel.customPublicUrl ?? null },
       },
+      place: sync.place ?? null,
     };
   }
 

@@ -313,7 +313,13 @@ export function createHandlers(core: AppCore): Handlers {
         ...(patch.theme ? { theme: patch.theme } : {}),
         ...(patch.typingMode ? { typingMode: patch.typingMode } : {}),
         ...(patch.notifications ? { notifications: patch.notifications } : {}),
-        ...(patch.sync && id ? { workspaces: { [id]: patch.sync } } : {}),
+        ...((patch.sync || patch.place !== undefined) && id
+          ? {
+              workspaces: {
+                [id]: { ...patch.sync, ...(patch.place !== undefined ? { place: patch.place } : {}) },
+              },
+            }
+          : {}),
       });
       return core.publicSettings();
     },

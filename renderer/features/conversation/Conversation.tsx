@@ -3,6 +3,7 @@ import { useRef, useState, type DragEvent } from 'react';
 import { formatHandle } from '../../../shared/phone.ts';
 import { selectChat, setChatFlags } from '../../actions/chats.ts';
 import { addFiles } from '../../actions/composer.ts';
+import { notePlace } from '../../actions/place.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { ServiceBadge } from '../../components/ServiceBadge.tsx';
 import { chatTitle, customerHandles, typingText } from '../../lib/chat-presentation.ts';
@@ -67,7 +68,10 @@ export function Conversation({ chatId }: { chatId: number }) {
             className="icon-button back-button"
             aria-label="Back to conversations"
             title="Back to conversations"
-            onClick={() => selectChat(null)}
+            onClick={() => {
+              selectChat(null);
+              notePlace(null);
+            }}
           >
             <ArrowLeft size={18} />
           </button>

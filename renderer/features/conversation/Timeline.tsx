@@ -22,6 +22,7 @@ import { formatDayLabel, plural } from '../../lib/format.ts';
 import { markNextFrame } from '../../lib/perf.ts';
 import { buildTimeline, type TimelineItem } from '../../lib/timeline.ts';
 import { getState, useStore } from '../../store/index.ts';
+import { notePlace } from '../../actions/place.ts';
 import { EMPTY_TIMELINE } from '../../store/messages-slice.ts';
 import { reachabilityOf } from '../../store/workspace-slice.ts';
 import { useFirstItemIndex } from './use-first-item-index.ts';
@@ -107,10 +108,12 @@ export function Timeline({ chatId }: { chatId: number }) {
   const revealIndex = reveal ? items.findIndex((item) => item.key === reveal.key) : -1;
   const listShown = useRef(false);
   const startAt = useRef<FlatIndexLocationWithAlign | null>(null);
+  const scroller = useRef<HTMLElement | null>(null);
   useEffect(() => {
     if (!reveal || revealIndex < 0) return;
-    if (listShown.current) virtuoso.current?.scrollToIndex({ index: revealIndex, align: 'center' });
-    setHighlightKey(reveal.key);
+    if (listShown.current)
+      virtuoso.current?.scrollToIndex({ index: revealIndex, align: reveal.highlight ? 'center' : 'start' });
+    if (reveal.highlight) setHighlightKey(reveal.key);
     getState().clearReveal(reveal.id);
   }, [reveal, revealIndex]);
   useEffect(() => {
@@ -220,8 +223,8 @@ export function Timeline({ chatId }: { chatId: number }) {
   // search hit, else the "new messages" marker, else the newest message.
   const markerIndex = items.findIndex((item) => item.kind === 'new-marker');
   startAt.current ??=
-    revealIndex >= 0
-      ? { index: revealIndex, align: 'center' }
+    reveal && revealIndex >= 0
+      ? { index: revealIndex, align: reveal.highlight ? 'center' : 'start' }
       : markerIndex >= 0
         ? { index: Math.max(0, markerIndex - 1), align: 'start' }
         : { index: items.length - 1, align: 'end' };
@@ -246,7 +249,8 @@ export function Timeline({ chatId }: { chatId: number }) {
         context={{
           chatId,
           loadingOlder: timeline.loadingOlder,
-          complete: !timeline.hasMoreLocal && timeline.historyComplete,
+          // Never "Beginning of the conversation" while the messages are still on their way.
+          complete: timeline.status === 'ready' && !timeline.hasMoreLocal && timeline.historyComplete,
           olderError: timeline.olderError,
         }}
         alignToBottom
@@ -255,6 +259,13 @@ export function Timeline({ chatId }: { chatId: number }) {
         atBottomStateChange={(bottom) => {
           setAtBottom(bottom);
           if (bottom) setUnseen(0);
+          if (bottom) notePlace({ chatId, topKey: null });
+        }}
+        isScrolling={(scrolling) => {
+          if (!scrolling && !atBottom) notePlace({ chatId, topKey: topMessageKey(scroller.current) });
+        }}
+        scrollerRef={(element) => {
+          scroller.current = element instanceof HTMLElement ? element : null;
         }}
         startReached={() => void loadOlder(chatId)}
         itemsRendered={onRowsRendered}
@@ -276,6 +287,18 @@ export function Timeline({ chatId }: { chatId: number }) {
       )}
     </div>
   );
+}
+
+/** The key of the first message whose bubble shows at the top of the scroller (the agent's place). */
+function topMessageKey(scroller: HTMLElement | null): string | null {
+  if (!scroller) return null;
+  const top = scroller.getBoundingClientRect().top;
+  for (const row of scroller.querySelectorAll<HTMLElement>('[data-testid="message"]')) {
+    const key = row.dataset['key'];
+    // A local echo has no stored key yet: the next row down is a place that will still be there.
+    if (key && !key.startsWith('local-') && row.getBoundingClientRect().bottom > top + 4) return key;
+  }
+  return null;
 }
 
 /** Electron opens or saves through the host; the browser downloads from the app-owned URL. */
