@@ -14,6 +14,7 @@ import { Announcer, Toasts } from './Toasts.tsx';
 import { DemoBanner, OfflineBanner } from './Banners.tsx';
 import { MediaViewer } from './MediaViewer.tsx';
 import { Sidebar } from './Sidebar.tsx';
+import { SkipLinks } from './SkipLinks.tsx';
 import { useDocumentTitle, useShortcuts, useTheme } from './use-app-effects.ts';
 
 /** The shell: banners, sidebar, and the current view; dialogs float above. */
@@ -28,6 +29,9 @@ export function App() {
   const blocked = overlay !== null || viewerOpen;
   return (
     <div className="app">
+      <div inert={blocked}>
+        <SkipLinks />
+      </div>
       <DemoBanner />
       <OfflineBanner />
       <div className="app-body" inert={blocked}>
