@@ -1,7 +1,8 @@
 /**
  * A narrow window: below 1100 px the sidebar is a rail of icons; below 860 px the inbox shows the
  * conversation list or one conversation at a time, with a back control, as desktop messengers do.
- * Nothing overlaps, and bubbles wrap between words. Pictures go to docs/screenshots/narrow-*.png.
+ * Nothing overlaps, and bubbles wrap between words. Pictures: test artifacts, and with
+ * PARLEY_DOCS_SCREENSHOTS=1 docs/screenshots/narrow-*.png.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,8 +12,11 @@ import { bubbles, chatRow, conversation, conversationList, composer, timeline } 
 
 const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 
+/** A test artifact; with PARLEY_DOCS_SCREENSHOTS=1 also docs/screenshots/narrow-<name>.png. */
 async function photograph(page: Page, name: string): Promise<void> {
   const body = await page.screenshot({ caret: 'hide', animations: 'disabled' });
+  await test.info().attach(`narrow-${name}`, { body, contentType: 'image/png' });
+  if (process.env['PARLEY_DOCS_SCREENSHOTS'] !== '1') return;
   mkdirSync(DOCS, { recursive: true });
   writeFileSync(join(DOCS, `narrow-${name}.png`), body);
 }
