@@ -125,6 +125,18 @@ export function Timeline({ chatId }: { chatId: number }) {
     return () => clearTimeout(timer);
   }, [highlightKey]);
 
+  // Nothing stored yet while the service may hold history (a chat the first sync has not filled):
+  // fetch it instead of calling the conversation empty.
+  const historyUnknown =
+    chatId > 0 &&
+    timeline.status === 'ready' &&
+    timeline.messages.length === 0 &&
+    !timeline.hasMoreLocal &&
+    !timeline.historyComplete;
+  useEffect(() => {
+    if (historyUnknown) void loadOlder(chatId);
+  }, [historyUnknown, chatId]);
+
   const nameOf = useCallback(
     (identifier: string) => {
       const handle = chat?.handles.find((h) => h.identifier === identifier);
@@ -208,6 +220,12 @@ export function Timeline({ chatId }: { chatId: number }) {
         <EmptyState tone="error" title="Messages could not be loaded">
           {timeline.error}
         </EmptyState>
+      </div>
+    );
+  if (items.length === 0 && (timeline.loadingOlder || (historyUnknown && !timeline.olderError)))
+    return (
+      <div className="timeline-placeholder">
+        <Spinner label="Loading messages" />
       </div>
     );
   if (items.length === 0)
