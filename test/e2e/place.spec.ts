@@ -35,6 +35,24 @@ test('after a reload the same conversation is open at the same place', async ({ 
   const { topKey } = (await parley.call('settings.get', {})).place!;
   await expect(page.locator(`[data-key="${topKey}"]`)).toBeInViewport();
 
+  // Watch every change of the page from the reload on: "Beginning of the conversation" must never
+  // show while the timeline's messages are still loading
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { beginningTooEarly: string[] }).beginningTooEarly = seen;
+    new MutationObserver(() => {
+      const log = document.querySelector('[role=log]');
+      const beginning = [...document.querySelectorAll('.timeline-edge')].some((el) =>
+        el.textContent?.includes('Beginning of the conversation'),
+      );
+      const loading = document.querySelector(
+        '[aria-label="Loading messages"], [aria-label="Loading older messages"]',
+      );
+      if (beginning && (loading || !log?.querySelector('[data-testid=message]')))
+        seen.push(loading ? 'with a loading spinner' : 'with no message in the log');
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+
   // When the agent reloads the window
   await page.reload();
 
@@ -43,6 +61,9 @@ test('after a reload the same conversation is open at the same place', async ({ 
   await expect(page.locator(`[data-key="${topKey}"]`)).toBeInViewport();
   await expect(page.locator(`[data-key="${topKey}"]`)).not.toHaveClass(/is-highlighted/);
   await expect(page.locator(`[data-key="${newestKey}"]`)).not.toBeInViewport();
+  expect(
+    await page.evaluate(() => (window as unknown as { beginningTooEarly: string[] }).beginningTooEarly),
+  ).toEqual([]);
 
   // And back at the newest, a reload opens it at the newest
   await page.getByRole('button', { name: 'Jump to latest' }).click();

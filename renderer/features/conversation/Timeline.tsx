@@ -76,6 +76,8 @@ export function Timeline({ chatId }: { chatId: number }) {
   const [unseen, setUnseen] = useState(0);
   const [highlightKey, setHighlightKey] = useState<string | null>(null);
   const painted = useRef(false);
+  // Virtuoso draws its header a frame before the first rows: until rows are there, no "Beginning".
+  const [rowsShown, setRowsShown] = useState(false);
 
   const items = useMemo(
     () =>
@@ -247,7 +249,9 @@ export function Timeline({ chatId }: { chatId: number }) {
         ? { index: Math.max(0, markerIndex - 1), align: 'start' }
         : { index: items.length - 1, align: 'end' };
   // The first frame with this conversation's rows in it (bench:ui's "switch to first paint").
-  const onRowsRendered = (rendered: readonly unknown[]) => {
+  const onRowsRendered = (rendered: readonly { size: number }[]) => {
+    // Virtuoso's first pass renders one invisible row to measure it; rows with a size are on screen.
+    if (!rowsShown && rendered.some((row) => row.size > 0)) setRowsShown(true);
     if (painted.current || rendered.length === 0) return;
     painted.current = true;
     markNextFrame('timeline-painted', chatId);
@@ -268,7 +272,8 @@ export function Timeline({ chatId }: { chatId: number }) {
           chatId,
           loadingOlder: timeline.loadingOlder,
           // Never "Beginning of the conversation" while the messages are still on their way.
-          complete: timeline.status === 'ready' && !timeline.hasMoreLocal && timeline.historyComplete,
+          complete:
+            rowsShown && timeline.status === 'ready' && !timeline.hasMoreLocal && timeline.historyComplete,
           olderError: timeline.olderError,
         }}
         alignToBottom
