@@ -72,4 +72,13 @@ test('after a reload the same conversation is open at the same place', async ({ 
   await page.reload();
   await expect(conversation(page, title)).toBeVisible();
   await expect(page.locator(`[data-key="${newestKey}"]`)).toBeInViewport();
+
+  // And opening another conversation, without scrolling, makes that one the place
+  const other = chats.find((c) => c.chat.id !== picked.chat.id)!;
+  await openChat(page, other.title);
+  await expect
+    .poll(async () => (await parley.call('settings.get', {})).place)
+    .toMatchObject({ chatId: other.chat.id });
+  await page.reload();
+  await expect(conversation(page, other.title)).toBeVisible();
 });

@@ -127,6 +127,14 @@ export function Timeline({ chatId }: { chatId: number }) {
     return () => clearTimeout(timer);
   }, [highlightKey]);
 
+  // A conversation on screen is the agent's place, even before any scrolling refines where in it.
+  useEffect(() => {
+    if (!rowsShown) return;
+    // After the frame that put the list at its starting row (the newest, a marker, a hit, a place).
+    const frame = requestAnimationFrame(() => notePlace({ chatId, topKey: placeKey(scroller.current) }));
+    return () => cancelAnimationFrame(frame);
+  }, [rowsShown, chatId]);
+
   // Nothing stored yet while the service may hold history (a chat the first sync has not filled):
   // fetch it instead of calling the conversation empty.
   const historyUnknown =
@@ -285,7 +293,7 @@ export function Timeline({ chatId }: { chatId: number }) {
           if (bottom) notePlace({ chatId, topKey: null });
         }}
         isScrolling={(scrolling) => {
-          if (!scrolling && !atBottom) notePlace({ chatId, topKey: topMessageKey(scroller.current) });
+          if (!scrolling) notePlace({ chatId, topKey: placeKey(scroller.current) });
         }}
         scrollerRef={(element) => {
           scroller.current = element instanceof HTMLElement ? element : null;
@@ -312,9 +320,12 @@ export function Timeline({ chatId }: { chatId: number }) {
   );
 }
 
-/** The key of the first message whose bubble shows at the top of the scroller (the agent's place). */
-function topMessageKey(scroller: HTMLElement | null): string | null {
-  if (!scroller) return null;
+/**
+ * Where the agent is in the scroller: null at the newest (within the at-bottom threshold), else the
+ * key of the first message whose bubble shows at the top.
+ */
+function placeKey(scroller: HTMLElement | null): string | null {
+  if (!scroller || scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= 48) return null;
   const top = scroller.getBoundingClientRect().top;
   for (const row of scroller.querySelectorAll<HTMLElement>('[data-testid="message"]')) {
     const key = row.dataset['key'];
