@@ -12,6 +12,7 @@ import './styles/inbox.css';
 import './styles/conversation.css';
 import './styles/views.css';
 import './styles/workbench.css';
+import './styles/narrow.css';
 
 startApp();
 

@@ -81,8 +81,11 @@ export function showMoreChats(): void {
   void loadChats();
 }
 
-/** Opens a chat (or none): its timeline, its draft, and tells the core it is on screen. */
-export function selectChat(chatId: number | null): void {
+/**
+ * Opens a chat (or none): its timeline (down to the message `until` when given), its draft, and
+ * tells the core it is on screen.
+ */
+export function selectChat(chatId: number | null, until?: string): void {
   const s = getState();
   const previous = s.selectedChatId;
   if (previous === chatId) {
@@ -96,7 +99,7 @@ export function selectChat(chatId: number | null): void {
   if (s.view !== 'inbox') s.setView('inbox');
   reportOpenChat();
   if (chatId === null) return;
-  void openTimeline(chatId);
+  void openTimeline(chatId, until);
   void loadDraft(chatId);
   if (!s.chatsById[chatId]) void refreshSelectedChat(chatId);
 }

@@ -13,11 +13,16 @@ import { errorText, toErrorShape } from '../lib/errors.ts';
 import { compareMessages, firstUnreadKey } from '../lib/timeline.ts';
 import { getState } from '../store/index.ts';
 import { EMPTY_DRAFT } from '../store/composer-slice.ts';
+import { selectChat } from './chats.ts';
 import { saveDraftNow, stopTyping } from './composer.ts';
 
 const PAGE = 60;
 
-export async function openTimeline(chatId: number): Promise<void> {
+/**
+ * Shows a chat's timeline: the newest page, or with `until` (a search hit's key) every message from
+ * that one to the newest, so the hit is there to scroll to however far back it is.
+ */
+export async function openTimeline(chatId: number, until?: string): Promise<void> {
   const s = getState();
   s.touchTimeline(chatId);
   void loadDetails(chatId);
@@ -25,11 +30,19 @@ export async function openTimeline(chatId: number): Promise<void> {
   if (existing && existing.status === 'ready') {
     // Cached from earlier today: catch up on anything that changed while it was not shown.
     void refreshNewest(chatId);
+    if (until !== undefined && !existing.messages.some((m) => m.key === until))
+      await loadThrough(chatId, until);
     return;
   }
   s.patchTimeline(chatId, { status: 'loading', error: null });
   try {
-    const page = await parley.messages.page({ chatId, limit: PAGE });
+    // The message may be gone since (deleted): then the newest page, as any other opening.
+    const page = await parley.messages
+      .page({ chatId, limit: PAGE, ...(until === undefined ? {} : { until }) })
+      .catch((error: unknown) => {
+        if (until === undefined) throw error;
+        return parley.messages.page({ chatId, limit: PAGE });
+      });
     const unread = getState().chatsById[chatId]?.unreadCount ?? 0;
     getState().patchTimeline(chatId, {
       messages: page.messages,
@@ -46,6 +59,20 @@ export async function openTimeline(chatId: number): Promise<void> {
 async function refreshNewest(chatId: number): Promise<void> {
   const page = await parley.messages.page({ chatId, limit: PAGE }).catch(() => null);
   if (page) getState().mergeTimeline(chatId, page.messages);
+}
+
+/** Loads a cached timeline's history down to a message, keeping what is already there. */
+async function loadThrough(chatId: number, until: string): Promise<void> {
+  try {
+    const page = await parley.messages.page({ chatId, limit: PAGE, until });
+    getState().mergeTimeline(chatId, page.messages);
+    getState().patchTimeline(chatId, {
+      hasMoreLocal: page.hasMoreLocal,
+      historyComplete: page.historyComplete,
+    });
+  } catch (error) {
+    getState().pushToast(`That message could not be shown: ${errorText(error)}`, 'error');
+  }
 }
 
 export async function loadDetails(chatId: number): Promise<void> {
@@ -267,17 +294,12 @@ export async function copyText(text: string): Promise<void> {
   }
 }
 
-/** Opens a chat at a message (a search hit): pages back until it is loaded, then scrolls to it. */
+/**
+ * Opens a chat at a message (a search hit): the timeline loads every message from it to the newest
+ * in one page, and the Timeline scrolls to it and highlights it once it is among the rows.
+ */
 export async function revealMessage(chatId: number, key: string): Promise<void> {
-  for (let attempt = 0; attempt < 40; attempt++) {
-    const timeline = getState().timelines[chatId];
-    if (!timeline || timeline.status === 'loading') {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      continue;
-    }
-    if (timeline.messages.some((m) => m.key === key)) break;
-    if (!timeline.hasMoreLocal && timeline.historyComplete) break;
-    await loadOlder(chatId);
-  }
   getState().setReveal(chatId, key);
+  if (getState().selectedChatId !== chatId) selectChat(chatId, key);
+  else await openTimeline(chatId, key);
 }

@@ -6,12 +6,16 @@ import { getState, resetWorkspaceData } from '../store/index.ts';
 import { loadChats, selectChat } from './chats.ts';
 import { loadContacts } from './contacts.ts';
 import { loadLines } from './lines.ts';
+import { restorePlace } from './place.ts';
 import { loadWorkbench } from './workbench.ts';
 
 export async function loadWorkspaceData(): Promise<void> {
   await Promise.all([
     parley.app.info().then((info) => getState().setAppInfo(info)),
-    parley.settings.get().then((settings) => getState().setSettings(settings)),
+    parley.settings.get().then((settings) => {
+      getState().setSettings(settings);
+      void restorePlace(settings.place);
+    }),
     loadLines(),
     loadChats(),
     refreshLiveStatus(),

@@ -43,8 +43,11 @@ export interface UiSlice {
   newChatPrefill: NewChatPrefill | null;
   /** Asks the chat list's search field to take focus (Ctrl/Cmd+F). */
   searchFocusRequest: number;
-  /** Asks the timeline to scroll to and highlight a message (a search hit). */
-  reveal: { chatId: number; key: string; id: number } | null;
+  /**
+   * Asks the timeline to bring a message into view: a search hit (centred and highlighted) or the
+   * place the agent left (at the top, not highlighted).
+   */
+  reveal: { chatId: number; key: string; id: number; highlight: boolean } | null;
   setView(view: View): void;
   setOverlay(overlay: Overlay, prefill?: NewChatPrefill | null): void;
   setDetailsOpen(open: boolean): void;
@@ -55,7 +58,9 @@ export interface UiSlice {
   setSearch(patch: Partial<SearchState>): void;
   announce(text: string): void;
   requestSearchFocus(): void;
-  setReveal(chatId: number, key: string): void;
+  setReveal(chatId: number, key: string, options?: { highlight: boolean }): void;
+  /** The timeline showed reveal `id`: later renders must not pull the view back to it. */
+  clearReveal(id: number): void;
 }
 
 let nextId = 1;
@@ -86,5 +91,7 @@ export const createUiSlice: StateCreator<Store, [], [], UiSlice> = (set) => ({
   setSearch: (patch) => set((s) => ({ search: { ...s.search, ...patch } })),
   announce: (text) => set({ announcement: { id: nextId++, text } }),
   requestSearchFocus: () => set((s) => ({ searchFocusRequest: s.searchFocusRequest + 1 })),
-  setReveal: (chatId, key) => set({ reveal: { chatId, key, id: nextId++ } }),
+  setReveal: (chatId, key, { highlight } = { highlight: true }) =>
+    set({ reveal: { chatId, key, id: nextId++, highlight } }),
+  clearReveal: (id) => set((s) => (s.reveal?.id === id ? { reveal: null } : {})),
 });

@@ -175,15 +175,25 @@ export const methods = {
   'chats.saveDraft': method(z.object({ chatId, text, stagedIds }).strict())<void>(),
 
   // ── messages ──────────────────────────────────────────────────────────────────────────────
-  /** A page of the timeline from the local store, oldest first, before `before` (newest when absent). */
+  /**
+   * A page of the timeline from the local store, oldest first: the `limit` messages before `before`
+   * (the newest when absent). With `until` (a message of this chat, e.g. a search hit), every message
+   * from that one to the newest plus up to `limit` older ones above it, so the timeline can show it
+   * however far back it is. Fails with `not_found` when the chat holds no such message.
+   */
   'messages.page': method(
     z
       .object({
         chatId,
         before: z.object({ sentAt: z.number(), key: messageKey }).strict().optional(),
+        until: messageKey.optional(),
         limit: z.number().int().min(1).max(1000).default(50),
       })
-      .strict(),
+      .strict()
+      .refine((input) => !(input.before && input.until), {
+        message: 'Give `before` or `until`, not both',
+        path: ['until'],
+      }),
   )<MessagePage>(),
   /** Fetches older history from the service into the store. Fails with `network` etc. */
   'messages.loadOlder': method(z.object({ chatId }).strict())<{ added: number; complete: boolean }>(),
@@ -296,6 +306,8 @@ export const methods = {
           .partial()
           .strict()
           .optional(),
+        /** Where the agent is in the active workspace (null: no chat open). */
+        place: z.object({ chatId, topKey: messageKey.nullable() }).strict().nullable().optional(),
       })
       .strict(),
   )<PublicSettings>(),

@@ -36,6 +36,14 @@ export interface PublicSettings {
     webhooksEnabled: boolean;
     tunnel: { provider: TunnelProvider; customPublicUrl: string | null };
   };
+  /** Where the agent was in the active workspace (restored on reload and restart). */
+  place: Place | null;
+}
+
+/** The open chat and the message at the top of its view (null: scrolled to the newest). */
+export interface Place {
+  chatId: number;
+  topKey: string | null;
 }
 
 export interface LineWithUnread extends Line {

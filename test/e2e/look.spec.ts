@@ -3,7 +3,7 @@
  * dialogs) in the light and the dark theme has no serious or critical axe-core violation, and each
  * is photographed (test artifacts; with PARLEY_DOCS_SCREENSHOTS=1 also docs/screenshots/).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
@@ -22,6 +22,19 @@ const DOCS_VIEWS = new Set([
   'contacts',
   'settings',
 ]);
+
+/** The pictures the README shows, which this suite (or narrow.spec.ts) must keep current. */
+test('every picture in the README is one the suite takes', () => {
+  const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+  const pictures = [...readme.matchAll(/docs\/screenshots\/([\w-]+)\.png/g)].map((m) => m[1]!);
+  expect(pictures).toEqual(expect.arrayContaining(['conversation-light', 'conversation-dark']));
+  for (const picture of pictures) {
+    const [, view, theme] = /^(.+)-(light|dark)$/.exec(picture) ?? [];
+    const taken =
+      (view !== undefined && DOCS_VIEWS.has(view) && theme !== undefined) || picture.startsWith('narrow-');
+    expect(taken, `${picture}.png is refreshed by the e2e suite`).toBe(true);
+  }
+});
 
 /** Axe-core's serious and critical findings on what is on screen, as readable lines. */
 async function seriousViolations(page: Page): Promise<string[]> {

@@ -72,3 +72,63 @@ test('the quick switcher (Ctrl+K) opens a conversation by a few letters of its n
   await expect(switcher).toHaveCount(0);
   await expect(conversation(page, title)).toBeVisible();
 });
+
+/**
+ * A word that occurs in one message only, weeks old and well above the newest screenful of its
+ * conversation (the demo's history is seeded from fixed PRNGs, so this is the same word every run).
+ */
+async function wordOnlyWeeksBack(parley: Parley) {
+  const weeks = Date.now() - 14 * 24 * 3600_000;
+  const seen = new Map<string, Array<{ title: string; text: string; sentAt: number; fromEnd: number }>>();
+  for (const chat of await parley.inbox(200)) {
+    const { messages } = await parley.call('messages.page', { chatId: chat.id, limit: 1000 });
+    messages.forEach((message, i) => {
+      for (const word of new Set(message.text.toLowerCase().match(/\p{L}{5,}/gu) ?? [])) {
+        const hits = seen.get(word) ?? [];
+        hits.push({
+          title: chatTitle(chat),
+          text: message.text,
+          sentAt: message.sentAt,
+          fromEnd: messages.length - i,
+        });
+        seen.set(word, hits);
+      }
+    });
+  }
+  for (const [word, hits] of seen) {
+    const [hit] = hits;
+    if (hits.length === 1 && hit && hit.sentAt < weeks && hit.fromEnd > 20) return { word, ...hit };
+  }
+  throw new Error('the demo history has no word that only a weeks-old message holds');
+}
+
+test('a hit from weeks back opens the conversation scrolled to that message, highlighted', async ({
+  page,
+  parley,
+}) => {
+  // Given a word only one message weeks back holds, far above its conversation's latest messages
+  const { word, text, title } = await wordOnlyWeeksBack(parley);
+  await openInbox(page, parley);
+
+  // When the agent searches for it and opens the hit
+  await page.getByRole('searchbox', { name: 'Search conversations, contacts and messages' }).fill(word);
+  const found = page.getByRole('region', { name: 'Messages found' }).getByRole('button');
+  await expect(found).toHaveCount(1);
+  await found.click();
+
+  // Then the conversation shows that message on screen, highlighted for a moment
+  await expect(conversation(page, title)).toBeVisible();
+  await expect(bubble(page, text)).toBeInViewport();
+  await expect(bubble(page, text)).toHaveClass(/is-highlighted/);
+  await expect(bubble(page, text)).not.toHaveClass(/is-highlighted/);
+  await expect(bubble(page, text)).toBeInViewport();
+
+  // When they go down to the latest messages and open the same hit again in the open conversation
+  await page.getByRole('button', { name: 'Jump to latest' }).click();
+  await expect(bubble(page, text)).not.toBeInViewport();
+  await found.click();
+
+  // Then the view goes back up to it, highlighted again
+  await expect(bubble(page, text)).toBeInViewport();
+  await expect(bubble(page, text)).toHaveClass(/is-highlighted/);
+});

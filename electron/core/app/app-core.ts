@@ -158,6 +158,7 @@ export class AppCore {
         webhooksEnabled: sync.webhooksEnabled,
         tunnel: { provider: sync.tunnel.provider, customPublicUrl: sync.tunnel.customPublicUrl ?? null },
       },
+      place: sync.place ?? null,
     };
   }
 

@@ -154,12 +154,20 @@ export function createHandlers(core: AppCore): Handlers {
     'chats.saveDraft': ({ chatId, text, stagedIds }) => s().store.drafts.set(chatId, text, stagedIds),
 
     // ── messages
-    'messages.page': ({ chatId, before, limit }) => {
-      const messages = s().store.messages.page(chatId, { limit: limit + 1, ...(before ? { before } : {}) });
+    'messages.page': ({ chatId, before, until, limit }) => {
+      const through = until === undefined ? [] : s().store.messages.fromKeyToNewest(chatId, until);
+      const first = through[0];
+      if (until !== undefined && !first)
+        throw new UserFacingError('not_found', 'No such message in this chat');
+      const cursor = first ? { sentAt: first.sentAt, key: first.key } : before;
+      const messages = s().store.messages.page(chatId, {
+        limit: limit + 1,
+        ...(cursor ? { before: cursor } : {}),
+      });
       const hasMoreLocal = messages.length > limit;
       const sync = s().store.chats.syncState(chatId);
       return {
-        messages: hasMoreLocal ? messages.slice(1) : messages,
+        messages: [...(hasMoreLocal ? messages.slice(1) : messages), ...through],
         hasMoreLocal,
         historyComplete: sync?.historyComplete ?? false,
       };
@@ -298,7 +306,13 @@ export function createHandlers(core: AppCore): Handlers {
         ...(patch.theme ? { theme: patch.theme } : {}),
         ...(patch.typingMode ? { typingMode: patch.typingMode } : {}),
         ...(patch.notifications ? { notifications: patch.notifications } : {}),
-        ...(patch.sync && id ? { workspaces: { [id]: patch.sync } } : {}),
+        ...((patch.sync || patch.place !== undefined) && id
+          ? {
+              workspaces: {
+                [id]: { ...patch.sync, ...(patch.place !== undefined ? { place: patch.place } : {}) },
+              },
+            }
+          : {}),
       });
       return core.publicSettings();
     },

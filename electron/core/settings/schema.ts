@@ -43,6 +43,14 @@ export const workspaceSyncSchema = z.object({
       customPublicUrl: z.url({ protocol: /^https?$/ }).optional(),
     })
     .prefault({}),
+  /**
+   * Where the agent was in this workspace, so a reload or restart returns there: the open chat and
+   * the message at the top of its view (null: at the newest). Absent or null: no chat open.
+   */
+  place: z
+    .object({ chatId: z.number().int().safe(), topKey: z.string().min(1).max(100).nullable() })
+    .nullable()
+    .optional(),
 });
 
 export const settingsSchema = z.object({
@@ -82,6 +90,7 @@ export interface WorkspacePatch {
   backgroundPollIntervalMs?: number;
   webhooksEnabled?: boolean;
   tunnel?: Partial<WorkspaceSyncSettings['tunnel']>;
+  place?: WorkspaceSyncSettings['place'];
 }
 
 /** A fresh copy of the defaults (electron-store's `defaults`). */

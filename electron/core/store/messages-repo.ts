@@ -294,6 +294,19 @@ export class MessagesRepo {
     return this.#hydrate(rows.reverse());
   }
 
+  /** Oldest → newest: the chat's message `key` and every newer one (none when the chat has no such message). */
+  fromKeyToNewest(chatId: number, key: string): Message[] {
+    return this.#hydrate(
+      this.#db.all<MessageRow>(
+        `SELECT m.* FROM messages m JOIN messages t ON t.key = ? AND t.chat_id = m.chat_id AND t.deleted = 0
+         WHERE m.chat_id = ? AND m.deleted = 0 AND (m.sent_at > t.sent_at OR (m.sent_at = t.sent_at AND m.key >= t.key))
+         ORDER BY m.sent_at, m.key`,
+        key,
+        chatId,
+      ),
+    );
+  }
+
   byKeys(keys: readonly string[]): Message[] {
     if (keys.length === 0) return [];
     return this.#hydrate(

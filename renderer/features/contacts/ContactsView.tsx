@@ -68,6 +68,8 @@ export function ContactsView() {
               computeItemKey={(_i, c) => c.id}
               endReached={loadMoreContacts}
               components={CONTACT_COMPONENTS}
+              // The rows are the Tab stops; the scroller is not one more.
+              tabIndex={-1}
               itemContent={(_i, contact) => (
                 <button
                   type="button"

@@ -1,8 +1,9 @@
-import { Archive, ArchiveRestore, Info, MailOpen, Pin, PinOff, Upload } from 'lucide-react';
+import { Archive, ArchiveRestore, ArrowLeft, Info, MailOpen, Pin, PinOff, Upload } from 'lucide-react';
 import { useRef, useState, type DragEvent } from 'react';
 import { formatHandle } from '../../../shared/phone.ts';
-import { setChatFlags } from '../../actions/chats.ts';
+import { selectChat, setChatFlags } from '../../actions/chats.ts';
 import { addFiles } from '../../actions/composer.ts';
+import { notePlace } from '../../actions/place.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { ServiceBadge } from '../../components/ServiceBadge.tsx';
 import { chatTitle, customerHandles, typingText } from '../../lib/chat-presentation.ts';
@@ -62,6 +63,18 @@ export function Conversation({ chatId }: { chatId: number }) {
         onDrop={onDrop}
       >
         <header className="conversation-header">
+          <button
+            type="button"
+            className="icon-button back-button"
+            aria-label="Back to conversations"
+            title="Back to conversations"
+            onClick={() => {
+              selectChat(null);
+              notePlace(null);
+            }}
+          >
+            <ArrowLeft size={18} />
+          </button>
           <Avatar name={title} group={chat.isGroup} size={32} />
           <div className="conversation-title">
             <h1>{title}</h1>

@@ -1,6 +1,6 @@
 import { ArrowDown } from 'lucide-react';
 import { forwardRef, useCallback, useEffect, useMemo, useRef, useState, type HTMLAttributes } from 'react';
-import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { Virtuoso, type FlatIndexLocationWithAlign, type VirtuosoHandle } from 'react-virtuoso';
 import type { Attachment, Message, ReactionKind } from '../../../shared/domain.ts';
 import { formatHandle } from '../../../shared/phone.ts';
 import { inlineMediaType } from '../../../shared/contract/media.ts';
@@ -23,6 +23,7 @@ import { formatDayLabel, plural } from '../../lib/format.ts';
 import { markNextFrame } from '../../lib/perf.ts';
 import { buildTimeline, type TimelineItem } from '../../lib/timeline.ts';
 import { getState, useStore } from '../../store/index.ts';
+import { notePlace } from '../../actions/place.ts';
 import { EMPTY_TIMELINE } from '../../store/messages-slice.ts';
 import { reachabilityOf } from '../../store/workspace-slice.ts';
 import { useFirstItemIndex } from './use-first-item-index.ts';
@@ -78,6 +79,8 @@ export function Timeline({ chatId }: { chatId: number }) {
   const [unseen, setUnseen] = useState(0);
   const [highlightKey, setHighlightKey] = useState<string | null>(null);
   const painted = useRef(false);
+  // Virtuoso draws its header a frame before the first rows: until rows are there, no "Beginning".
+  const [rowsShown, setRowsShown] = useState(false);
 
   const items = useMemo(
     () =>
@@ -109,16 +112,48 @@ export function Timeline({ chatId }: { chatId: number }) {
       setUnseen((n) => n + added.filter((i) => i.kind === 'message' && !i.message.fromMe).length);
   }, [items, atBottom]);
 
+  // A search hit: once its row is loaded, bring it into view and highlight it for a moment. A list
+  // mounting with the hit already in it starts there (initialTopMostItemIndex); one already on screen
+  // scrolls to it.
+  const revealIndex = reveal ? items.findIndex((item) => item.key === reveal.key) : -1;
+  const listShown = useRef(false);
+  const startAt = useRef<FlatIndexLocationWithAlign | null>(null);
+  const scroller = useRef<HTMLElement | null>(null);
   useEffect(() => {
-    if (!reveal) return;
-    const index = items.findIndex((item) => item.key === reveal.key);
-    if (index < 0) return;
-    virtuoso.current?.scrollToIndex({ index, align: 'center' });
-    setHighlightKey(reveal.key);
+    if (!reveal || revealIndex < 0) return;
+    if (listShown.current)
+      virtuoso.current?.scrollToIndex({ index: revealIndex, align: reveal.highlight ? 'center' : 'start' });
+    if (reveal.highlight) setHighlightKey(reveal.key);
+    getState().clearReveal(reveal.id);
+  }, [reveal, revealIndex]);
+  useEffect(() => {
+    listShown.current = virtuoso.current !== null;
+  });
+  useEffect(() => {
+    if (highlightKey === null) return;
     const timer = setTimeout(() => setHighlightKey(null), 2500);
     return () => clearTimeout(timer);
-    // Only a new reveal request scrolls; later changes to the list must not pull the view back.
-  }, [reveal?.id]);
+  }, [highlightKey]);
+
+  // A conversation on screen is the agent's place, even before any scrolling refines where in it.
+  useEffect(() => {
+    if (!rowsShown) return;
+    // After the frame that put the list at its starting row (the newest, a marker, a hit, a place).
+    const frame = requestAnimationFrame(() => notePlace({ chatId, topKey: placeKey(scroller.current) }));
+    return () => cancelAnimationFrame(frame);
+  }, [rowsShown, chatId]);
+
+  // Nothing stored yet while the service may hold history (a chat the first sync has not filled):
+  // fetch it instead of calling the conversation empty.
+  const historyUnknown =
+    chatId > 0 &&
+    timeline.status === 'ready' &&
+    timeline.messages.length === 0 &&
+    !timeline.hasMoreLocal &&
+    !timeline.historyComplete;
+  useEffect(() => {
+    if (historyUnknown) void loadOlder(chatId);
+  }, [historyUnknown, chatId]);
 
   const nameOf = useCallback(
     (identifier: string) => {
@@ -207,6 +242,12 @@ export function Timeline({ chatId }: { chatId: number }) {
         </EmptyState>
       </div>
     );
+  if (items.length === 0 && (timeline.loadingOlder || (historyUnknown && !timeline.olderError)))
+    return (
+      <div className="timeline-placeholder">
+        <Spinner label="Loading messages" />
+      </div>
+    );
   if (items.length === 0)
     return (
       <div className="timeline-placeholder">
@@ -216,9 +257,19 @@ export function Timeline({ chatId }: { chatId: number }) {
       </div>
     );
 
+  // Where the list starts, fixed when it first shows (Virtuoso scrolls again if this changes): a
+  // search hit, else the "new messages" marker, else the newest message.
   const markerIndex = items.findIndex((item) => item.kind === 'new-marker');
+  startAt.current ??=
+    reveal && revealIndex >= 0
+      ? { index: revealIndex, align: reveal.highlight ? 'center' : 'start' }
+      : markerIndex >= 0
+        ? { index: Math.max(0, markerIndex - 1), align: 'start' }
+        : { index: items.length - 1, align: 'end' };
   // The first frame with this conversation's rows in it (bench:ui's "switch to first paint").
-  const onRowsRendered = (rendered: readonly unknown[]) => {
+  const onRowsRendered = (rendered: readonly { size: number }[]) => {
+    // Virtuoso's first pass renders one invisible row to measure it; rows with a size are on screen.
+    if (!rowsShown && rendered.some((row) => row.size > 0)) setRowsShown(true);
     if (painted.current || rendered.length === 0) return;
     painted.current = true;
     markNextFrame('timeline-painted', chatId);
@@ -231,18 +282,16 @@ export function Timeline({ chatId }: { chatId: number }) {
         className="timeline-scroller"
         data={items}
         firstItemIndex={firstItemIndex}
-        initialTopMostItemIndex={
-          markerIndex >= 0
-            ? { index: Math.max(0, markerIndex - 1), align: 'start' }
-            : { index: items.length - 1, align: 'end' }
-        }
+        initialTopMostItemIndex={startAt.current}
         computeItemKey={(_i, item) => (item.kind === 'message' ? (aliases[item.key] ?? item.key) : item.key)}
         itemContent={renderItem}
         components={COMPONENTS}
         context={{
           chatId,
           loadingOlder: timeline.loadingOlder,
-          complete: !timeline.hasMoreLocal && timeline.historyComplete,
+          // Never "Beginning of the conversation" while the messages are still on their way.
+          complete:
+            rowsShown && timeline.status === 'ready' && !timeline.hasMoreLocal && timeline.historyComplete,
           olderError: timeline.olderError,
         }}
         alignToBottom
@@ -251,6 +300,13 @@ export function Timeline({ chatId }: { chatId: number }) {
         atBottomStateChange={(bottom) => {
           setAtBottom(bottom);
           if (bottom) setUnseen(0);
+          if (bottom) notePlace({ chatId, topKey: null });
+        }}
+        isScrolling={(scrolling) => {
+          if (!scrolling) notePlace({ chatId, topKey: placeKey(scroller.current) });
+        }}
+        scrollerRef={(element) => {
+          scroller.current = element instanceof HTMLElement ? element : null;
         }}
         startReached={() => void loadOlder(chatId)}
         itemsRendered={onRowsRendered}
@@ -272,6 +328,21 @@ export function Timeline({ chatId }: { chatId: number }) {
       )}
     </div>
   );
+}
+
+/**
+ * Where the agent is in the scroller: null at the newest (within the at-bottom threshold), else the
+ * key of the first message whose bubble shows at the top.
+ */
+function placeKey(scroller: HTMLElement | null): string | null {
+  if (!scroller || scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= 48) return null;
+  const top = scroller.getBoundingClientRect().top;
+  for (const row of scroller.querySelectorAll<HTMLElement>('[data-testid="message"]')) {
+    const key = row.dataset['key'];
+    // A local echo has no stored key yet: the next row down is a place that will still be there.
+    if (key && !key.startsWith('local-') && row.getBoundingClientRect().bottom > top + 4) return key;
+  }
+  return null;
 }
 
 /**

@@ -128,6 +128,8 @@ export function ChatList() {
         itemsRendered={onRowsRendered}
         increaseViewportBy={400}
         defaultItemHeight={64}
+        // The rows are the Tab stops (arrow keys move between them); the scroller is not one more.
+        tabIndex={-1}
       />
     </div>
   );

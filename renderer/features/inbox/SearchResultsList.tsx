@@ -101,10 +101,7 @@ export function SearchResultsList() {
                 <button
                   type="button"
                   className="result-row is-message"
-                  onClick={() => {
-                    selectChat(hit.message.chatId);
-                    void revealMessage(hit.message.chatId, hit.message.key);
-                  }}
+                  onClick={() => void revealMessage(hit.message.chatId, hit.message.key)}
                 >
                   <span className="result-text">
                     <span className="result-title">

@@ -16,6 +16,7 @@ import { Announcer, Toasts } from './Toasts.tsx';
 import { DemoBanner, OfflineBanner, StorageBanner } from './Banners.tsx';
 import { MediaViewer } from './MediaViewer.tsx';
 import { Sidebar } from './Sidebar.tsx';
+import { SkipLinks } from './SkipLinks.tsx';
 import { useDocumentTitle, useShortcuts, useTheme } from './use-app-effects.ts';
 
 /** The shell: banners, sidebar, and the current view; dialogs float above. */
@@ -30,6 +31,9 @@ export function App() {
   const blocked = overlay !== null || viewerOpen;
   return (
     <div className="app">
+      <div inert={blocked}>
+        <SkipLinks />
+      </div>
       <DemoBanner />
       <OfflineBanner />
       <StorageBanner />
@@ -58,7 +62,7 @@ export function App() {
 function InboxView() {
   const selected = useStore((s) => s.selectedChatId);
   return (
-    <div className="inbox-view">
+    <div className={`inbox-view${selected !== null ? ' has-conversation' : ''}`}>
       <InboxColumn />
       {selected !== null ? <Conversation key={selected} chatId={selected} /> : <NoChatSelected />}
     </div>

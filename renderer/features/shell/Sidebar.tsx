@@ -1,6 +1,7 @@
 import { Archive, ChevronsUpDown, Contact, Inbox, Phone, Plus, Settings } from 'lucide-react';
 import { WorkbenchNav } from '../workbench/WorkbenchNav.tsx';
 import { formatHandle } from '../../../shared/phone.ts';
+import { initials } from '../../lib/chat-presentation.ts';
 import { setChatFilter } from '../../actions/chats.ts';
 import { loadContacts } from '../../actions/contacts.ts';
 import { getState, useStore } from '../../store/index.ts';
@@ -52,8 +53,9 @@ export function Sidebar() {
         type="button"
         className="button primary new-chat-button"
         onClick={() => getState().setOverlay('newChat')}
+        title="New conversation (C)"
       >
-        <Plus size={15} aria-hidden="true" /> New conversation
+        <Plus size={15} aria-hidden="true" /> <span className="new-chat-label">New conversation</span>
       </button>
 
       <ul className="nav-list">
@@ -100,9 +102,13 @@ export function Sidebar() {
                     className={`nav-item line-item${active ? ' is-active' : ''}`}
                     aria-current={active ? 'page' : undefined}
                     aria-label={`Line ${line.userName ?? ''} ${formatHandle(line.phoneNumber)}, ${line.unreadChats} unread`}
+                    title={`${line.userName ?? ''} ${formatHandle(line.phoneNumber)}`.trim()}
                     onClick={() => showInbox({ lineId: active ? null : line.id, archived: false })}
                   >
                     <span className="line-dot" aria-hidden="true" />
+                    <span className="line-initial" aria-hidden="true">
+                      {line.userName ? initials(line.userName) : line.phoneNumber.slice(-2)}
+                    </span>
                     <span className="line-text">
                       <span>{line.userName ?? formatHandle(line.phoneNumber)}</span>
                       {line.userName && <span className="line-number">{formatHandle(line.phoneNumber)}</span>}

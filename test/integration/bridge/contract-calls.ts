@@ -200,6 +200,19 @@ export function contractCalls(): Record<MethodName, Call> {
       expect(page.messages.every((m) => m.chatId === f.chatId)).toBe(true);
       const times = page.messages.map((m) => m.sentAt);
       expect(times).toEqual([...times].sort((a, b) => a - b));
+      // `until`: everything from that message to the newest, with `limit` older ones above it
+      const all = (await t.parley.messages.page({ chatId: f.chatId, limit: 1000 })).messages;
+      const target = all[1];
+      if (!target) throw new Error('the fixture chat has fewer than two messages');
+      const through = await t.parley.messages.page({ chatId: f.chatId, until: target.key, limit: 1 });
+      expect(through.messages.map((m) => m.key)).toEqual(all.map((m) => m.key));
+      expect(through.hasMoreLocal).toBe(false);
+      await expect(
+        t.parley.messages.page({ chatId: f.chatId, until: 'no-such-message', limit: 5 }),
+      ).rejects.toMatchObject({ code: 'not_found' });
+      await expect(
+        t.parley.messages.page({ chatId: f.chatId, until: target.key, before: { sentAt: 1, key: 'x' } }),
+      ).rejects.toMatchObject({ code: 'invalid_input' });
     },
     'messages.loadOlder': async (t) => {
       const result = await t.parley.messages.loadOlder({ chatId: f.chatId });

@@ -94,3 +94,25 @@ describe('reachability', () => {
     expect(reachabilityOf(getState())).toBe('offline');
   });
 });
+
+describe('ui slice: revealing a message', () => {
+  it('asks for a search hit highlighted and a restored place not, each request with its own id', () => {
+    getState().setReveal(4, 'hit', undefined);
+    const hit = getState().reveal;
+    expect(hit).toMatchObject({ chatId: 4, key: 'hit', highlight: true });
+    getState().setReveal(4, 'place', { highlight: false });
+    const place = getState().reveal;
+    expect(place).toMatchObject({ chatId: 4, key: 'place', highlight: false });
+    expect(place?.id).not.toBe(hit?.id);
+  });
+
+  it('clears a request once shown, but never a newer one', () => {
+    getState().setReveal(4, 'first');
+    const first = getState().reveal!.id;
+    getState().setReveal(5, 'second');
+    getState().clearReveal(first);
+    expect(getState().reveal).toMatchObject({ chatId: 5, key: 'second' });
+    getState().clearReveal(getState().reveal!.id);
+    expect(getState().reveal).toBeNull();
+  });
+});

@@ -101,6 +101,22 @@ describe('PersistedSettingsStore', () => {
     expect(store.get().workspaces).toEqual({});
   });
 
+  it("keeps each workspace's place apart from its sync options, and null clears it", () => {
+    const store = new PersistedSettingsStore({ persistence: memorySettingsPersistence() });
+    store.update({ workspaces: { ws1: { webhooksEnabled: true, place: { chatId: 7, topKey: 'm-1' } } } });
+    store.update({ workspaces: { ws2: { place: { chatId: 9, topKey: null } } } });
+    expect(store.get().workspaces.ws1).toMatchObject({
+      webhooksEnabled: true,
+      place: { chatId: 7, topKey: 'm-1' },
+    });
+    expect(store.get().workspaces.ws2?.place).toEqual({ chatId: 9, topKey: null });
+    store.update({ workspaces: { ws1: { place: null } } });
+    expect(store.get().workspaces.ws1).toMatchObject({ webhooksEnabled: true, place: null });
+    expect(() => store.update({ workspaces: { ws1: { place: { chatId: 1.5, topKey: null } } } })).toThrow(
+      InvalidSettingsError,
+    );
+  });
+
   it('ignores undefined values in a patch instead of resetting them', () => {
     const store = new PersistedSettingsStore({ persistence: memorySettingsPersistence({ theme: 'dark' }) });
     store.update({ theme: undefined, typingMode: 'manual' });

@@ -1,0 +1,57 @@
+/**
+ * The keyboard: skip links (the first Tab stops, shown when focused) to the conversation list and
+ * to the composer, and no Tab stop on the list's scroll area (its rows are the stops).
+ */
+import { expect, openInbox, test } from './support/parley.ts';
+import { chatRow, composer, conversation, conversationList } from './support/screen.ts';
+
+test('skip links take the keyboard to the conversations and to the composer', async ({ page, parley }) => {
+  const { title } = await parley.pickChat((c) => !c.isGroup);
+  await openInbox(page, parley);
+  const toList = page.getByRole('link', { name: 'Skip to conversations' });
+  const toComposer = page.getByRole('link', { name: 'Skip to message composer' });
+  /** Shift+Tab until `link` has the focus (the skip links come first in the Tab order). */
+  const backTo = async (link: typeof toList) => {
+    for (let i = 0; i < 150 && !(await link.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press('Shift+Tab');
+    await expect(link).toBeFocused();
+  };
+
+  // The first Tab shows "Skip to conversations" on screen; it is off screen otherwise
+  await expect(toList).not.toBeInViewport();
+  await page.keyboard.press('Tab');
+  await expect(toList).toBeFocused();
+  await expect(toList).toBeInViewport();
+
+  // Enter puts the focus on the first conversation, and Enter there opens it
+  await page.keyboard.press('Enter');
+  await expect(conversationList(page).getByRole('button').first()).toBeFocused();
+  await expect(toList).not.toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(conversation(page, title)).toBeVisible();
+
+  // With a conversation open, "Skip to message composer" puts the caret in the composer
+  await backTo(toComposer);
+  await expect(toComposer).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(composer(page, title)).toBeFocused();
+  await page.keyboard.type('Typed without the mouse');
+  await expect(composer(page, title)).toHaveValue('Typed without the mouse');
+
+  // And "Skip to conversations" now focuses the open conversation's row
+  await backTo(toList);
+  await page.keyboard.press('Enter');
+  await expect(chatRow(page, title)).toBeFocused();
+});
+
+test('Tab goes from the filters straight to the first conversation, not to the list’s scroll area', async ({
+  page,
+  parley,
+}) => {
+  await openInbox(page, parley);
+  await page.getByLabel('Service').focus();
+  await page.keyboard.press('Tab');
+  const focused = page.locator(':focus');
+  await expect(focused).toHaveCount(1);
+  await expect(conversationList(page).getByRole('button').first()).toBeFocused();
+});
