@@ -2,26 +2,17 @@ import type { Attachment, Chat, Handle, Line, Message, Org, Service } from './mo
 import type { World } from './world.ts';
 import { chatCreatedData, messageEventData, typingData } from './webhook-data.ts';
 import { utcDay } from './time.ts';
+import { customerHandles, meHandle } from './handles.ts';
 
 /** The participant set that identifies a chat on a line (find-or-create key). */
 export function participantKey(identifiers: readonly string[]): string {
   return [...new Set(identifiers)].sort().join('|');
 }
 
-export function customerHandles(chat: Chat): Handle[] {
-  return chat.handles.filter((h) => !h.isMe && h.departedAt === null);
-}
-
 export function lineOf(org: Org, chat: Chat): Line {
   const line = org.lines.find((l) => l.id === chat.lineId);
   if (!line) throw new Error(`chat ${chat.id} has no line`);
   return line;
-}
-
-export function meHandle(chat: Chat): Handle {
-  const me = chat.handles.find((h) => h.isMe);
-  if (!me) throw new Error(`chat ${chat.id} has no own handle`);
-  return me;
 }
 
 export function findChat(org: Org, line: Line, identifiers: readonly string[]): Chat | undefined {

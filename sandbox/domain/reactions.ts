@@ -1,5 +1,5 @@
 import type { Chat, Message, Org, Reaction, ReactionType } from './model.ts';
-import { meHandle } from './chats.ts';
+import { meHandle } from './handles.ts';
 import { reactionEventData } from './webhook-data.ts';
 import type { World } from './world.ts';
 

@@ -1,5 +1,6 @@
 /** What every seeded organization gets (users, lines) and the helper that writes outbound history. */
-import { insertMessage, lineOf, meHandle } from '../domain/chats.ts';
+import { insertMessage, lineOf } from '../domain/chats.ts';
+import { meHandle } from '../domain/handles.ts';
 import type { Attachment, Chat, Line, Message, Org, User } from '../domain/model.ts';
 import type { World } from '../domain/world.ts';
 import { linePhone } from './numbers.ts';

@@ -1,5 +1,5 @@
 /** The demo's finishing touches: contacts, generated files, edits and reactions, call history. */
-import { customerHandles, meHandle } from '../domain/chats.ts';
+import { customerHandles, meHandle } from '../domain/handles.ts';
 import { createContact } from '../domain/contacts.ts';
 import type { Attachment, Call, Org, ReactionType, User } from '../domain/model.ts';
 import type { World } from '../domain/world.ts';

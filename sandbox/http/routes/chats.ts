@@ -10,8 +10,7 @@ import {
 } from '../../domain/chats.ts';
 import type { Org } from '../../domain/model.ts';
 import { presentChat, presentMessage } from '../../domain/present.ts';
-import type { SandboxServices } from '../app.ts';
-import { V2 } from '../app.ts';
+import { type SandboxServices, V2 } from '../context.ts';
 import { acceptAttachments } from '../attachments.ts';
 import { ApiError, forbidden, invalidParams, missingParam } from '../errors.ts';
 import { readForm } from '../form.ts';

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { completeCall } from '../../domain/calls.ts';
 import {
   createChat,
-  customerHandles,
   findChat,
   markRead,
   orgTyping,
@@ -12,12 +11,12 @@ import {
   resumeLine,
   setCustomerTyping,
 } from '../../domain/chats.ts';
+import { customerHandles } from '../../domain/handles.ts';
 import { REACTION_TYPES, type Handle, type Org } from '../../domain/model.ts';
 import { presentMessage } from '../../domain/present.ts';
 import { addReaction, removeReaction } from '../../domain/reactions.ts';
 import { participantData } from '../../domain/webhook-data.ts';
-import type { SandboxServices } from '../app.ts';
-import { CONTROL } from '../app.ts';
+import { CONTROL, type SandboxServices } from '../context.ts';
 import { acceptAttachments } from '../attachments.ts';
 import { ApiError } from '../errors.ts';
 import { handleParam } from '../params.ts';

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Subscription, WEBHOOK_EVENTS, type WebhookEventType } from '../../domain/model.ts';
 import { presentSubscription } from '../../domain/present.ts';
-import type { SandboxServices } from '../app.ts';
-import { V2 } from '../app.ts';
+import { type SandboxServices, V2 } from '../context.ts';
 import { type ApiError, contactError } from '../errors.ts';
 import type { Body } from '../params.ts';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { SandboxServices } from '../app.ts';
+import type { SandboxServices } from '../context.ts';
 
 /**
  * The sandbox emulates V2 only. V3 paths answer in the V3 error envelope so clients can prove they
