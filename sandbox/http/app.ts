@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -15,12 +16,15 @@ import { registerLineRoutes } from './routes/lines.ts';
 import { registerSubscriptionRoutes } from './routes/subscriptions.ts';
 import { registerFileRoutes } from './routes/files.ts';
 import { registerControlRoutes } from './routes/control.ts';
-import { registerV3Routes } from './routes/v3.ts';
+import { registerUploadTarget } from './v3/attachments.ts';
+import { registerV3Routes } from './v3/index.ts';
 
 export function buildApp(services: SandboxServices): FastifyInstance {
   const { world } = services;
   const app = Fastify({
     logger: false,
+    // One id per request: the V3 trace id (X-Trace-ID, error bodies, the events it causes).
+    genReqId: () => randomUUID(),
     // stop() must not wait for clients' keep-alive connections.
     forceCloseConnections: true,
     bodyLimit: 2 * 1024 * 1024,
@@ -108,6 +112,7 @@ export function buildApp(services: SandboxServices): FastifyInstance {
   registerFileRoutes(app, services);
   registerControlRoutes(app, services);
   registerV3Routes(app, services);
+  registerUploadTarget(app, services);
   return app;
 }
 

@@ -187,6 +187,8 @@ export function decorate(world: World, rng: Random, plans: ChatPlan[], now: numb
         id: world.nextId('reaction'),
         messageId: message.id,
         type,
+        customEmoji: null,
+        partIndex: 0,
         isFromMe: fromMe,
         fromPhone: handle.identifier,
         handleId: handle.id,

@@ -100,7 +100,7 @@ export function registerMessageRoutes(app: FastifyInstance, { world }: SandboxSe
       const { reaction, created } = addReaction(world, org, chat, message, type as ReactionType, null);
       return reply.status(created ? 201 : 200).send({ data: presentReaction(reaction) });
     }
-    const removed = removeReaction(chat, message, type as ReactionType, null);
+    const removed = removeReaction(world, org, chat, message, type as ReactionType, null);
     if (!removed) throw notFound('Reaction');
     return { data: presentReaction(removed) };
   });
