@@ -11,14 +11,7 @@ import {
   UUID,
   type WebhookReceiver,
 } from './harness.ts';
-import {
-  expectV3Error,
-  newV3Chat,
-  subscribeV3,
-  text,
-  v3Client,
-  verifyStandardWebhook,
-} from './v3-harness.ts';
+import { expectV3Error, newV3Chat, subscribeV3, v3Client, verifyStandardWebhook } from './v3-harness.ts';
 
 let h: Harness;
 let a: ApiClient;
