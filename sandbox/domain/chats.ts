@@ -180,7 +180,8 @@ export function sendMessage(
 export function scheduleDelivery(world: World, org: Org, chat: Chat, message: Message): void {
   const delay = world.config.deliveryDelayMs[chat.service];
   const recipients = customerHandles(chat).map((h) => world.persona(h.identifier));
-  const injected = org.nextSendFailures.shift() ?? recipients.find((p) => p.failCode !== null)?.failCode;
+  const injected =
+    org.nextSendFailures.shift() ?? recipients.find((p) => (p.failCode ?? null) !== null)?.failCode;
   const fail = (code: number): void => {
     message.deliveryStatus = 'service_unavailable';
     message.failure = { code, reason: SEND_FAILURES[code] ?? 'Delivery failed', at: world.clock.now() };

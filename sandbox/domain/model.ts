@@ -243,8 +243,8 @@ export interface Persona {
   reachable: boolean;
   /** Whether the simulated customer answers what is sent to them. */
   autoReply: boolean;
-  /** Control API: every send to this customer fails with this V3 code. */
-  failCode: number | null;
+  /** Control API: every send to this customer fails with this V3 code (absent or null: none). */
+  failCode?: number | null;
 }
 
 export interface OrgFeatures {

@@ -22,7 +22,7 @@ async function send(url: string, method: string, headers: Record<string, string>
   for (const [key, value] of Object.entries(options.query ?? {}))
     for (const item of Array.isArray(value) ? value : [value]) target.searchParams.append(key, String(item));
   const all: Record<string, string> = { ...headers, ...options.headers };
-  let body: string | Uint8Array | undefined;
+  let body: BodyInit | undefined;
   if (options.json !== undefined) {
     body = JSON.stringify(options.json);
     all['content-type'] = 'application/json';
