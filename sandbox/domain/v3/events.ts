@@ -18,6 +18,16 @@ import {
 
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : isoTime(ms));
 
+/**
+ * Whether anyone would receive a V3 event of this organization: V3 data is only built when an
+ * active V3 subscription exists, so V2-only workloads pay nothing for V3.
+ */
+function heard(org: Org): boolean {
+  for (const subscription of org.subscriptions.values())
+    if (subscription.family === 'v3' && subscription.active) return true;
+  return false;
+}
+
 function lineNumber(org: Org, chat: Chat): string | null {
   return org.lines.find((l) => l.id === chat.lineId)?.phoneNumber ?? null;
 }
@@ -60,6 +70,7 @@ export function emitMessageV3(
   message: Message,
   type: MessageEventType,
 ): void {
+  if (!heard(org)) return;
   world.emitV3(org, type, messageData(org, chat, message), {
     traceId: message.traceId,
     lineNumber: lineNumber(org, chat),
@@ -67,6 +78,7 @@ export function emitMessageV3(
 }
 
 export function emitFailedV3(world: World, org: Org, chat: Chat, message: Message): void {
+  if (!heard(org)) return;
   if (!message.failure) return;
   world.emitV3(
     org,
@@ -91,6 +103,7 @@ export function emitEditedV3(
   text: string,
   traceId: string | null,
 ): void {
+  if (!heard(org)) return;
   const sender = senderHandle(chat, message);
   world.emitV3(
     org,
@@ -116,6 +129,7 @@ export function emitReactionV3(
   operation: 'added' | 'removed',
   traceId: string | null = null,
 ): void {
+  if (!heard(org)) return;
   const handle = chat.handles.find((h) => h.id === reaction.handleId);
   world.emitV3(
     org,
@@ -135,6 +149,7 @@ export function emitReactionV3(
 }
 
 export function emitTypingV3(world: World, org: Org, chat: Chat, display: boolean): void {
+  if (!heard(org)) return;
   world.emitV3(
     org,
     display ? 'chat.typing_indicator.started' : 'chat.typing_indicator.stopped',
@@ -144,6 +159,7 @@ export function emitTypingV3(world: World, org: Org, chat: Chat, display: boolea
 }
 
 export function emitChatCreatedV3(world: World, org: Org, chat: Chat, traceId: string | null): void {
+  if (!heard(org)) return;
   world.emitV3(org, 'chat.created', presentChatV3(org, chat), {
     traceId,
     lineNumber: lineNumber(org, chat),
@@ -158,6 +174,7 @@ export function emitParticipantV3(
   operation: 'added' | 'removed',
   traceId: string | null = null,
 ): void {
+  if (!heard(org)) return;
   world.emitV3(
     org,
     operation === 'added' ? 'participant.added' : 'participant.removed',
@@ -177,6 +194,7 @@ export function emitGroupNameV3(
   oldValue: string | null,
   traceId: string | null,
 ): void {
+  if (!heard(org)) return;
   world.emitV3(
     org,
     'chat.group_name_updated',
@@ -191,6 +209,7 @@ export function emitGroupNameV3(
 }
 
 export function emitLineStatusV3(world: World, org: Org, line: Line, previous: string): void {
+  if (!heard(org)) return;
   world.emitV3(
     org,
     'phone_number.status_updated',

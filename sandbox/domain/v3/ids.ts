@@ -11,11 +11,20 @@ export function isUuid(text: string): boolean {
   return UUID.test(text);
 }
 
+/** Ids already derived, per organization: presenting a page of chats hashes nothing twice. */
+const derived = new WeakMap<Org, Map<string, string>>();
+
 export function v3Id(org: Org, kind: V3Kind, id: number): string {
+  let known = derived.get(org);
+  if (!known) derived.set(org, (known = new Map()));
+  const key = `${kind}:${id}`;
+  const cached = known.get(key);
+  if (cached) return cached;
   const hex = createHash('sha256').update(`pms-v3|${org.id}|${kind}|${id}`).digest('hex');
   const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
   const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
   org.v3Index.set(uuid, { kind, id });
+  known.set(key, uuid);
   return uuid;
 }
 
