@@ -117,6 +117,24 @@ describe('V3 errors', () => {
     expect((await a.get('/chats')).status).toBe(200);
   });
 
+  it('given an injected rate-limit fault, then 429 code 1007 with Retry-After from the fault', async () => {
+    await h.control.ok('POST', '/faults', {
+      path: '^/api/partner/v3/',
+      kind: 'rate_limit',
+      retryAfterSeconds: 7,
+      times: 1,
+    });
+    const limited = await a.get('/phone_numbers');
+    expect(expectV3Error(limited, 429, 1007).retry_after).toBe(7);
+    expect(limited.headers.get('retry-after')).toBe('7');
+  });
+
+  it('given a bad limit or a cursor the service never gave, then 400 code 1005', async () => {
+    expectV3Error(await a.get('/chats', { query: { limit: '0' } }), 400, 1005);
+    expectV3Error(await a.get('/chats', { query: { limit: '101' } }), 400, 1005);
+    expectV3Error(await a.get('/chats', { query: { cursor: 'made-up' } }), 400, 1005);
+  });
+
   it('given a V3 path the sandbox does not offer, then 403 code 2011; an unknown path, then 404 in the envelope', async () => {
     expectV3Error(await a.get('/payment_requests'), 403, 2011);
     expectV3Error(await a.get('/no-such-thing'), 404, 1005);

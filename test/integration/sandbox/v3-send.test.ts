@@ -246,6 +246,12 @@ describe('message content is validated before anything is stored', () => {
     ['a bad preferred_service', { parts: [text('hi')], preferred_service: 'Fax' }, 400, 1005],
     ['a bad idempotency key', { parts: [text('hi')], idempotency_key: 'has spaces' }, 400, 1005],
     ['an invalid app part', { parts: [{ type: 'app', app: { name: 'Pay', team_id: 'abc' } }] }, 400, 1008],
+    [
+      'a text decoration outside the text',
+      { parts: [{ type: 'text', value: 'bold', text_decorations: [{ range: [0, 9], style: 'bold' }] }] },
+      400,
+      1004,
+    ],
   ];
   it.each(cases)('given %s, then %i code %i and no message', async (_name, message, status, code) => {
     const { chat } = await newV3Chat(h, a);
@@ -262,6 +268,30 @@ describe('message content is validated before anything is stored', () => {
     expect(response.body.message.effect).toEqual({ type: 'screen', name: 'balloons' });
     const bubble = await send(chat.id, { parts: [text('!!')], effect: { type: 'bubble', name: 'slam' } });
     expect(bubble.body.message.effect).toEqual({ type: 'bubble', name: 'slam' });
+  });
+
+  it('given text decorations within the text, and a mention in a group, then the message is accepted as plain text', async () => {
+    const { chat } = await newV3Chat(h, a);
+    const decorated = await send(chat.id, {
+      parts: [
+        {
+          type: 'text',
+          value: 'big news',
+          text_decorations: [
+            { range: [0, 3], style: 'bold' },
+            { range: [4, 8], animation: 'shake' },
+          ],
+        },
+      ],
+    });
+    expect(decorated.status).toBe(202);
+    expect(decorated.body.message.parts).toEqual([{ type: 'text', value: 'big news', reactions: [] }]);
+    const members = [await h.newCustomer(), await h.newCustomer()];
+    const group = await newV3Chat(h, a, { to: members });
+    const mention = await send(group.chat.id, {
+      parts: [{ type: 'text', value: 'see you', mention: { handle: members[0] } }],
+    });
+    expect(mention.status).toBe(202);
   });
 
   it('given a link alone, then it is sent as a link part', async () => {

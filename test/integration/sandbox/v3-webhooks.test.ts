@@ -18,6 +18,7 @@ let a: ApiClient;
 let v3Hooks: WebhookReceiver;
 let v2Hooks: WebhookReceiver;
 let secret: string;
+let subscriptionId: string;
 
 const V3_EVENTS = [
   'message.received',
@@ -37,7 +38,9 @@ beforeAll(async () => {
   a = v3Client(h.url, TOKEN_A);
   v3Hooks = await startWebhookReceiver();
   v2Hooks = await startWebhookReceiver();
-  secret = (await subscribeV3(a, v3Hooks.url, V3_EVENTS)).signing_secret;
+  const subscription = await subscribeV3(a, v3Hooks.url, V3_EVENTS);
+  secret = subscription.signing_secret;
+  subscriptionId = subscription.id;
   await subscribe(h.a, { url: v2Hooks.url });
 });
 afterAll(async () => {
@@ -272,6 +275,20 @@ describe('one world, two event families', () => {
       status: 'left',
       left_at: expect.stringMatching(ISO),
     });
+  });
+
+  it('given a bad_signature webhook fault, then the delivery does not verify with the subscription secret', async () => {
+    const { chat, customer } = await newV3Chat(h, a);
+    await h.control.ok('POST', '/webhooks/idle');
+    const { id } = await h.control.ok('GET', `/v3-ids/${subscriptionId}`);
+    await h.control.ok('POST', '/webhook-faults', { kind: 'bad_signature', subscription_id: id, times: 1 });
+    await h.control.ok('POST', '/inbound/message', { chat_id: chat.id, from: customer, text: 'forged?' });
+    const delivery = await v3Hooks.waitFor(
+      (e) => e.event_type === 'message.received' && e.data.parts[0].value === 'forged?',
+      'the faulty delivery',
+    );
+    expect(delivery.headers['webhook-signature']).toMatch(/^v1,/);
+    expect(verifyStandardWebhook(secret, delivery)).toBe(false);
   });
 
   it('given a V3 receiver that answers 500 then 200, then the event is retried with the same webhook-id; a 400 is final', async () => {
