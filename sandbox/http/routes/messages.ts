@@ -72,6 +72,7 @@ export function registerMessageRoutes(app: FastifyInstance, { world }: SandboxSe
     if (chat.service === 'SMS') throw invalidRequest('SMS messages cannot be edited');
     if (text.trim() === '') throw invalidParams('text must not be empty');
     message.text = text;
+    message.parts = null; // V3 now sees the edited text (and the files) as its parts
     message.editedAt = world.clock.now();
     return { message: 'Message updated', data: { id: message.id, text: message.text } };
   });

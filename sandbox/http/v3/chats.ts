@@ -68,8 +68,11 @@ export function registerV3ChatRoutes(app: FastifyInstance, { world }: SandboxSer
       };
       return reply.status(201).send({ chat });
     }
-    if (existing) checkCanSend(org, existing);
-    else refuseLinksInFirstMessage(content);
+    if (existing) {
+      checkCanSend(org, existing);
+      // A V2-era SMS group addressed through V3 becomes a V3 chat (and migrates from then on).
+      existing.v3Native = true;
+    } else refuseLinksInFirstMessage(content);
     const overQuota = existing ? false : !takeDailyChatQuota(world, line);
     const chat =
       existing ?? createChat(world, org, { line, identifiers, traceId: request.id, v3Native: true });

@@ -92,6 +92,20 @@ describe('edits and deletes', () => {
     expect(v2).toMatchObject({ text: 'v5', edited_at: expect.any(String) });
   });
 
+  it('given a V3 message edited through V2, then V3 shows the edited text', async () => {
+    const { chat } = await newV3Chat(h, a);
+    const message = await send(chat.id, { parts: [text('before')] });
+    const v2Chat = await h.control.ok('GET', `/v3-ids/${chat.id}`);
+    const v2Message = await h.control.ok('GET', `/v3-ids/${message.id}`);
+    const edit = await h.a.post(`/chats/${v2Chat.id}/chat_messages/${v2Message.id}/edit`, {
+      json: { text: 'after' },
+    });
+    expect(edit.status).toBe(200);
+    expect((await a.get(`/messages/${message.id}`)).body.parts).toEqual([
+      { type: 'text', value: 'after', reactions: [] },
+    ]);
+  });
+
   it('given 15 minutes have passed, then an edit is 2015; an empty text is 1004 and a non-text part 1005', async () => {
     const { chat } = await newV3Chat(h, a);
     const message = await send(chat.id, { parts: [text('late')] });
