@@ -66,7 +66,16 @@ describe('error formats from the sandbox', () => {
     expect(unauthorized).toMatchObject({ kind: 'unauthorized', status: 401, code: '2004', retryable: false });
     expect(unauthorized).toHaveProperty('traceId', expect.stringMatching(/\S/));
     expect(unauthorized).toHaveProperty('docUrl', expect.stringContaining('2004'));
-    await expect(raw({ authorization: `Bearer ${sandbox.token}` })).rejects.toMatchObject({
+    // The sandbox serves V3 now; payment requests are a V3 feature it does not offer (2011).
+    await expect(
+      http.request({
+        method: 'GET',
+        prefix: '/api/partner/v3',
+        path: '/payment_requests',
+        headers: { authorization: `Bearer ${sandbox.token}` },
+        schema: z.unknown(),
+      }),
+    ).rejects.toMatchObject({
       kind: 'forbidden',
       status: 403,
       code: '2011',
