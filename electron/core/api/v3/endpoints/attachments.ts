@@ -128,23 +128,38 @@ export class V3AttachmentsApi {
           path: 'upload',
           host: 'the upload server',
         });
-        // 403 from storage: the URL expired (ask for a new slot) or a header did not match (final).
-        const expired = error.status === 403 && expiresSoon(slot);
+        // 403 from storage: the URL expired (ask for a new slot), the bytes already arrived on an
+        // earlier attempt whose answer was lost (done), or a header did not match (final).
+        const refused = error.status === 403;
+        if (refused && (await this.#isComplete(slot.attachment_id, options))) {
+          return { attachmentId: slot.attachment_id, slot, size: file.size, attempts: attempt };
+        }
+        const expired = refused && (expiresSoon(slot) || /expired/i.test(error.rawBody ?? ''));
         const transient =
           expired || (error.kind !== 'cancelled' && error.retryable && error.shouldRetry !== false);
         if (!transient || attempt >= this.#options.maxAttempts) throw error;
         if (expired) slot = undefined;
-        const delayMs =
-          retryDelayMs(
-            attempt,
-            error.retryAfter,
-            { ...DEFAULT_BACKOFF, baseMs: this.#options.backoffBaseMs },
-            this.#options.random,
-          ) ?? 0;
+        const delayMs = expired
+          ? 0
+          : (retryDelayMs(
+              attempt,
+              error.retryAfter,
+              { ...DEFAULT_BACKOFF, baseMs: this.#options.backoffBaseMs },
+              this.#options.random,
+            ) ?? 0);
         await sleep(delayMs, options.signal).catch((reason: unknown) => {
           throw errorFromTransport(reason, { method: 'PUT', path: 'upload', cancelled: true });
         });
       }
+    }
+  }
+
+  /** Whether the service already holds the attachment's bytes (a lookup failure counts as no). */
+  async #isComplete(attachmentId: string, options: CallOptions): Promise<boolean> {
+    try {
+      return (await this.get(attachmentId, options)).status === 'complete';
+    } catch {
+      return false;
     }
   }
 
@@ -157,11 +172,13 @@ export class V3AttachmentsApi {
   ): Promise<void> {
     const timeout = AbortSignal.timeout(this.#options.uploadTimeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    const headers: Record<string, string> = { ...slot.required_headers };
-    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
-      headers['content-type'] = file.contentType;
-    }
-    headers['content-length'] = String(file.size);
+    // Exactly the signed headers (names folded to lower case so none is sent twice), the type and
+    // length of this file unless the slot fixes them.
+    const headers: Record<string, string> = {
+      'content-type': file.contentType,
+      'content-length': String(file.size),
+    };
+    for (const [name, value] of Object.entries(slot.required_headers)) headers[name.toLowerCase()] = value;
     let sent = 0;
     onProgress?.(0, file.size);
     const counter = new Transform({
