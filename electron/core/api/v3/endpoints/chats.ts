@@ -3,8 +3,10 @@ import type { EndpointContext } from '../../endpoints/context.ts';
 import { type V3OutgoingMessage, v3Handle, v3MessageBody } from '../outgoing.ts';
 import { clampLimit, type CursorPage, cursorItems, cursorPages } from '../pagination.ts';
 import {
+  type V3Accepted,
   type V3Chat,
   type V3CreatedChat,
+  v3AcceptedSchema,
   v3ChatListSchema,
   v3ChatSchema,
   v3CreatedChatSchema,
@@ -134,6 +136,43 @@ export class V3ChatsApi {
       method: 'POST',
       path: `/chats/${v3Segment(chatId, 'Chat')}/share_contact_card`,
     });
+  }
+
+  /** Adds someone to a group chat (202; `participant.added` follows). Not retried: a repeat is a 2015. */
+  async addParticipant(chatId: string, handle: string, options: CallOptions = {}): Promise<V3Accepted> {
+    return this.#participants('POST', chatId, handle, options);
+  }
+
+  /** Removes someone from a group chat (202; `participant.removed` follows). */
+  async removeParticipant(chatId: string, handle: string, options: CallOptions = {}): Promise<V3Accepted> {
+    return this.#participants('DELETE', chatId, handle, options);
+  }
+
+  /** Leaves a group chat (202); afterwards the chat answers 409 code 2013. */
+  async leave(chatId: string, options: CallOptions = {}): Promise<V3Accepted> {
+    const { data } = await this.#ctx.http.request({
+      ...options,
+      method: 'POST',
+      path: `/chats/${v3Segment(chatId, 'Chat')}/leave`,
+      schema: v3AcceptedSchema,
+    });
+    return data;
+  }
+
+  async #participants(
+    method: 'POST' | 'DELETE',
+    chatId: string,
+    handle: string,
+    options: CallOptions,
+  ): Promise<V3Accepted> {
+    const { data } = await this.#ctx.http.request({
+      ...options,
+      method,
+      path: `/chats/${v3Segment(chatId, 'Chat')}/participants`,
+      json: { handle: v3Handle(handle, this.#ctx.defaultCountry, 'participant') },
+      schema: v3AcceptedSchema,
+    });
+    return data;
   }
 
   async #noContent(
