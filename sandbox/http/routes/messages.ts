@@ -3,8 +3,7 @@ import { removeMessage, sendMessage } from '../../domain/chats.ts';
 import { REACTION_TYPES, type ReactionType } from '../../domain/model.ts';
 import { presentMessage, presentReaction } from '../../domain/present.ts';
 import { addReaction, removeReaction } from '../../domain/reactions.ts';
-import type { SandboxServices } from '../app.ts';
-import { V2 } from '../app.ts';
+import { type SandboxServices, V2 } from '../context.ts';
 import { acceptAttachments } from '../attachments.ts';
 import { forbidden, invalidParams, invalidRequest, notFound } from '../errors.ts';
 import { readForm } from '../form.ts';
@@ -101,7 +100,7 @@ export function registerMessageRoutes(app: FastifyInstance, { world }: SandboxSe
       const { reaction, created } = addReaction(world, org, chat, message, type as ReactionType, null);
       return reply.status(created ? 201 : 200).send({ data: presentReaction(reaction) });
     }
-    const removed = removeReaction(chat, message, type as ReactionType, null);
+    const removed = removeReaction(world, org, chat, message, type as ReactionType, null);
     if (!removed) throw notFound('Reaction');
     return { data: presentReaction(removed) };
   });
