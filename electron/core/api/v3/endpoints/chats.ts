@@ -12,7 +12,7 @@ import {
   v3CreatedChatSchema,
   v3UpdatedChatSchema,
 } from '../schemas.ts';
-import { v3Segment } from './segment.ts';
+import { traceIdOf, v3Segment } from './segment.ts';
 
 export interface V3ChatListRequest {
   /** Only chats of this line (E.164). Default: every line. */
@@ -86,9 +86,12 @@ export class V3ChatsApi {
    * Creates (or reuses) the chat with its first message (201). With an idempotency key on the message
    * the call is retried on transient failures and sends once.
    */
-  async create(input: V3CreateChatInput, options: CallOptions = {}): Promise<V3CreatedChat> {
+  async create(
+    input: V3CreateChatInput,
+    options: CallOptions = {},
+  ): Promise<V3CreatedChat & { traceId: string | null }> {
     const country = this.#ctx.defaultCountry;
-    const { data } = await this.#ctx.http.request({
+    const { data, headers } = await this.#ctx.http.request({
       ...options,
       method: 'POST',
       path: '/chats',
@@ -100,7 +103,7 @@ export class V3ChatsApi {
       },
       schema: v3CreatedChatSchema,
     });
-    return data;
+    return { ...data, traceId: traceIdOf(headers) };
   }
 
   /** Renames a group chat (a direct chat answers 409 code 1006). */

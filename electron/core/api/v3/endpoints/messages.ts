@@ -13,7 +13,7 @@ import {
   v3MessageSchema,
   v3SentMessageSchema,
 } from '../schemas.ts';
-import { v3Segment } from './segment.ts';
+import { traceIdOf, v3Segment } from './segment.ts';
 
 export interface V3ThreadRequest {
   limit?: number;
@@ -77,8 +77,12 @@ export class V3MessagesApi {
    * (message.sent, then message.delivered or message.failed). With an idempotency key the send is
    * retried on transient failures with the same key, so it is sent once.
    */
-  async send(chatId: string, message: V3OutgoingMessage, options: CallOptions = {}): Promise<V3SentMessage> {
-    const { data } = await this.#ctx.http.request({
+  async send(
+    chatId: string,
+    message: V3OutgoingMessage,
+    options: CallOptions = {},
+  ): Promise<V3SentMessage & { traceId: string | null }> {
+    const { data, headers } = await this.#ctx.http.request({
       ...options,
       method: 'POST',
       path: `/chats/${v3Segment(chatId, 'Chat')}/messages`,
@@ -86,7 +90,8 @@ export class V3MessagesApi {
       json: { message: v3MessageBody(message, this.#ctx.defaultCountry) },
       schema: v3SentMessageSchema,
     });
-    return data;
+    // The events this send causes carry the same trace id.
+    return { ...data, traceId: traceIdOf(headers) };
   }
 
   async get(messageId: string, options: CallOptions = {}): Promise<V3Message> {

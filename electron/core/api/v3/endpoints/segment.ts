@@ -12,3 +12,9 @@ export function v3Segment(id: string, what: string): string {
   }
   return encodeURIComponent(id.trim());
 }
+
+/** The response's `X-Trace-ID` (V3 puts it on every answer; events the request causes carry it too). */
+export function traceIdOf(headers: Record<string, string | string[] | undefined>): string | null {
+  const value = headers['x-trace-id'];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}

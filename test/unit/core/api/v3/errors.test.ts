@@ -81,8 +81,10 @@ describe('V3 retry decisions', () => {
     expect(mayRetry(v3Error(504, 3005), get)).toBe(true);
   });
 
-  it('3006 (contact support) and 3007 (recipient unavailable) are not repeated as is', () => {
-    expect(mayRetry(v3Error(500, 3006), keyedPost)).toBe(false);
+  it('3006 follows the range rule (retried, trace id kept); 3007 (attempts exhausted) is not repeated now', () => {
+    const internal = v3Error(500, 3006);
+    expect(mayRetry(internal, keyedPost)).toBe(true);
+    expect(internal.traceId).toBe('b3f6c1de-0d43-4a47-9a3b-5d2f1c0e9a11');
     expect(mayRetry(v3Error(500, 3007), keyedPost)).toBe(false);
   });
 
