@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerApiV3Client } from '../../../../../electron/core/api/v3/client.ts';
 import type { V3Chat } from '../../../../../electron/core/api/v3/schemas.ts';
+import { deliveryFailureInfo } from '../../../../../shared/delivery-failures.ts';
 import { firstLineV3, freshCustomer, startTestSandbox, type TestSandbox, v3TestClient } from './helpers.ts';
 
 let sandbox: TestSandbox;
@@ -152,5 +153,79 @@ describe('V3 messages', () => {
       kind: 'validation',
     });
     expect(attempts).toHaveLength(0);
+  });
+});
+
+describe('V3 retries over the network', () => {
+  it('a keyed send cut off mid-request is retried with the same key and arrives once', async () => {
+    const { chat } = await directChat();
+    const { api: counted, attempts } = v3TestClient(sandbox);
+    await sandbox.control.addFault({
+      kind: 'reset',
+      method: 'POST',
+      path: `/api/partner/v3/chats/${chat.id}/messages`,
+      times: 1,
+    });
+    const key = `reset-${chat.id.slice(0, 8)}`;
+    try {
+      const sent = await counted.messages.send(chat.id, {
+        parts: [text('Survives a reset')],
+        idempotencyKey: key,
+      });
+      expect(attempts.map((a) => a.status)).toEqual([0, 202]);
+      const copies: string[] = [];
+      for await (const m of api.messages.all(chat.id)) {
+        if (m.parts[0]?.type === 'text' && m.parts[0].value === 'Survives a reset') copies.push(m.id);
+      }
+      expect(copies).toEqual([sent.message.id]);
+    } finally {
+      await sandbox.control.clearFaults();
+    }
+  });
+
+  it('a 5xx is retried for a GET, and not for a send without a key (it may have been processed)', async () => {
+    const { chat } = await directChat();
+    const { api: counted, attempts } = v3TestClient(sandbox);
+    await sandbox.control.addFault({
+      kind: 'error',
+      status: 500,
+      method: 'GET',
+      path: `/api/partner/v3/chats/${chat.id}$`,
+      times: 1,
+    });
+    await sandbox.control.addFault({
+      kind: 'error',
+      status: 500,
+      method: 'POST',
+      path: `/api/partner/v3/chats/${chat.id}/messages`,
+      times: 1,
+    });
+    try {
+      expect((await counted.chats.get(chat.id)).id).toBe(chat.id);
+      expect(attempts.map((a) => a.status)).toEqual([500, 200]);
+      const error = await counted.messages
+        .send(chat.id, { parts: [text('No key')] })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: 'server', status: 500, code: '3006' });
+      expect((error as { traceId?: string }).traceId).toBeTruthy();
+      expect(attempts).toHaveLength(3);
+    } finally {
+      await sandbox.control.clearFaults();
+    }
+  });
+
+  it('a recipient who opted out: 403 code 2024, not retried, worded by the failure table', async () => {
+    const { chat } = await directChat();
+    await sandbox.control.call('PUT', `/chats/${chat.id}/health`, { status: 'OPTED_OUT' });
+    expect((await api.chats.get(chat.id)).health_status?.status).toBe('OPTED_OUT');
+    const { api: counted, attempts } = v3TestClient(sandbox);
+    const error = await counted.messages
+      .send(chat.id, { parts: [text('Still there?')], idempotencyKey: `o-${chat.id.slice(0, 8)}` })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'forbidden', status: 403, code: '2024', shouldRetry: false });
+    expect(attempts).toHaveLength(1);
+    expect(deliveryFailureInfo((error as { code: string }).code).title).toBe(
+      'The recipient asked you to stop messaging them',
+    );
   });
 });
