@@ -1,3 +1,4 @@
+import { registerSecret } from '../../../log/logger.ts';
 import type { CallOptions } from '../../http.ts';
 import type { EndpointContext } from '../../endpoints/context.ts';
 import {
@@ -57,6 +58,8 @@ export class V3WebhooksApi {
       },
       schema: v3CreatedWebhookSubscriptionSchema,
     });
+    // A credential from here on: no log line or error may show it.
+    registerSecret(data.signing_secret);
     return data;
   }
 
