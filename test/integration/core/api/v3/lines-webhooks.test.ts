@@ -94,6 +94,12 @@ describe('V3 errors and probe', () => {
     expect(probe.preferred).toBe('v3');
   });
 
+  it('an address where nothing listens throws the transport error instead of two failed outcomes', async () => {
+    await expect(
+      probeApiVersions({ baseUrl: 'http://127.0.0.1:1', token: sandbox.token }),
+    ).rejects.toMatchObject({ kind: 'network', status: 0 });
+  });
+
   it('a token neither version knows fails both, with a V3 message naming the 401', async () => {
     const probe = await probeApiVersions({ baseUrl: sandbox.url, token: 'not-a-token-of-this-sandbox' });
     expect(probe.preferred).toBeNull();

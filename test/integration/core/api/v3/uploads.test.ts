@@ -73,6 +73,28 @@ describe('V3 attachments', () => {
     expect(slots).toEqual([]);
   });
 
+  it('a kept slot that has expired on the service clock is replaced by a new slot, and the bytes go there', async () => {
+    const content = randomBytes(200_000);
+    const path = join(dir, 'late.png');
+    await writeFile(path, content);
+    const stale = await api.attachments.createSlot({
+      filename: 'late.png',
+      contentType: 'image/png',
+      sizeBytes: content.length,
+    });
+    await sandbox.control.call('POST', '/time', { advance_ms: 16 * 60_000 });
+    const slots: string[] = [];
+    const upload = await api.attachments.upload({
+      path,
+      resume: stale,
+      onSlot: (s) => slots.push(s.attachment_id),
+    });
+    expect(upload.attachmentId).not.toBe(stale.attachment_id);
+    expect(slots).toEqual([upload.attachmentId]);
+    expect(await api.attachments.get(upload.attachmentId)).toMatchObject({ status: 'complete' });
+    expect((await api.attachments.get(stale.attachment_id)).status).toBe('pending');
+  });
+
   it('the service refuses a type it does not take (400 code 5004) before any bytes are sent', async () => {
     const path = join(dir, 'tool.exe');
     await writeFile(path, randomBytes(1000));
