@@ -1,6 +1,6 @@
 /** V3 contract: chats, edits, deletes, threads, reactions, typing, phone numbers and the capability check. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type Harness, type Json, startHarness, TOKEN_A } from './harness.ts';
+import { type ApiClient, type Harness, type Json, startHarness, TOKEN_A, UUID } from './harness.ts';
 import { expectV3Error, newV3Chat, text, v3Client } from './v3-harness.ts';
 
 let h: Harness;
@@ -36,7 +36,9 @@ describe('chats', () => {
   it('given a direct chat, then renaming is 409 code 1006 and typing is 204; in a group typing is 409 code 2016', async () => {
     const { chat } = await newV3Chat(h, a);
     expectV3Error(await a.put(`/chats/${chat.id}`, { json: { display_name: 'Nope' } }), 409, 1006);
-    expect((await a.post(`/chats/${chat.id}/typing`)).status).toBe(204);
+    const typing = await a.post(`/chats/${chat.id}/typing`);
+    expect(typing.status).toBe(204);
+    expect(typing.headers.get('x-trace-id')).toMatch(UUID); // every answer, bodiless ones too
     expect((await h.control.ok('GET', `/chats/${chat.id}`)).org_typing).toBe(true);
     expect((await a.delete(`/chats/${chat.id}/typing`)).status).toBe(204);
     expect((await h.control.ok('GET', `/chats/${chat.id}`)).org_typing).toBe(false);
