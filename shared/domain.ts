@@ -26,7 +26,52 @@ export type MessageState =
   | 'paused'
   | 'rate_limit_exceeded'
   | 'failed'
+  // V3 delivery_status values
+  | 'sent'
+  | 'read'
+  | 'received'
   | (string & {});
+
+/** Which API version a record came from; absent means V2. */
+export type ApiVersion = 'v2' | 'v3';
+
+/** V3: a chat's standing with its recipients (OPTED_OUT: they asked you to stop). */
+export interface ChatHealth {
+  status: 'HEALTHY' | 'AT_RISK' | 'CRITICAL' | 'OPTED_OUT' | (string & {});
+  docUrl: string | null;
+  updatedAt: number | null;
+}
+
+/** V3: a line's sending reputation. */
+export interface LineReputation {
+  status: 'HEALTHY' | 'AT_RISK' | 'CRITICAL' | (string & {});
+  docUrl: string | null;
+}
+
+/** V3: a message is an ordered list of parts; `text` and `attachments` stay their flattened view. */
+export type MessagePart =
+  | { type: 'text'; text: string }
+  | { type: 'media'; attachment: Attachment }
+  | { type: 'link'; url: string }
+  /** A part kind this app does not show (an iMessage app card, a voice memo…). */
+  | { type: 'unknown'; kind: string };
+
+export interface MessageReplyTo {
+  /** The V3 id of the message replied to. */
+  messageId: string;
+  partIndex: number;
+}
+
+export interface MessageEffect {
+  type: 'screen' | 'bubble' | (string & {});
+  name: string;
+}
+
+/** V3: why the service could not deliver a message (`message.failed`); see shared/delivery-failures.ts. */
+export interface DeliveryFailure {
+  code: string;
+  reason: string | null;
+}
 
 export interface Line {
   id: number;
@@ -35,6 +80,9 @@ export interface Line {
   responseRate: number | null;
   userName: string | null;
   userEmail: string | null;
+  /** V3 phone-number record id. */
+  v3Id?: string;
+  reputation?: LineReputation | null;
 }
 
 export interface Handle {
@@ -62,6 +110,10 @@ export interface Reaction {
   fromMe: boolean;
   from: string;
   at: number;
+  /** V3: the part reacted to. */
+  partIndex?: number;
+  /** V3: the emoji of a `custom` reaction. */
+  customEmoji?: string | null;
 }
 
 export interface MessageError {
@@ -89,6 +141,17 @@ export interface Message {
   attachments: Attachment[];
   reactions: Reaction[];
   error: MessageError | null;
+  apiVersion?: ApiVersion;
+  /** V3 message id (UUID). */
+  v3Id?: string;
+  /** V3: the message's parts in order. */
+  parts?: MessagePart[];
+  replyTo?: MessageReplyTo | null;
+  effect?: MessageEffect | null;
+  failure?: DeliveryFailure | null;
+  /** V3: the service the message went over (null until known). */
+  service?: Service | null;
+  readAt?: number | null;
 }
 
 export interface MessagePreview {
@@ -119,6 +182,8 @@ export interface Chat {
   /** Identifiers of customers typing right now. */
   typing: string[];
   v3ChatId: string | null;
+  apiVersion?: ApiVersion;
+  health?: ChatHealth | null;
 }
 
 export interface ContactOwner {

@@ -1,27 +1,30 @@
-import type { Attachment, Chat, Handle, Line, Message, Org, Service } from './model.ts';
+import {
+  type Attachment,
+  type Chat,
+  type Handle,
+  type Line,
+  type Message,
+  type Org,
+  plainMessageFields,
+  type Service,
+  type StoredPart,
+} from './model.ts';
+import { emitChatCreatedV3, emitFailedV3, emitMessageV3, emitTypingV3 } from './v3/events.ts';
+import { SEND_FAILURES, UNREACHABLE_CODE } from './v3/failures.ts';
 import type { World } from './world.ts';
 import { chatCreatedData, messageEventData, typingData } from './webhook-data.ts';
 import { utcDay } from './time.ts';
+import { customerHandles, meHandle } from './handles.ts';
 
 /** The participant set that identifies a chat on a line (find-or-create key). */
 export function participantKey(identifiers: readonly string[]): string {
   return [...new Set(identifiers)].sort().join('|');
 }
 
-export function customerHandles(chat: Chat): Handle[] {
-  return chat.handles.filter((h) => !h.isMe && h.departedAt === null);
-}
-
 export function lineOf(org: Org, chat: Chat): Line {
   const line = org.lines.find((l) => l.id === chat.lineId);
   if (!line) throw new Error(`chat ${chat.id} has no line`);
   return line;
-}
-
-export function meHandle(chat: Chat): Handle {
-  const me = chat.handles.find((h) => h.isMe);
-  if (!me) throw new Error(`chat ${chat.id} has no own handle`);
-  return me;
 }
 
 export function findChat(org: Org, line: Line, identifiers: readonly string[]): Chat | undefined {
@@ -53,6 +56,7 @@ export function createChat(
     traceId?: string | null;
     /** Seeded history is not announced by webhooks. */
     silent?: boolean;
+    v3Native?: boolean;
   },
 ): Chat {
   const at = init.at ?? world.clock.now();
@@ -76,12 +80,17 @@ export function createChat(
     messages: [],
     createdAt: at,
     lastActivityAt: at,
-    v3ChatId: null,
+    v3Native: init.v3Native ?? false,
+    health: { status: 'HEALTHY', updatedAt: at },
+    left: false,
     orgTypingUntil: null,
     customerTyping: new Map(),
   };
   org.chats.set(chat.id, chat);
-  if (!init.silent) world.emit(org, 'chat.created', chatCreatedData(org, chat), init.traceId ?? null);
+  if (!init.silent) {
+    world.emit(org, 'chat.created', chatCreatedData(org, chat), init.traceId ?? null);
+    emitChatCreatedV3(world, org, chat, init.traceId ?? null);
+  }
   return chat;
 }
 
@@ -114,6 +123,8 @@ export interface SendInput {
   traceId?: string | null;
   /** Create chat over a spent daily quota: the message is stored but never delivered. */
   overQuota?: boolean;
+  /** V3 sends: the parts as given, and what V2 cannot express. */
+  v3?: Pick<Message, 'replyTo' | 'effect' | 'preferredService'> & { parts: StoredPart[] };
 }
 
 /** Sends from the organization's line. A reused idempotency key returns the stored message. */
@@ -147,6 +158,9 @@ export function sendMessage(
     reactions: [],
     idempotencyKey: input.idempotencyKey,
     outbound: true,
+    ...plainMessageFields(),
+    ...input.v3,
+    traceId: input.traceId ?? null,
   };
   insertMessage(org, chat, message);
   if (input.idempotencyKey)
@@ -158,17 +172,34 @@ export function sendMessage(
   return { message, replay: false };
 }
 
-/** pending → delivered after the service's delay, or → service_unavailable for unreachable customers. */
+/**
+ * pending → sent (V3) halfway through the service's delay → delivered at its end. Unreachable
+ * customers make it fail at the end (V2 service_unavailable, V3 3007); an injected failure code
+ * (next-send or per-customer, control API) makes it fail instead of being sent.
+ */
 export function scheduleDelivery(world: World, org: Org, chat: Chat, message: Message): void {
-  world.clock.after(world.config.deliveryDelayMs[chat.service], () => {
-    if (message.deliveryStatus !== 'pending') return;
-    const recipients = customerHandles(chat).map((h) => world.persona(h.identifier));
-    if (recipients.length > 0 && recipients.every((p) => !p.reachable)) {
-      message.deliveryStatus = 'service_unavailable';
-      return;
-    }
+  const delay = world.config.deliveryDelayMs[chat.service];
+  const recipients = customerHandles(chat).map((h) => world.persona(h.identifier));
+  const injected =
+    org.nextSendFailures.shift() ?? recipients.find((p) => (p.failCode ?? null) !== null)?.failCode;
+  const fail = (code: number): void => {
+    message.deliveryStatus = 'service_unavailable';
+    message.failure = { code, reason: SEND_FAILURES[code] ?? 'Delivery failed', at: world.clock.now() };
+    emitFailedV3(world, org, chat, message);
+  };
+  world.clock.after(delay / 2, () => {
+    if (message.deliveryStatus !== 'pending' || !org.messageIndex.has(message.id)) return;
+    if (injected) return fail(injected);
+    message.transmittedAt = world.clock.now();
+    emitMessageV3(world, org, chat, message, 'message.sent');
+  });
+  world.clock.after(delay, () => {
+    if (message.deliveryStatus !== 'pending' || message.failure) return;
+    if (recipients.length > 0 && recipients.every((p) => !p.reachable)) return fail(UNREACHABLE_CODE);
     message.deliveryStatus = 'delivered';
     message.deliveredAt = world.clock.now();
+    if (chat.service !== 'SMS' && org.messageIndex.has(message.id))
+      emitMessageV3(world, org, chat, message, 'message.delivered');
   });
 }
 
@@ -211,9 +242,14 @@ export function receiveMessage(
     reactions: [],
     idempotencyKey: null,
     outbound: false,
+    ...plainMessageFields(),
+    transmittedAt: at,
   };
   insertMessage(org, chat, message);
-  if (!input.silent) world.emit(org, 'message.received', messageEventData(world, org, chat, message));
+  if (!input.silent) {
+    world.emit(org, 'message.received', messageEventData(world, org, chat, message));
+    emitMessageV3(world, org, chat, message, 'message.received');
+  }
   return message;
 }
 
@@ -229,6 +265,7 @@ export function markRead(world: World, org: Org, chat: Chat, messages: readonly 
       chat_id: String(chat.id),
       read_at: new Date(now).toISOString(),
     });
+    if (message.outbound) emitMessageV3(world, org, chat, message, 'message.read');
   }
 }
 
@@ -255,16 +292,21 @@ export function setCustomerTyping(
     cancelExpiry();
     chat.customerTyping.delete(identifier);
     world.emit(org, 'typing_indicator.removed', typingData(world, org, chat, false));
+    emitTypingV3(world, org, chat, false);
     return;
   }
   cancelExpiry?.();
   const cancel = world.clock.after(world.config.typingTimeoutMs, () => {
     chat.customerTyping.delete(identifier);
     world.emit(org, 'typing_indicator.removed', typingData(world, org, chat, false));
+    emitTypingV3(world, org, chat, false);
   });
   const wasTyping = Boolean(cancelExpiry);
   chat.customerTyping.set(identifier, cancel);
-  if (!wasTyping) world.emit(org, 'typing_indicator.received', typingData(world, org, chat, true));
+  if (!wasTyping) {
+    world.emit(org, 'typing_indicator.received', typingData(world, org, chat, true));
+    emitTypingV3(world, org, chat, true);
+  }
 }
 
 export function startOrgTyping(world: World, chat: Chat): void {

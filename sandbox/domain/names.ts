@@ -1,4 +1,4 @@
-import { customerHandles } from './chats.ts';
+import { customerHandles } from './handles.ts';
 import type { Chat, Contact, Org } from './model.ts';
 
 export function fullName(contact: Pick<Contact, 'firstName' | 'lastName'>): string {

@@ -1,14 +1,15 @@
 /** REST response shapes (V2), from the spec's resource tables. Date-times are ISO 8601. */
-import type {
-  Attachment,
-  Chat,
-  Contact,
-  Handle,
-  Line,
-  Message,
-  Org,
-  Reaction,
-  Subscription,
+import {
+  REACTION_TYPES,
+  type Attachment,
+  type Chat,
+  type Contact,
+  type Handle,
+  type Line,
+  type Message,
+  type Org,
+  type Reaction,
+  type Subscription,
 } from './model.ts';
 import { chatDisplayName, fullName } from './names.ts';
 import { isoTime } from './time.ts';
@@ -76,7 +77,9 @@ export function presentMessage(
   // The spec: edited_at and reactions are absent from the create chat response.
   if (!options.forCreateChat) {
     body.edited_at = isoOrNull(message.editedAt);
-    body.reactions = message.reactions.map(presentReaction);
+    body.reactions = message.reactions
+      .filter((r) => (REACTION_TYPES as readonly string[]).includes(r.type))
+      .map(presentReaction);
   }
   return body;
 }

@@ -2,7 +2,7 @@
  * Webhook `data` objects, exactly in the spec's shapes: ids are strings (contact ids integers) and
  * timestamps are `YYYY-MM-DD HH:MM:SS +0000`, except where the spec says ISO 8601.
  */
-import { customerHandles } from './chats.ts';
+import { customerHandles } from './handles.ts';
 import type { Call, Chat, Contact, Handle, Message, Org, Reaction } from './model.ts';
 import { chatDisplayName, handleName } from './names.ts';
 import { presentContact } from './present.ts';

@@ -3,7 +3,15 @@ import type { Clock } from '../clock.ts';
 import type { Random } from '../random.ts';
 import { hashSeed } from '../random.ts';
 import type { DomainEvent, EventListener } from './events.ts';
-import type { Message, Org, OrgFeatures, Persona, Service, WebhookEventType } from './model.ts';
+import type {
+  Message,
+  Org,
+  OrgFeatures,
+  Persona,
+  Service,
+  V3WebhookEventType,
+  WebhookEventType,
+} from './model.ts';
 
 export interface SandboxConfig {
   /** Time from `pending` to `delivered` per service, in simulated milliseconds. */
@@ -60,6 +68,12 @@ export interface World {
   nextId(kind: IdKind): number;
   newUuid(): string;
   emit(org: Org, type: WebhookEventType, data: Record<string, unknown>, traceId?: string | null): void;
+  emitV3(
+    org: Org,
+    type: V3WebhookEventType,
+    data: Record<string, unknown>,
+    context?: { traceId?: string | null; lineNumber?: string | null },
+  ): void;
   onEvent(listener: EventListener): () => void;
   observers: WorldObserver[];
   persona(identifier: string): Persona;
@@ -108,7 +122,18 @@ export function createWorld(
     },
     newUuid: () => world.random.uuid(),
     emit(org, type, data, traceId = null) {
-      const event: DomainEvent = { org, type, data, traceId };
+      const event: DomainEvent = { org, family: 'v2', type, data, traceId, lineNumber: null };
+      for (const listener of listeners) listener(event);
+    },
+    emitV3(org, type, data, context = {}) {
+      const event: DomainEvent = {
+        org,
+        family: 'v3',
+        type,
+        data,
+        traceId: context.traceId ?? null,
+        lineNumber: context.lineNumber ?? null,
+      };
       for (const listener of listeners) listener(event);
     },
     onEvent(listener) {
@@ -128,6 +153,7 @@ export function createWorld(
         rcs: h >= 6 && h < 8,
         reachable: true,
         autoReply: true,
+        failCode: null,
       };
       personas.set(identifier, created);
       return created;
@@ -166,6 +192,9 @@ export function createOrg(
     calls: [],
     features: { shareContact: true, manualTyping: true, ...init.features },
     lastAvailabilityCheckAt: null,
+    nextSendFailures: [],
+    uploads: new Map(),
+    v3Index: new Map(),
   };
   world.orgs.push(org);
   world.orgByToken.set(org.token, org);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -6,11 +7,8 @@ import Fastify, {
 } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { Org } from '../domain/model.ts';
-import type { World } from '../domain/world.ts';
-import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
-import { ApiError, type ErrorFormat, renderError, unauthorized } from './errors.ts';
-import type { FaultBook } from './faults.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import { CONTROL, type SandboxServices, TOKEN_HEADER, V2 } from './context.ts';
+import { ApiError, renderError, unauthorized } from './errors.ts';
 import { registerChatRoutes } from './routes/chats.ts';
 import { registerMessageRoutes } from './routes/messages.ts';
 import { registerContactRoutes } from './routes/contacts.ts';
@@ -18,37 +16,15 @@ import { registerLineRoutes } from './routes/lines.ts';
 import { registerSubscriptionRoutes } from './routes/subscriptions.ts';
 import { registerFileRoutes } from './routes/files.ts';
 import { registerControlRoutes } from './routes/control.ts';
-import { registerV3Routes } from './routes/v3.ts';
-
-export const V2 = '/api/partner/v2';
-export const CONTROL = '/__sandbox';
-export const TOKEN_HEADER = 'x-partner-integration-token';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    org: Org;
-    /** Set by a slow_response fault: the answer waits this long after the work is done. */
-    slowResponseMs: number;
-  }
-  interface FastifyContextConfig {
-    errorFormat?: ErrorFormat;
-  }
-}
-
-export interface SandboxServices {
-  world: World;
-  limiter: RateLimiter;
-  faults: FaultBook;
-  webhooks: WebhookDispatcher;
-  adminSecret: string;
-  /** Restores the initial state (control API reset). */
-  reset(): Promise<void>;
-}
+import { registerUploadTarget } from './v3/attachments.ts';
+import { registerV3Routes } from './v3/index.ts';
 
 export function buildApp(services: SandboxServices): FastifyInstance {
   const { world } = services;
   const app = Fastify({
     logger: false,
+    // One id per request: the V3 trace id (X-Trace-ID, error bodies, the events it causes).
+    genReqId: () => randomUUID(),
     // stop() must not wait for clients' keep-alive connections.
     forceCloseConnections: true,
     bodyLimit: 2 * 1024 * 1024,
@@ -136,6 +112,7 @@ export function buildApp(services: SandboxServices): FastifyInstance {
   registerFileRoutes(app, services);
   registerControlRoutes(app, services);
   registerV3Routes(app, services);
+  registerUploadTarget(app, services);
   return app;
 }
 

@@ -33,20 +33,19 @@ interface IncomingFile {
   label: string;
 }
 
-function check(world: World, file: IncomingFile): void {
+function check(world: World, file: IncomingFile, maxBytes = world.config.attachmentMaxBytes): void {
   if (!ALLOWED_TYPES.has(file.mimeType)) {
     throw invalidParams(
       `${file.label}: type ${file.mimeType} is not allowed (JPEG, PNG, GIF, HEIC, MP4, MOV, PDF, vCard, text)`,
     );
   }
-  if (file.data.length > world.config.attachmentMaxBytes) {
-    throw invalidParams(`${file.label}: file is larger than ${world.config.attachmentMaxBytes} bytes`);
+  if (file.data.length > maxBytes) {
+    throw invalidParams(`${file.label}: file is larger than ${maxBytes} bytes`);
   }
   if (file.data.length === 0) throw invalidParams(`${file.label}: file is empty`);
 }
 
-function store(world: World, file: IncomingFile): Attachment {
-  const id = world.newUuid();
+function store(world: World, file: IncomingFile, id = world.newUuid()): Attachment {
   world.files.set(id, { data: file.data, mimeType: file.mimeType, filename: file.filename });
   return {
     id,
@@ -57,7 +56,7 @@ function store(world: World, file: IncomingFile): Attachment {
   };
 }
 
-async function download(world: World, url: string, label: string): Promise<IncomingFile> {
+async function download(world: World, url: string, label: string, maxBytes: number): Promise<IncomingFile> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -80,9 +79,9 @@ async function download(world: World, url: string, label: string): Promise<Incom
     throw invalidParams(`${label}: ${url} answered HTTP ${response.status}`);
   }
   const declaredLength = Number(response.headers.get('content-length') ?? 0);
-  if (declaredLength > world.config.attachmentMaxBytes) {
+  if (declaredLength > maxBytes) {
     await response.body?.cancel();
-    throw invalidParams(`${label}: ${url} is larger than ${world.config.attachmentMaxBytes} bytes`);
+    throw invalidParams(`${label}: ${url} is larger than ${maxBytes} bytes`);
   }
   const data = Buffer.from(await response.arrayBuffer());
   const filename = decodeURIComponent(parsed.pathname.split('/').pop() || '') || 'attachment';
@@ -98,11 +97,20 @@ async function download(world: World, url: string, label: string): Promise<Incom
  * Validates every uploaded file and URL before storing any, so a bad request changes nothing.
  * Downloads run in parallel, each with its own 30 s timeout.
  */
+export function storeFile(
+  world: World,
+  file: { filename: string; mimeType: string; data: Buffer },
+  id?: string,
+): Attachment {
+  return store(world, { ...file, label: file.filename }, id);
+}
+
 export async function acceptAttachments(
   world: World,
   uploads: readonly UploadedFile[],
   urls: readonly string[],
   labelPrefix: string,
+  maxBytes = world.config.attachmentMaxBytes,
 ): Promise<Attachment[]> {
   const incoming: IncomingFile[] = uploads.map((file, i) => ({
     filename: file.filename,
@@ -110,10 +118,10 @@ export async function acceptAttachments(
     data: file.data,
     label: `${labelPrefix}[attachments][${i}] (${file.filename})`,
   }));
-  for (const file of incoming) check(world, file);
+  for (const file of incoming) check(world, file, maxBytes);
   const downloaded = await Promise.all(
-    urls.map((url, i) => download(world, url, `${labelPrefix}[attachment_urls][${i}]`)),
+    urls.map((url, i) => download(world, url, `${labelPrefix}[attachment_urls][${i}]`, maxBytes)),
   );
-  for (const file of downloaded) check(world, file);
+  for (const file of downloaded) check(world, file, maxBytes);
   return [...incoming, ...downloaded].map((file) => store(world, file));
 }

@@ -1,6 +1,15 @@
 /** What every seeded organization gets (users, lines) and the helper that writes outbound history. */
-import { insertMessage, lineOf, meHandle } from '../domain/chats.ts';
-import type { Attachment, Chat, Line, Message, Org, User } from '../domain/model.ts';
+import { insertMessage, lineOf } from '../domain/chats.ts';
+import { meHandle } from '../domain/handles.ts';
+import {
+  type Attachment,
+  type Chat,
+  type Line,
+  type Message,
+  type Org,
+  plainMessageFields,
+  type User,
+} from '../domain/model.ts';
 import type { World } from '../domain/world.ts';
 import { linePhone } from './numbers.ts';
 
@@ -43,6 +52,8 @@ export function addLine(
     paused: false,
     dailyChatQuota: world.config.dailyNewChatQuota,
     chatsCreated: { day: '', count: 0 },
+    reputation: 'HEALTHY',
+    reputationUpdatedAt: world.clock.now(),
   };
   org.lines.push(line);
   return line;
@@ -76,6 +87,8 @@ export function pastOutbound(
     reactions: [],
     idempotencyKey: null,
     outbound: true,
+    ...plainMessageFields(),
+    transmittedAt: init.at,
   };
   insertMessage(org, chat, message);
   return message;

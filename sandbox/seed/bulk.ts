@@ -45,6 +45,7 @@ export function seedBulk(world: World, org: Org, line: Line, chats: number, mess
     const identifier = bulkCustomerPhone(i);
     const service: Service = SERVICES[i % SERVICES.length]!;
     world.personas.set(identifier, {
+      failCode: null,
       identifier,
       firstName: i < MAX_CONTACTS ? `Customer` : '',
       lastName: i < MAX_CONTACTS ? String(i + 1) : '',

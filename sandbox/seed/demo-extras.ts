@@ -1,5 +1,5 @@
 /** The demo's finishing touches: contacts, generated files, edits and reactions, call history. */
-import { customerHandles, meHandle } from '../domain/chats.ts';
+import { customerHandles, meHandle } from '../domain/handles.ts';
 import { createContact } from '../domain/contacts.ts';
 import type { Attachment, Call, Org, ReactionType, User } from '../domain/model.ts';
 import type { World } from '../domain/world.ts';
@@ -187,6 +187,8 @@ export function decorate(world: World, rng: Random, plans: ChatPlan[], now: numb
         id: world.nextId('reaction'),
         messageId: message.id,
         type,
+        customEmoji: null,
+        partIndex: 0,
         isFromMe: fromMe,
         fromPhone: handle.identifier,
         handleId: handle.id,

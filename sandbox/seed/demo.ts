@@ -41,6 +41,7 @@ export function seedDemo(world: World, org: Org, orgIndex: number): void {
   const silent = customers.find((x) => x.service === 'RCS');
   for (const c of customers) {
     world.personas.set(c.identifier, {
+      failCode: null,
       identifier: c.identifier,
       firstName: c.firstName,
       lastName: c.lastName,

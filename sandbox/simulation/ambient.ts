@@ -4,7 +4,8 @@
  * within ~2 min of simulated time, so a fresh demo shows each kind of event early.
  */
 import { completeCall } from '../domain/calls.ts';
-import { customerHandles, lineOf, receiveMessage, setCustomerTyping } from '../domain/chats.ts';
+import { lineOf, receiveMessage, setCustomerTyping } from '../domain/chats.ts';
+import { customerHandles } from '../domain/handles.ts';
 import type { Call, Chat, Handle, Org } from '../domain/model.ts';
 import { handleName } from '../domain/names.ts';
 import { addReaction } from '../domain/reactions.ts';

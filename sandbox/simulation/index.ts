@@ -4,7 +4,8 @@
  * delay goes through the world's clock, so `--speed` and `clock.advance()` scale it, and every
  * choice comes from `world.random`, so a run is reproducible.
  */
-import { customerHandles, markRead, receiveMessage, setCustomerTyping } from '../domain/chats.ts';
+import { markRead, receiveMessage, setCustomerTyping } from '../domain/chats.ts';
+import { customerHandles } from '../domain/handles.ts';
 import type { Chat, Message, Org } from '../domain/model.ts';
 import { addReaction } from '../domain/reactions.ts';
 import type { World, WorldObserver } from '../domain/world.ts';

@@ -4,7 +4,8 @@ import type { DomainEvent } from '../domain/events.ts';
 import type { Subscription } from '../domain/model.ts';
 import type { World } from '../domain/world.ts';
 import { isoTime } from '../domain/time.ts';
-import { canonicalJson, envelopeFor, signature } from './envelope.ts';
+import { v3Id } from '../domain/v3/ids.ts';
+import { canonicalJson, envelopeFor, signature, standardWebhookHeaders, v3Envelope } from './envelope.ts';
 import { createWebhookFaultBook, type WebhookFault, type WebhookFaultBook } from './faults.ts';
 
 export interface DeliveryRecord {
@@ -31,6 +32,8 @@ export interface WebhookDispatcher {
 }
 
 const LOG_LIMIT = 20_000;
+/** A well-formed secret that is not the subscription's (bad_signature fault on V3). */
+const WRONG_V3_SECRET = `whsec_${Buffer.from('not-the-secret-not-the-secret!!').toString('base64')}`;
 
 interface Delivery {
   subscription: Subscription;
@@ -59,14 +62,21 @@ export function createWebhookDispatcher(world: World): WebhookDispatcher {
     // One id per event (the spec: unique per event, for deduplication), whatever the fan-out.
     const eventId = randomUUID();
     for (const subscription of event.org.subscriptions.values()) {
-      if (!subscription.active || !subscription.events.includes(event.type)) continue;
-      const body = canonicalJson(envelopeFor(event, subscription.version, world.clock.now(), eventId));
+      if (!subscription.active || subscription.family !== event.family) continue;
+      if (!subscription.events.includes(event.type)) continue;
+      const lines = subscription.phoneNumbers;
+      if (lines.length > 0 && event.lineNumber !== null && !lines.includes(event.lineNumber)) continue;
+      const v3 = event.family === 'v3';
+      const envelope = v3
+        ? v3Envelope(event, world.clock.now(), eventId, v3Id(event.org, 'org', event.org.id))
+        : envelopeFor(event, subscription.version, world.clock.now(), eventId);
+      const body = canonicalJson(envelope);
       const delivery: Delivery = {
         subscription,
         event,
         eventId,
         body,
-        signature: subscription.secret ? signature(subscription.secret, body) : null,
+        signature: subscription.secret && !v3 ? signature(subscription.secret, body) : null,
         attempt: 0,
       };
       pending++;
@@ -126,9 +136,14 @@ export function createWebhookDispatcher(world: World): WebhookDispatcher {
           'content-type': 'application/json',
           'user-agent': 'pms-sandbox-webhooks/1',
         };
-        const sig =
-          fault === 'bad_signature' ? signature('not-the-secret', delivery.body) : delivery.signature;
-        if (sig) headers['x-webhook-signature'] = sig;
+        if (subscription.family === 'v3' && subscription.secret) {
+          const secret = fault === 'bad_signature' ? WRONG_V3_SECRET : subscription.secret;
+          Object.assign(headers, standardWebhookHeaders(secret, delivery.eventId, delivery.body));
+        } else {
+          const sig =
+            fault === 'bad_signature' ? signature('not-the-secret', delivery.body) : delivery.signature;
+          if (sig) headers['x-webhook-signature'] = sig;
+        }
         const response = await request(subscription.webhookUrl, {
           method: 'POST',
           body: delivery.body,
@@ -167,6 +182,9 @@ export function createWebhookDispatcher(world: World): WebhookDispatcher {
       return settle();
     }
     if (delivery.attempt > world.config.webhook.maxRetries || stopped) return settle();
+    // V3: a 4xx other than 429 is the receiver's final answer (V3-DECISIONS).
+    const final4xx = statusCode !== null && statusCode >= 400 && statusCode < 500 && statusCode !== 429;
+    if (subscription.family === 'v3' && final4xx) return settle();
     const backoff = world.config.webhook.retryBaseMs * 2 ** (delivery.attempt - 1);
     world.clock.after(backoff, () => void attempt(delivery, null));
   }

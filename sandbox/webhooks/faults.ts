@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENTS } from '../domain/model.ts';
+import { V3_WEBHOOK_EVENTS, WEBHOOK_EVENTS } from '../domain/model.ts';
 import type { Random } from '../random.ts';
 
 /** Webhook faults set through the control API; each applies to an event's first attempt. */
 export const webhookFaultSchema = z.object({
   kind: z.enum(['drop', 'duplicate', 'delay', 'reorder', 'bad_signature']),
-  event_type: z.enum(WEBHOOK_EVENTS).optional(),
+  event_type: z.enum([...new Set([...WEBHOOK_EVENTS, ...V3_WEBHOOK_EVENTS])]).optional(),
   subscription_id: z.number().int().positive().optional(),
   delay_ms: z.number().int().min(0).max(600_000).default(2_000),
   probability: z.number().min(0).max(1).default(1),

@@ -1,6 +1,6 @@
 /**
- * npm run bench:sandbox — loopback throughput of the sandbox: list chats (25 per page), send message,
- * and webhook fan-out. Writes docs/bench/sandbox.json. Target: ≥ 3,000 list-chats requests/s.
+ * npm run bench:sandbox — loopback throughput of the sandbox: list chats (25 per page) and send
+ * message on V2 and on V3, and webhook fan-out. Writes docs/bench/sandbox.json. Target: ≥ 3,000 list-chats requests/s.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -60,6 +60,21 @@ async function main(): Promise<void> {
       body: JSON.stringify({ message: { text: 'Benchmark message' } }),
     });
 
+    const v3Headers = { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' };
+    const v3Api = `${sandbox.url}/api/partner/v3`;
+    const v3Chats = (await (await fetch(`${v3Api}/chats?limit=1`, { headers: v3Headers })).json()) as {
+      chats: Array<{ id: string }>;
+    };
+    console.log(`V3 list chats for ${DURATION_S}s …`);
+    const v3List = await load({ url: `${v3Api}/chats?limit=25`, headers: v3Headers });
+    console.log(`V3 send message (202) for ${DURATION_S}s …`);
+    const v3Send = await load({
+      url: `${v3Api}/chats/${v3Chats.chats[0]?.id}/messages`,
+      method: 'POST',
+      headers: v3Headers,
+      body: JSON.stringify({ message: { parts: [{ type: 'text', value: 'Benchmark message' }] } }),
+    });
+
     console.log('webhook fan-out …');
     const fanout = await webhookFanout(sandbox.url, sandbox.token, sandbox.adminSecret);
 
@@ -71,6 +86,8 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       list_chats_25_per_page: summary(list),
       send_message: summary(send),
+      v3_list_chats_25: summary(v3List),
+      v3_send_message_202: summary(v3Send),
       webhook_fanout: fanout,
       target: { list_chats_requests_per_second: 3000, met: list.requests.average >= 3000 },
     };

@@ -3,6 +3,9 @@ import { PartnerApiError } from './errors.ts';
 /** Every V2 path hangs below this prefix. */
 export const V2_PREFIX = '/api/partner/v2';
 
+/** Every V3 path hangs below this prefix. */
+export const V3_PREFIX = '/api/partner/v3';
+
 /**
  * The service's base address in one canonical spelling: no trailing slash, and without an API prefix
  * that users often paste along with the host (`https://host/api/partner/v2/`). Throws a user-facing

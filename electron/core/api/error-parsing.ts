@@ -1,6 +1,7 @@
 /** Turns failed responses and transport failures into `PartnerApiError`s. Pure; no I/O. */
 import { z } from 'zod';
 import { kindForStatus, PartnerApiError, type PartnerApiErrorKind } from './errors.ts';
+import { v3CodeNumber, v3Retryable } from './v3/error-codes.ts';
 
 export interface ResponseContext {
   status: number;
@@ -36,14 +37,20 @@ const contactErrorBody = z.object({
 const v3ErrorBody = z.object({
   success: z.literal(false),
   error: z.object({
-    status: z.number().optional(),
+    status: z.number().nullish(),
     code: z.union([z.number(), z.string()]),
-    message: z.string().optional(),
-    doc_url: z.string().optional(),
-    retry_after: z.number().optional(),
+    message: z.string().nullish(),
+    doc_url: z.string().nullish(),
+    retry_after: z.number().nonnegative().nullish(),
   }),
-  trace_id: z.string().optional(),
+  trace_id: z.string().nullish(),
 });
+
+/** `x-should-retry: true|false` (V3): the service's verdict on repeating the request. */
+function shouldRetryHeader(value: string | undefined): boolean | undefined {
+  const text = value?.trim().toLowerCase();
+  return text === 'true' ? true : text === 'false' ? false : undefined;
+}
 
 /** Seconds to wait from a Retry-After header: delta-seconds or an HTTP-date. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
@@ -78,6 +85,7 @@ export function errorFromResponse(context: ResponseContext): PartnerApiError {
     rawBody: bodyText,
     traceId: header(context.headers, 'x-trace-id'),
     retryAfter: parseRetryAfter(header(context.headers, 'retry-after'), context.now),
+    shouldRetry: shouldRetryHeader(header(context.headers, 'x-should-retry')),
   };
   const body = parseJson(bodyText);
 
@@ -85,16 +93,16 @@ export function errorFromResponse(context: ResponseContext): PartnerApiError {
   if (v3.success) {
     const { error } = v3.data;
     const code = String(error.code);
+    // HTTP status first, then the code (v3Retryable); unknown codes are kept as they came.
     return new PartnerApiError({
       ...common,
       kind: kindForStatus(status),
       code,
-      message: error.message ?? `Request failed with code ${code}`,
-      docUrl: error.doc_url,
+      message: error.message || `Request failed with code ${code}`,
+      docUrl: error.doc_url ?? undefined,
       traceId: v3.data.trace_id ?? common.traceId,
       retryAfter: error.retry_after ?? common.retryAfter,
-      // The spec's code ranges: 3xxx is transient server trouble, retry with backoff.
-      retryable: status === 429 || status >= 500 || /^3\d{3}$/.test(code),
+      retryable: common.shouldRetry !== false && v3Retryable(status, v3CodeNumber(error.code)),
     });
   }
 

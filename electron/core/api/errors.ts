@@ -28,6 +28,8 @@ export interface PartnerApiErrorInit {
   detail?: string;
   retryable?: boolean;
   retryAfter?: number;
+  /** The service's `x-should-retry` header, when it sent one. */
+  shouldRetry?: boolean;
   traceId?: string;
   docUrl?: string;
   rawBody?: string;
@@ -50,6 +52,8 @@ export class PartnerApiError extends Error {
   readonly retryable: boolean;
   /** Seconds the service asked us to wait (Retry-After header or V3 `retry_after`). */
   readonly retryAfter: number | undefined;
+  /** The service's own verdict (`x-should-retry` header); undefined when it gave none. */
+  readonly shouldRetry: boolean | undefined;
   readonly traceId: string | undefined;
   readonly docUrl: string | undefined;
   /** The response body (redacted, truncated) for diagnostics; never shown to users as-is. */
@@ -65,6 +69,7 @@ export class PartnerApiError extends Error {
     this.detail = init.detail === undefined ? undefined : redactText(init.detail);
     this.retryable = init.retryable ?? defaultRetryable(init.kind, this.status);
     this.retryAfter = init.retryAfter;
+    this.shouldRetry = init.shouldRetry;
     this.traceId = init.traceId;
     this.docUrl = init.docUrl;
     this.rawBody = init.rawBody === undefined ? undefined : redactText(init.rawBody.slice(0, RAW_BODY_LIMIT));
@@ -88,6 +93,7 @@ export class PartnerApiError extends Error {
       detail: this.detail,
       retryable: this.retryable,
       retryAfter: this.retryAfter,
+      shouldRetry: this.shouldRetry,
       traceId: this.traceId,
       docUrl: this.docUrl,
       method: this.method,
@@ -104,6 +110,7 @@ export class PartnerApiError extends Error {
       code: this.code,
       detail: this.detail,
       retryAfter: this.retryAfter,
+      shouldRetry: this.shouldRetry,
       traceId: this.traceId,
       docUrl: this.docUrl,
       rawBody: this.rawBody,

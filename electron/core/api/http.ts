@@ -25,6 +25,13 @@ export interface PartnerHttpOptions {
   token: string;
   /** Header carrying the token; a workspace setting (API-GAPS). Default X-PARTNER-INTEGRATION-TOKEN. */
   tokenHeader?: string;
+  /**
+   * V3 sends `Authorization: Bearer <token>`: with a scheme the header defaults to Authorization and
+   * its value is `<scheme> <token>`. Default: none (V2, the bare token).
+   */
+  tokenScheme?: 'Bearer';
+  /** The API prefix requests hang below unless they name their own. Default /api/partner/v2. */
+  prefix?: string;
   /** Per attempt, from sending to the end of the response body. Default 30 s. */
   timeoutMs?: number;
   /** Per attempt for multipart uploads. Default 5 minutes. */
@@ -77,7 +84,7 @@ export interface HttpRequest<T> extends CallOptions {
   method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Below the API prefix, starting with '/', e.g. `/chats/12`. */
   path: string;
-  /** Default /api/partner/v2. */
+  /** Default: the client's prefix (/api/partner/v2 unless configured). */
   prefix?: string;
   query?: Record<string, QueryValue>;
   json?: unknown;
@@ -87,6 +94,11 @@ export interface HttpRequest<T> extends CallOptions {
   schema?: z.ZodType<T>;
   /** The idempotency key the body carries: makes a POST safe to repeat. */
   idempotencyKey?: string;
+  /**
+   * Repeating the request leaves the same state as sending it once (V3 PUT/DELETE, mark read, typing):
+   * transient failures may be retried like a GET.
+   */
+  idempotent?: boolean;
   /** Non-2xx statuses whose body is a result in `schema`'s shape (migrate_to_v3's 422). */
   alsoAccept?: readonly number[];
   /** The endpoint has its own rate limit (iMessage availability): its 429 does not pause the budget. */
@@ -128,8 +140,9 @@ interface RawResponse {
 export class PartnerHttp {
   readonly baseUrl: string;
   readonly budget: RequestBudget;
-  readonly #token: string;
   readonly #tokenHeader: string;
+  readonly #tokenValue: string;
+  readonly #prefix: string;
   readonly #timeoutMs: number;
   readonly #uploadTimeoutMs: number;
   readonly #maxAttempts: number;
@@ -142,8 +155,10 @@ export class PartnerHttp {
 
   constructor(options: PartnerHttpOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
-    this.#token = options.token;
-    this.#tokenHeader = options.tokenHeader?.trim() || DEFAULT_TOKEN_HEADER;
+    this.#tokenHeader =
+      options.tokenHeader?.trim() || (options.tokenScheme ? 'Authorization' : DEFAULT_TOKEN_HEADER);
+    this.#tokenValue = options.tokenScheme ? `${options.tokenScheme} ${options.token}` : options.token;
+    this.#prefix = options.prefix ?? V2_PREFIX;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#uploadTimeoutMs = options.uploadTimeoutMs ?? 5 * 60_000;
     this.#maxAttempts = Math.max(1, options.maxAttempts ?? 6);
@@ -163,7 +178,7 @@ export class PartnerHttp {
 
   async request<T>(req: HttpRequest<T>): Promise<HttpResult<T>> {
     const maxAttempts = Math.min(this.#maxAttempts, Math.max(1, req.maxAttempts ?? this.#maxAttempts));
-    const url = `${this.baseUrl}${req.prefix ?? V2_PREFIX}${req.path}${queryString(req.query)}`;
+    const url = `${this.baseUrl}${req.prefix ?? this.#prefix}${req.path}${queryString(req.query)}`;
     for (let attempt = 1; ; attempt++) {
       await this.#wait(() => this.budget.acquire(req.priority ?? 'user', req.signal), req);
       const started = performance.now();
@@ -212,7 +227,7 @@ export class PartnerHttp {
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...req.headers,
-      [this.#tokenHeader]: this.#token,
+      [this.#tokenHeader]: this.#tokenValue,
     };
     let body: string | FormData | undefined;
     if (req.json !== undefined) {

@@ -50,17 +50,23 @@ export interface RetryContext {
   method: string;
   /** A send carrying an idempotency key: repeating it cannot create a second message. */
   idempotencyKey?: string | undefined;
+  /** Repeating the request leaves the same state as sending it once (V3 PUT/DELETE, read, typing). */
+  idempotent?: boolean | undefined;
 }
 
 /**
- * Whether a failed attempt may be repeated. A 429 always may: the service did not process the request.
- * Otherwise only requests that are safe to repeat (GET/HEAD, keyed sends) and only for transient
- * failures. A POST without a key that timed out may have been processed, so repeating it could send twice.
+ * Whether a failed attempt may be repeated. Never when the service answered `x-should-retry: false`.
+ * A 429 always may: the service did not process the request. Otherwise only requests that are safe to
+ * repeat (GET/HEAD, keyed sends, idempotent calls) and only for transient failures. A POST without a key that timed out may have been processed, so repeating it could send twice.
  */
 export function mayRetry(error: PartnerApiError, context: RetryContext): boolean {
   if (error.kind === 'cancelled') return false;
+  // `x-should-retry: false` (V3, every lasting 4xx): the service says repeating cannot help.
+  if (error.shouldRetry === false) return false;
   if (error.status === 429) return true;
   if (!error.retryable) return false;
   const method = context.method.toUpperCase();
-  return method === 'GET' || method === 'HEAD' || Boolean(context.idempotencyKey);
+  return (
+    method === 'GET' || method === 'HEAD' || Boolean(context.idempotencyKey) || context.idempotent === true
+  );
 }

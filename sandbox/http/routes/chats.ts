@@ -10,8 +10,9 @@ import {
 } from '../../domain/chats.ts';
 import type { Org } from '../../domain/model.ts';
 import { presentChat, presentMessage } from '../../domain/present.ts';
-import type { SandboxServices } from '../app.ts';
-import { V2 } from '../app.ts';
+import { v3Id } from '../../domain/v3/ids.ts';
+import { reachableInV3 } from '../../domain/v3/shapes.ts';
+import { type SandboxServices, V2 } from '../context.ts';
 import { acceptAttachments } from '../attachments.ts';
 import { ApiError, forbidden, invalidParams, missingParam } from '../errors.ts';
 import { readForm } from '../form.ts';
@@ -116,14 +117,13 @@ export function registerChatRoutes(app: FastifyInstance, { world }: SandboxServi
     return { data: presentChat(request.org, chatOf(request.org, chat_id)) };
   });
 
-  /** Stable V3 id per chat; SMS group chats cannot migrate (422 with the same shape). */
+  /** The chat's V3 id (the one V3 shows); V2-era SMS group chats cannot migrate (422, same shape). */
   app.get(`${V2}/chats/:chat_id/migrate_to_v3`, async (request, reply) => {
     const chat = chatOf(request.org, (request.params as { chat_id: string }).chat_id);
-    if (chat.service === 'SMS' && chat.group) {
+    if (!reachableInV3(chat)) {
       return reply.status(422).send({ data: { v3_chat_id: null, v2_chat_id: chat.id, migrated: false } });
     }
-    chat.v3ChatId ??= world.newUuid();
-    return { data: { v3_chat_id: chat.v3ChatId, v2_chat_id: chat.id, migrated: true } };
+    return { data: { v3_chat_id: v3Id(request.org, 'chat', chat.id), v2_chat_id: chat.id, migrated: true } };
   });
 
   app.post(`${V2}/chats/:chat_id/start_typing`, async (request, reply) => {

@@ -9,8 +9,7 @@ import {
 import type { Contact, Org, User } from '../../domain/model.ts';
 import { isEmail, normalizePhone } from '../../domain/phone.ts';
 import { presentContact } from '../../domain/present.ts';
-import type { SandboxServices } from '../app.ts';
-import { V2 } from '../app.ts';
+import { type SandboxServices, V2 } from '../context.ts';
 import { ApiError, contactError } from '../errors.ts';
 import { type Body, pageOf, pagingParams } from '../params.ts';
 

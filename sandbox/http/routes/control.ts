@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { completeCall } from '../../domain/calls.ts';
 import {
   createChat,
-  customerHandles,
   findChat,
   markRead,
   orgTyping,
@@ -12,40 +11,48 @@ import {
   resumeLine,
   setCustomerTyping,
 } from '../../domain/chats.ts';
+import { customerHandles } from '../../domain/handles.ts';
 import { REACTION_TYPES, type Handle, type Org } from '../../domain/model.ts';
 import { presentMessage } from '../../domain/present.ts';
+import { v3Id } from '../../domain/v3/ids.ts';
 import { addReaction, removeReaction } from '../../domain/reactions.ts';
-import { participantData } from '../../domain/webhook-data.ts';
-import type { SandboxServices } from '../app.ts';
-import { CONTROL } from '../app.ts';
+import { addParticipant, removeParticipant } from '../../domain/participants.ts';
+import { CONTROL, type SandboxServices } from '../context.ts';
 import { acceptAttachments } from '../attachments.ts';
 import { ApiError } from '../errors.ts';
 import { handleParam } from '../params.ts';
-import { chatOf, lineByNumber, messageOf } from './scope.ts';
+import { anyId, controlChat, controlMessage, registerV3ControlRoutes } from './control-v3.ts';
+import { lineByNumber } from './scope.ts';
 
 const ADMIN_HEADER = 'x-sandbox-admin-secret';
 const ORG_HEADER = 'x-sandbox-org-token';
 
 const inboundMessage = z.object({
-  chat_id: z.number().int().optional(),
+  chat_id: anyId.optional(),
   from: z.string().optional(),
   to: z.string().optional(),
   text: z.string().default(''),
   attachment_urls: z.array(z.string()).default([]),
 });
-const inboundReaction = z.object({
-  message_id: z.number().int(),
-  from: z.string().optional(),
-  type: z.enum(REACTION_TYPES),
-  operation: z.enum(['add', 'remove']).default('add'),
-});
+const inboundReaction = z
+  .object({
+    message_id: anyId,
+    from: z.string().optional(),
+    type: z.enum([...REACTION_TYPES, 'custom', 'sticker']),
+    custom_emoji: z.string().min(1).nullable().default(null),
+    part_index: z.number().int().min(0).default(0),
+    operation: z.enum(['add', 'remove']).default('add'),
+  })
+  .refine((r) => (r.type === 'custom') === (r.custom_emoji !== null), {
+    message: 'custom_emoji goes with type custom, and only with it',
+  });
 const inboundTyping = z.object({
-  chat_id: z.number().int(),
+  chat_id: anyId,
   from: z.string().optional(),
   display: z.boolean(),
 });
 const inboundRead = z.object({
-  chat_id: z.number().int(),
+  chat_id: anyId,
   message_ids: z.array(z.number().int()).optional(),
 });
 const inboundCall = z.object({
@@ -158,7 +165,7 @@ export function registerControlRoutes(app: FastifyInstance, services: SandboxSer
       control.post('/inbound/message', async (request) => {
         const org = orgFor(request);
         const input = inboundMessage.parse(request.body ?? {});
-        let chat = input.chat_id === undefined ? undefined : chatOf(org, String(input.chat_id));
+        let chat = input.chat_id === undefined ? undefined : controlChat(org, input.chat_id);
         if (!chat) {
           if (!input.from) throw new ApiError(422, 'invalid_params', 'from or chat_id is required');
           const from = handleParam(input.from, 'from');
@@ -175,27 +182,33 @@ export function registerControlRoutes(app: FastifyInstance, services: SandboxSer
           text: input.text,
           attachments,
         });
-        return { chat_id: chat.id, data: presentMessage(message) };
+        return {
+          chat_id: chat.id,
+          v3_chat_id: v3Id(org, 'chat', chat.id),
+          v3_message_id: v3Id(org, 'message', message.id),
+          data: presentMessage(message),
+        };
       });
 
       control.post('/inbound/reaction', async (request) => {
         const org = orgFor(request);
         const input = inboundReaction.parse(request.body ?? {});
-        const { chat, message } = messageOf(org, String(input.message_id));
+        const { chat, message } = controlMessage(org, input.message_id);
         const sender = customerIn(customerHandles(chat), input.from);
+        const kind = { type: input.type, customEmoji: input.custom_emoji, partIndex: input.part_index };
         if (input.operation === 'remove') {
-          const removed = removeReaction(chat, message, input.type, sender.identifier);
+          const removed = removeReaction(world, org, chat, message, kind, sender.identifier);
           if (!removed) throw new ApiError(404, 'not_found', 'Reaction not found');
           return { removed: removed.id };
         }
-        const { reaction } = addReaction(world, org, chat, message, input.type, sender.identifier);
+        const { reaction } = addReaction(world, org, chat, message, kind, sender.identifier);
         return { id: reaction.id };
       });
 
       control.post('/inbound/typing', async (request) => {
         const org = orgFor(request);
         const input = inboundTyping.parse(request.body ?? {});
-        const chat = chatOf(org, String(input.chat_id));
+        const chat = controlChat(org, input.chat_id);
         const sender = customerIn(customerHandles(chat), input.from);
         setCustomerTyping(world, org, chat, sender.identifier, input.display);
         return { ok: true };
@@ -204,7 +217,7 @@ export function registerControlRoutes(app: FastifyInstance, services: SandboxSer
       control.post('/inbound/read', async (request) => {
         const org = orgFor(request);
         const input = inboundRead.parse(request.body ?? {});
-        const chat = chatOf(org, String(input.chat_id));
+        const chat = controlChat(org, input.chat_id);
         const ids = input.message_ids ? new Set(input.message_ids) : undefined;
         markRead(
           world,
@@ -249,39 +262,29 @@ export function registerControlRoutes(app: FastifyInstance, services: SandboxSer
 
       control.post('/chats/:id/participants', async (request) => {
         const org = orgFor(request);
-        const chat = chatOf(org, (request.params as { id: string }).id);
+        const chat = controlChat(org, (request.params as { id: string }).id);
         if (!chat.group)
           throw new ApiError(422, 'invalid_request', 'participants change only in group chats');
         const identifier = handleParam(participantBody.parse(request.body ?? {}).identifier, 'identifier');
         if (customerHandles(chat).some((h) => h.identifier === identifier)) {
           throw new ApiError(422, 'invalid_request', `${identifier} is already in the chat`);
         }
-        const handle: Handle = {
-          id: world.nextId('handle'),
-          identifier,
-          service: chat.service,
-          joinedAt: world.clock.now(),
-          isMe: false,
-          departedAt: null,
-        };
-        chat.handles.push(handle);
-        world.emit(org, 'participant.added', participantData(org, chat, handle));
+        const handle = addParticipant(world, org, chat, identifier);
         return { handle_id: handle.id };
       });
 
       control.delete('/chats/:id/participants/:identifier', async (request) => {
         const org = orgFor(request);
         const params = request.params as { id: string; identifier: string };
-        const chat = chatOf(org, params.id);
+        const chat = controlChat(org, params.id);
         const handle = customerIn(customerHandles(chat), decodeURIComponent(params.identifier));
-        handle.departedAt = world.clock.now();
-        world.emit(org, 'participant.removed', participantData(org, chat, handle));
+        removeParticipant(world, org, chat, handle);
         return { ok: true };
       });
 
       control.get('/chats/:id', async (request) => {
         const org = orgFor(request);
-        const chat = chatOf(org, (request.params as { id: string }).id);
+        const chat = controlChat(org, (request.params as { id: string }).id);
         return {
           id: chat.id,
           org_typing: orgTyping(world, chat),
@@ -399,6 +402,8 @@ export function registerControlRoutes(app: FastifyInstance, services: SandboxSer
           config.webhook.retryBaseMs = patch.webhook_retry_base_ms;
         return config;
       });
+
+      registerV3ControlRoutes(control, services, orgFor);
     },
     { prefix: CONTROL },
   );

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { SandboxServices } from '../app.ts';
+import type { SandboxServices } from '../context.ts';
 import { notFound } from '../errors.ts';
 
 /**

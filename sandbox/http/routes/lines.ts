@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { presentLine } from '../../domain/present.ts';
 import { strictPhone } from '../../domain/phone.ts';
-import type { SandboxServices } from '../app.ts';
-import { V2 } from '../app.ts';
+import { type SandboxServices, V2 } from '../context.ts';
 import { forbidden, invalidRequest, missingParam } from '../errors.ts';
 import { asObject } from '../params.ts';
 

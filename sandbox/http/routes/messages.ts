@@ -3,8 +3,7 @@ import { removeMessage, sendMessage } from '../../domain/chats.ts';
 import { REACTION_TYPES, type ReactionType } from '../../domain/model.ts';
 import { presentMessage, presentReaction } from '../../domain/present.ts';
 import { addReaction, removeReaction } from '../../domain/reactions.ts';
-import type { SandboxServices } from '../app.ts';
-import { V2 } from '../app.ts';
+import { type SandboxServices, V2 } from '../context.ts';
 import { acceptAttachments } from '../attachments.ts';
 import { forbidden, invalidParams, invalidRequest, notFound } from '../errors.ts';
 import { readForm } from '../form.ts';
@@ -73,6 +72,7 @@ export function registerMessageRoutes(app: FastifyInstance, { world }: SandboxSe
     if (chat.service === 'SMS') throw invalidRequest('SMS messages cannot be edited');
     if (text.trim() === '') throw invalidParams('text must not be empty');
     message.text = text;
+    message.parts = null; // V3 now sees the edited text (and the files) as its parts
     message.editedAt = world.clock.now();
     return { message: 'Message updated', data: { id: message.id, text: message.text } };
   });
@@ -101,7 +101,7 @@ export function registerMessageRoutes(app: FastifyInstance, { world }: SandboxSe
       const { reaction, created } = addReaction(world, org, chat, message, type as ReactionType, null);
       return reply.status(created ? 201 : 200).send({ data: presentReaction(reaction) });
     }
-    const removed = removeReaction(chat, message, type as ReactionType, null);
+    const removed = removeReaction(world, org, chat, message, type as ReactionType, null);
     if (!removed) throw notFound('Reaction');
     return { data: presentReaction(removed) };
   });

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Subscription, WEBHOOK_EVENTS, type WebhookEventType } from '../../domain/model.ts';
 import { presentSubscription } from '../../domain/present.ts';
-import type { SandboxServices } from '../app.ts';
-import { V2 } from '../app.ts';
+import { type SandboxServices, V2 } from '../context.ts';
 import { type ApiError, contactError } from '../errors.ts';
 import type { Body } from '../params.ts';
 
@@ -66,12 +65,14 @@ export function registerSubscriptionRoutes(app: FastifyInstance, { world }: Sand
 
   const subscriptionOf = (subscriptions: Map<number, Subscription>, raw: string): Subscription => {
     const found = /^\d{1,15}$/.test(raw) ? subscriptions.get(Number(raw)) : undefined;
-    if (!found) throw subscriptionNotFound();
+    if (!found || found.family !== 'v2') throw subscriptionNotFound();
     return found;
   };
 
   app.get(path, { config }, async (request) => ({
-    webhook_subscriptions: [...request.org.subscriptions.values()].map(presentSubscription),
+    webhook_subscriptions: [...request.org.subscriptions.values()]
+      .filter((s) => s.family === 'v2')
+      .map(presentSubscription),
   }));
 
   app.post(path, { config }, async (request, reply) => {
@@ -79,6 +80,8 @@ export function registerSubscriptionRoutes(app: FastifyInstance, { world }: Sand
     const now = world.clock.now();
     const subscription: Subscription = {
       id: world.nextId('subscription'),
+      family: 'v2',
+      phoneNumbers: [],
       webhookUrl: input.webhookUrl as string,
       version: input.version as number,
       events: input.events as WebhookEventType[],

@@ -187,8 +187,10 @@ describe('V3 paths answer in the V3 envelope', () => {
     expect(v2Header.body.error.code).toBe(2004);
   });
 
-  it('given a valid bearer token, when calling a V3 path, then 403 code 2011 (feature not available)', async () => {
-    const { status, traceHeader, body } = await v3('/chats', { authorization: `Bearer ${TOKEN_A}` }, 'POST');
+  it('given a valid bearer token, when calling a V3 feature the sandbox does not offer, then 403 code 2011', async () => {
+    const { status, traceHeader, body } = await v3('/blocked_handles', {
+      authorization: `Bearer ${TOKEN_A}`,
+    });
     expect(status).toBe(403);
     expect(body.success).toBe(false);
     expect(body.error).toMatchObject({ status: 403, code: 2011 });

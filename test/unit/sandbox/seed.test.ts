@@ -3,7 +3,7 @@ import { createClock } from '../../../sandbox/clock.ts';
 import { createRandom } from '../../../sandbox/random.ts';
 import { createOrg, createWorld, DEFAULT_CONFIG, type World } from '../../../sandbox/domain/world.ts';
 import type { Org } from '../../../sandbox/domain/model.ts';
-import { customerHandles } from '../../../sandbox/domain/chats.ts';
+import { customerHandles } from '../../../sandbox/domain/handles.ts';
 import { contactFor } from '../../../sandbox/domain/names.ts';
 import { isDemoOrg, parseSeed, seedOrg, type SeedSpec } from '../../../sandbox/seed/index.ts';
 

@@ -54,11 +54,11 @@ describe('error formats from the sandbox', () => {
 
   it('V3 envelope: numeric code as a string, trace id, doc url', async () => {
     const http = new PartnerHttp({ baseUrl: sandbox.url, token: sandbox.token });
-    const raw = (headers: Record<string, string>) =>
+    const raw = (headers: Record<string, string>, path = '/chats') =>
       http.request({
         method: 'GET',
         prefix: '/api/partner/v3',
-        path: '/chats',
+        path,
         headers,
         schema: z.unknown(),
       });
@@ -66,11 +66,14 @@ describe('error formats from the sandbox', () => {
     expect(unauthorized).toMatchObject({ kind: 'unauthorized', status: 401, code: '2004', retryable: false });
     expect(unauthorized).toHaveProperty('traceId', expect.stringMatching(/\S/));
     expect(unauthorized).toHaveProperty('docUrl', expect.stringContaining('2004'));
-    await expect(raw({ authorization: `Bearer ${sandbox.token}` })).rejects.toMatchObject({
-      kind: 'forbidden',
-      status: 403,
-      code: '2011',
-    });
+    // A V3 path the sandbox does not offer: feature not available.
+    await expect(raw({ authorization: `Bearer ${sandbox.token}` }, '/blocked_handles')).rejects.toMatchObject(
+      {
+        kind: 'forbidden',
+        status: 403,
+        code: '2011',
+      },
+    );
   });
 
   it('refuses impossible input before sending anything', async () => {

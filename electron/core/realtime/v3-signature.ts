@@ -1,0 +1,96 @@
+/**
+ * Standard Webhooks signatures of V3 deliveries (V3-DECISIONS "Events → Signature"):
+ *
+ *   webhook-id: <event id>   webhook-timestamp: <unix seconds>   webhook-signature: v1,<base64> [v1,<base64>…]
+ *
+ * The signature is HMAC-SHA256 over `{id}.{timestamp}.{raw body}` keyed with the base64-decoded part of
+ * the `whsec_` secret. Verification works on the raw bytes as received (never a re-encoded string),
+ * compares in constant time, accepts when any of the space-separated `v1` entries matches (the service
+ * signs with old and new secrets while rotating), and refuses timestamps more than 5 minutes off either
+ * way, so a captured delivery cannot be replayed later.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Deliveries older or newer than this (seconds) are refused. */
+export const V3_SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
+
+const SECRET_PREFIX = 'whsec_';
+
+export type V3SignatureFailure =
+  'missing_headers' | 'bad_timestamp' | 'stale' | 'future' | 'no_match' | 'bad_secret';
+
+export type V3SignatureResult =
+  { ok: true; id: string; timestamp: number } | { ok: false; reason: V3SignatureFailure };
+
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+/** The HMAC key of a `whsec_` secret (the prefix is optional), or undefined when it is not base64. */
+export function v3SigningKey(secret: string): Buffer | undefined {
+  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined;
+  const key = Buffer.from(encoded, 'base64');
+  return key.length === 0 ? undefined : key;
+}
+
+function single(headers: HeaderBag, name: string): string | undefined {
+  const direct = headers[name];
+  const value =
+    direct ?? Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1] ?? undefined;
+  // A repeated header is ambiguous: refuse it rather than pick one.
+  return typeof value === 'string' ? value : undefined;
+}
+
+function mac(key: Buffer, id: string, timestamp: string, body: Uint8Array): Buffer {
+  return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest();
+}
+
+/**
+ * Checks a delivery. `body` is the raw request body; `nowMs` the current time (tests pass their own).
+ * Never throws for anything a sender controls.
+ */
+export function verifyV3Webhook(
+  secret: string,
+  body: Uint8Array,
+  headers: HeaderBag,
+  nowMs: number = Date.now(),
+): V3SignatureResult {
+  const key = v3SigningKey(secret);
+  if (!key) return { ok: false, reason: 'bad_secret' };
+  const id = single(headers, 'webhook-id');
+  const timestampText = single(headers, 'webhook-timestamp');
+  const signatures = single(headers, 'webhook-signature');
+  if (!id || !timestampText || !signatures) return { ok: false, reason: 'missing_headers' };
+  if (!/^\d{1,12}$/.test(timestampText.trim())) return { ok: false, reason: 'bad_timestamp' };
+  const timestamp = Number(timestampText.trim());
+  const nowSeconds = Math.floor(nowMs / 1000);
+  if (nowSeconds - timestamp > V3_SIGNATURE_TOLERANCE_SECONDS) return { ok: false, reason: 'stale' };
+  if (timestamp - nowSeconds > V3_SIGNATURE_TOLERANCE_SECONDS) return { ok: false, reason: 'future' };
+  const expected = mac(key, id, timestampText.trim(), body);
+  let matched = false;
+  for (const entry of signatures.trim().split(/\s+/)) {
+    const comma = entry.indexOf(',');
+    if (comma < 0 || entry.slice(0, comma) !== 'v1') continue;
+    const given = Buffer.from(entry.slice(comma + 1), 'base64');
+    // Every entry is compared (no early exit), each in constant time over the 32 digest bytes.
+    if (given.length === expected.length && timingSafeEqual(given, expected)) matched = true;
+  }
+  return matched ? { ok: true, id, timestamp } : { ok: false, reason: 'no_match' };
+}
+
+/** The headers the service would send for `body` (tests, benchmarks, a local emulator). */
+export function signV3Webhook(
+  secret: string,
+  id: string,
+  body: string | Uint8Array,
+  nowMs: number = Date.now(),
+): { 'webhook-id': string; 'webhook-timestamp': string; 'webhook-signature': string } {
+  const key = v3SigningKey(secret);
+  if (!key) throw new Error('The signing secret is not a whsec_ base64 secret');
+  const timestamp = String(Math.floor(nowMs / 1000));
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': `v1,${mac(key, id, timestamp, bytes).toString('base64')}`,
+  };
+}
