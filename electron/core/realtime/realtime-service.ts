@@ -59,7 +59,7 @@ export interface RealtimeServiceOptions {
   backoff?: Backoff;
   /** How long a fresh tunnel URL may take to reach the listener. Default 20 s. */
   probeGraceMs?: number;
-  /** Failed delivery attempts (by the service's counters) between two checks that mean "not live". Default 3. */
+  /** Failed delivery attempts in a row (by the service's counters, since one last reached Parley) that mean "not live". Default 3. */
   failedDeliveryThreshold?: number;
   /** Hears every status change (the app core announces it with the rest of the live status). */
   onStatus?: (status: ConnectionStatus) => void;
@@ -94,6 +94,7 @@ export class RealtimeService {
   #pointing: Pointing | null = null;
   #pointingDone: Promise<void> = Promise.resolve();
   #pointingFailures = 0;
+  /** The subscription's counters when deliveries last reached Parley: failures count from here. */
   #counters: DeliveryCounters | null = null;
   #arrivedSinceCheck = false;
   #deliveryProblem: string | null = null;
@@ -322,7 +323,9 @@ export class RealtimeService {
     } else if (this.#arrivedSinceCheck || now.lastDeliveredAt !== before.lastDeliveredAt) {
       this.#deliveryProblem = null;
     }
-    this.#counters = now;
+    // Failed attempts add up across checks until one gets through: the service's retries slow down
+    // (minutes apart), so counting per check interval would rarely see three in a row.
+    if (failed === 0) this.#counters = now;
     this.#arrivedSinceCheck = false;
     this.#publish();
     this.#later(this.#options.subscriptionCheckIntervalMs ?? 60_000, () => this.#check(attempt));
