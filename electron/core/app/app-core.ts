@@ -196,6 +196,12 @@ export class AppCore implements HandlerContext {
     return total;
   }
 
+  /** A file the agent staged in the open workspace; undefined when there is none (or no workspace). */
+  stagedFile(stagedId: string): LocalAttachment | undefined {
+    const staged = this.#session?.staging.get(stagedId);
+    return staged ? { path: staged.path, mimeType: staged.mimeType, filename: staged.filename } : undefined;
+  }
+
   /**
    * A received attachment as a local file: downloaded once from the service into the workspace's
    * cache, then served from disk through the host's app-owned URL.
@@ -206,10 +212,7 @@ export class AppCore implements HandlerContext {
     const row = session.store.messages.attachment(attachmentId);
     if (!row) return undefined;
     const stagedId = stagedIdOf(row.url);
-    if (stagedId) {
-      const staged = session.staging.get(stagedId);
-      return staged ? { path: staged.path, mimeType: staged.mimeType, filename: staged.filename } : undefined;
-    }
+    if (stagedId) return this.stagedFile(stagedId);
     const dir = join(this.registry.dataDirFor(this.#sessionWorkspaceId), 'attachments');
     const path = join(dir, attachmentId.replace(/[^A-Za-z0-9_-]/g, '_'));
     const cached = await stat(path).catch(() => undefined);

@@ -326,6 +326,7 @@ export function createHandlers(core: HandlerContext): Handlers {
       demo: core.isDemo,
     }),
     'app.syncStatus': () => s().sync.status,
+    'app.storageStatus': () => core.storageStatus(),
     'app.syncNow': () => s().sync.syncNow(),
     'app.openExternal': async ({ url }) => {
       const safe = safeExternalUrl(url);
