@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StorageStatus } from '../../../shared/contract/errors.ts';
 import type { EventName, Events } from '../../../shared/contract/events.ts';
@@ -12,7 +12,7 @@ import type {
 } from '../../../shared/contract/views.ts';
 import { stagedIdOf } from '../../../shared/contract/staged.ts';
 import { vaultKeys } from '../vault/index.ts';
-import { errorFromTransport } from '../api/error-parsing.ts';
+import { isPartnerApiError } from '../api/errors.ts';
 import { probeConnection } from '../api/probe.ts';
 import { createLogger } from '../log/logger.ts';
 import { within } from '../util.ts';
@@ -217,26 +217,17 @@ export class AppCore implements HandlerContext {
     const path = join(dir, attachmentId.replace(/[^A-Za-z0-9_-]/g, '_'));
     const cached = await stat(path).catch(() => undefined);
     if (!cached) {
-      // A download from the service itself is one more request whose outcome says if it is there.
-      const fromService = new URL(row.url).origin === new URL(session.client.http.baseUrl).origin;
-      const response = await fetch(row.url, { signal: AbortSignal.timeout(60_000) }).catch(
-        (error: unknown) => {
-          if (fromService) {
-            const failure = errorFromTransport(error, { method: 'GET', host: session.client.http.baseUrl });
-            session.reachability.observe({ status: 0, error: failure });
-          }
-          throw error;
-        },
-      );
-      if (fromService) session.reachability.observe({ status: response.status });
-      if (!response.ok)
-        throw new UserFacingError(
-          'not_found',
-          `The attachment could not be downloaded (HTTP ${response.status})`,
-          { retryable: true },
-        );
       await mkdir(dir, { recursive: true });
-      await writeFile(path, Buffer.from(await response.arrayBuffer()));
+      // Through the client: retried, budgeted and heard by reachability when it is the service's.
+      await session.client.files.download(row.url, path).catch((error: unknown) => {
+        if (isPartnerApiError(error) && error.status > 0)
+          throw new UserFacingError(
+            'not_found',
+            `The attachment could not be downloaded (HTTP ${error.status})`,
+            { retryable: true },
+          );
+        throw error;
+      });
     }
     return { path, mimeType: row.mimeType, filename: row.filename };
   }

@@ -608,13 +608,11 @@ describe('errors the framework answers', () => {
 describe('with no workspace open', () => {
   it('answers a staged file with 404 and the headers, not a failure', async () => {
     // Given a workspace whose token the keychain no longer has, made the active one: nothing opens.
-    const added = await host.core.registry.add({
-      name: 'Locked out',
-      baseUrl: demo.sandbox().url,
-      token: DEMO_TOKEN,
-    });
-    await host.core.vault.delete(vaultKeys.workspaceToken(added.id));
-    await host.core.registry.switch(added.id);
+    const service = { baseUrl: demo.sandbox().url, token: DEMO_TOKEN };
+    await host.core.registry.add({ name: 'Working', ...service });
+    const locked = await host.core.registry.add({ name: 'Locked out', ...service }, { activate: false });
+    await host.core.vault.delete(vaultKeys.workspaceToken(locked.id));
+    await host.core.registry.switch(locked.id);
     await eventually(() => {
       try {
         return !host.core.session;
