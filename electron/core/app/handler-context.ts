@@ -1,11 +1,5 @@
 import type { StorageStatus } from '../../../shared/contract/errors.ts';
-import type {
-  LiveStatus,
-  PublicSettings,
-  TunnelProvider,
-  WorkspaceInfo,
-  WorkspaceList,
-} from '../../../shared/contract/views.ts';
+import type * as Views from '../../../shared/contract/views.ts';
 import type { WorkspaceSession } from '../session.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import type { Vault } from '../vault/index.ts';
@@ -45,16 +39,16 @@ export interface HandlerContext {
   readonly isDemo: boolean;
   /** Undefined while no workspace is open. */
   readonly notifier: Notifier | undefined;
-  workspaceList(): WorkspaceList;
-  workspaceInfo(id: string): WorkspaceInfo;
-  publicSettings(): PublicSettings;
-  liveStatus(): LiveStatus;
+  workspaceList(): Views.WorkspaceList;
+  workspaceInfo(id: string): Views.WorkspaceInfo;
+  publicSettings(): Views.PublicSettings;
+  liveStatus(): Views.LiveStatus;
   configureLive(input: {
     enabled: boolean;
-    provider: TunnelProvider;
+    provider: Views.TunnelProvider;
     customPublicUrl?: string | undefined;
     ngrokAuthtoken?: string | undefined;
-  }): Promise<LiveStatus>;
+  }): Promise<Views.LiveStatus>;
   /** Removes a workspace's webhook subscriptions before it goes (see AppCore.forgetLive). */
   forgetLive(workspaceId: string): Promise<void>;
   attachmentFile(attachmentId: string): Promise<LocalAttachment | undefined>;
