@@ -12,6 +12,7 @@
  * origin it is an API request like any other; elsewhere it carries no token, takes no budget slot and
  * says nothing about the service's reachability, but is retried alike.
  */
+import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -158,6 +159,7 @@ interface RawResponse {
 export class PartnerHttp {
   readonly baseUrl: string;
   readonly budget: RequestBudget;
+  readonly #origin: string;
   readonly #tokenHeader: string;
   readonly #tokenValue: string;
   readonly #prefix: string;
@@ -173,6 +175,7 @@ export class PartnerHttp {
 
   constructor(options: PartnerHttpOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.#origin = new URL(this.baseUrl).origin;
     this.#tokenHeader =
       options.tokenHeader?.trim() || (options.tokenScheme ? 'Authorization' : DEFAULT_TOKEN_HEADER);
     this.#tokenValue = options.tokenScheme ? `${options.tokenScheme} ${options.token}` : options.token;
@@ -196,7 +199,7 @@ export class PartnerHttp {
 
   /** Whether `url` is on the service's own origin (the token, the budget and reachability apply). */
   isOwnOrigin(url: string): boolean {
-    return new URL(url).origin === new URL(this.baseUrl).origin;
+    return new URL(url).origin === this.#origin;
   }
 
   async request<T>(req: HttpRequest<T>): Promise<HttpResult<T>> {
@@ -398,7 +401,8 @@ class LocalFileError extends Error {
 
 /** Streams a body into `path` through a temporary file, so `path` only ever holds a whole file. */
 async function saveBody(body: Readable, path: string): Promise<void> {
-  const partial = `${path}.part`;
+  // Its own partial file: two downloads of the same attachment at once must not interleave.
+  const partial = `${path}.${randomUUID()}.part`;
   const file = createWriteStream(partial);
   try {
     await pipeline(body, file);
