@@ -250,11 +250,8 @@ export async function startBrowserServer(
 
   app.get('/staged/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
-    const staged = core.session.staging.get(id);
-    return serveFile(
-      reply,
-      staged ? { path: staged.path, mimeType: staged.mimeType, filename: staged.filename } : undefined,
-    );
+    // No workspace open is no such file either: 404, not a failure.
+    return serveFile(reply, core.stagedFile(id));
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });

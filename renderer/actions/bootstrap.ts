@@ -1,6 +1,7 @@
 /**
  * Wires the core's events to the store, once, at start-up: every event lands in a module-level
- * action, never inside a component. Also the window's focus (the core marks read only while the
+ * action, never inside a component. What an event would only tell at the next change (the storage
+ * problem) is asked for at load. Also the window's focus (the core marks read only while the
  * agent can see the chat) and the bridge's own connection (reload after a reconnect: events sent
  * while it was down are lost).
  */
@@ -41,7 +42,10 @@ export function startApp(): void {
     if (id !== null) scheduleChatsRefresh([id]);
   });
   parley.on('live.status', (live) => getState().setLive(live));
-  parley.on('storage.status', (status) => getState().setStorageStatus(status));
+  parley.on('storage.status', (status) => {
+    storageEvents += 1;
+    getState().setStorageStatus(status);
+  });
   parley.on('workspaces.changed', onWorkspacesChanged);
   parley.on('settings.changed', (settings) => getState().setSettings(settings));
   parley.on('notification.incoming', onIncomingNotice);
@@ -64,6 +68,7 @@ export function startApp(): void {
     if (connected && !wasConnected) {
       void loadWorkspaces();
       void loadWorkspaceData();
+      loadStorageStatus();
       const id = getState().selectedChatId;
       if (id !== null) void openTimeline(id);
       reportOpenChat();
@@ -102,4 +107,22 @@ export function startApp(): void {
 
   void loadWorkspaces();
   void loadWorkspaceData();
+  loadStorageStatus();
+}
+
+/** `storage.status` events heard so far: an answer asked for before the latest event is stale. */
+let storageEvents = 0;
+
+/**
+ * The store's current trouble (full disk…), for a page that was not listening when it began: the
+ * events only tell changes. A failed ask leaves the banner as the events set it.
+ */
+function loadStorageStatus(): void {
+  const asked = storageEvents;
+  void parley.app
+    .storageStatus()
+    .then((status) => {
+      if (storageEvents === asked) getState().setStorageStatus(status);
+    })
+    .catch(() => undefined);
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Call, Chat, Contact, Message, SyncStatus } from '../domain.ts';
 import { REACTION_KINDS } from '../domain.ts';
+import type { StorageStatus } from './errors.ts';
 import type { StagedAttachment } from './staged.ts';
 import {
   cannedBody,
@@ -317,6 +318,12 @@ export const methods = {
   'app.info': method(none)<AppInfo>(),
   /** Where the sync stands. */
   'app.syncStatus': method(none)<SyncStatus>(),
+  /**
+   * Whether the open workspace's store can write now, or why the last workspace could not even open
+   * (full disk, read-only folder). A (re)loaded renderer asks once; `storage.status` tells every
+   * change after that. Never fails: no workspace open and no problem is `{ problem: null }`.
+   */
+  'app.storageStatus': method(none)<StorageStatus>(),
   /** Polls everything now (the user asked). */
   'app.syncNow': method(none)<void>(),
   /** Opens an http(s) or mailto link in the system browser; anything else is refused. */

@@ -13,6 +13,7 @@ import { registerSecret } from '../log/logger.ts';
 import { ChatsApi } from './endpoints/chats.ts';
 import { ContactsApi } from './endpoints/contacts.ts';
 import type { EndpointContext } from './endpoints/context.ts';
+import { FilesApi } from './endpoints/files.ts';
 import { LinesApi } from './endpoints/lines.ts';
 import { MessagesApi, ReactionsApi } from './endpoints/messages.ts';
 import { WebhooksApi } from './endpoints/webhooks.ts';
@@ -37,6 +38,8 @@ export class PartnerApiClient {
   readonly reactions: ReactionsApi;
   readonly contacts: ContactsApi;
   readonly webhooks: WebhooksApi;
+  /** Received attachments: `files.download(url, path)`. */
+  readonly files: FilesApi;
   readonly #ctx: EndpointContext;
 
   constructor(options: PartnerApiClientOptions) {
@@ -54,6 +57,7 @@ export class PartnerApiClient {
     this.reactions = new ReactionsApi(this.#ctx);
     this.contacts = new ContactsApi(this.#ctx);
     this.webhooks = new WebhooksApi(this.#ctx);
+    this.files = new FilesApi(this.#ctx);
   }
 
   /** One cheap authenticated request, never retried: is the service there? (GET /phone_numbers) */

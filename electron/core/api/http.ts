@@ -7,7 +7,16 @@
  * (the same key on every attempt, so the service returns the first message instead of sending twice),
  * and any request answered 429 (the service did not process it). Every attempt, retries included,
  * first takes a slot from the token's budget.
+ *
+ * A request may name a whole address instead (a received attachment's link): on the service's own
+ * origin it is an API request like any other; elsewhere it carries no token, takes no budget slot and
+ * says nothing about the service's reachability, but is retried alike.
  */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Agent, type Dispatcher, type FormData, request } from 'undici';
 import { z } from 'zod';
 import { createLogger, type Logger } from '../log/logger.ts';
@@ -34,7 +43,7 @@ export interface PartnerHttpOptions {
   prefix?: string;
   /** Per attempt, from sending to the end of the response body. Default 30 s. */
   timeoutMs?: number;
-  /** Per attempt for multipart uploads. Default 5 minutes. */
+  /** Per attempt for multipart uploads and downloads to a file. Default 5 minutes. */
   uploadTimeoutMs?: number;
   /** Attempts per request including the first. Default 6. */
   maxAttempts?: number;
@@ -82,8 +91,18 @@ export type QueryValue = string | number | boolean | null | undefined | Readonly
 
 export interface HttpRequest<T> extends CallOptions {
   method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Below the API prefix, starting with '/', e.g. `/chats/12`. */
+  /**
+   * Below the API prefix, starting with '/', e.g. `/chats/12`. With `url`, only a name for logs and
+   * errors (an address can hold a capability, so it is never logged).
+   */
   path: string;
+  /** A whole http(s) address instead of prefix and path; the token goes only to the service's origin. */
+  url?: string;
+  /**
+   * Streams a 2xx body into this file (written whole or not at all) instead of reading it; redirects
+   * are followed, each hop getting the token only if it is the service's origin.
+   */
+  saveTo?: string;
   /** Default: the client's prefix (/api/partner/v2 unless configured). */
   prefix?: string;
   query?: Record<string, QueryValue>;
@@ -140,6 +159,7 @@ interface RawResponse {
 export class PartnerHttp {
   readonly baseUrl: string;
   readonly budget: RequestBudget;
+  readonly #origin: string;
   readonly #tokenHeader: string;
   readonly #tokenValue: string;
   readonly #prefix: string;
@@ -155,6 +175,7 @@ export class PartnerHttp {
 
   constructor(options: PartnerHttpOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.#origin = new URL(this.baseUrl).origin;
     this.#tokenHeader =
       options.tokenHeader?.trim() || (options.tokenScheme ? 'Authorization' : DEFAULT_TOKEN_HEADER);
     this.#tokenValue = options.tokenScheme ? `${options.tokenScheme} ${options.token}` : options.token;
@@ -176,11 +197,18 @@ export class PartnerHttp {
     return () => this.#outcomeListeners.delete(listener);
   }
 
+  /** Whether `url` is on the service's own origin (the token, the budget and reachability apply). */
+  isOwnOrigin(url: string): boolean {
+    return new URL(url).origin === this.#origin;
+  }
+
   async request<T>(req: HttpRequest<T>): Promise<HttpResult<T>> {
     const maxAttempts = Math.min(this.#maxAttempts, Math.max(1, req.maxAttempts ?? this.#maxAttempts));
-    const url = `${this.baseUrl}${req.prefix ?? this.#prefix}${req.path}${queryString(req.query)}`;
+    const url = req.url ?? `${this.baseUrl}${req.prefix ?? this.#prefix}${req.path}${queryString(req.query)}`;
+    const own = this.isOwnOrigin(url);
+    const host = own ? this.baseUrl : new URL(url).origin;
     for (let attempt = 1; ; attempt++) {
-      await this.#wait(() => this.budget.acquire(req.priority ?? 'user', req.signal), req);
+      if (own) await this.#wait(() => this.budget.acquire(req.priority ?? 'user', req.signal), req);
       const started = performance.now();
       let error: PartnerApiError;
       let status = 0;
@@ -189,18 +217,20 @@ export class PartnerHttp {
         status = response.status;
         const ok = (status >= 200 && status < 300) || (req.alsoAccept?.includes(status) ?? false);
         if (ok) {
-          this.budget.succeeded();
+          if (own) this.budget.succeeded();
           const data = this.#parse(req, response);
-          this.#record(req, attempt, status, started);
+          this.#record(req, own, attempt, status, started);
           return { status, data, headers: response.headers };
         }
         error = errorFromResponse({ ...response, method: req.method, path: req.path });
-        if (status !== 429) this.budget.succeeded();
-        else if (!req.endpointRateLimit) this.budget.rateLimited(error.retryAfter);
+        // Another host's answers are no news of the service's budget.
+        if (own && status !== 429) this.budget.succeeded();
+        else if (own && !req.endpointRateLimit) this.budget.rateLimited(error.retryAfter);
       } catch (thrown) {
-        error = errorFromTransport(thrown, { method: req.method, path: req.path, host: this.baseUrl });
+        if (thrown instanceof LocalFileError) throw thrown.cause;
+        error = errorFromTransport(thrown, { method: req.method, path: req.path, host });
       }
-      this.#record(req, attempt, status, started, error);
+      this.#record(req, own, attempt, status, started, error);
       const delayMs =
         attempt < maxAttempts && mayRetry(error, req)
           ? retryDelayMs(attempt, error.retryAfter, this.#backoff, this.#random)
@@ -218,17 +248,21 @@ export class PartnerHttp {
     }
   }
 
-  /** One attempt: sends, reads the whole body, and turns aborts into timeout/cancel. */
+  /**
+   * One attempt: sends, reads the whole body (or saves it, following redirects), and turns aborts into
+   * timeout/cancel.
+   */
   async #send<T>(url: string, req: HttpRequest<T>): Promise<RawResponse> {
-    const timeoutMs = req.timeoutMs ?? (req.form ? this.#uploadTimeoutMs : this.#timeoutMs);
+    const timeoutMs = req.timeoutMs ?? (req.form || req.saveTo ? this.#uploadTimeoutMs : this.#timeoutMs);
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout.signal]) : timeout.signal;
-    const headers: Record<string, string> = {
-      accept: 'application/json',
+    const headersFor = (target: string): Record<string, string> => ({
+      accept: req.saveTo ? '*/*' : 'application/json',
       ...req.headers,
-      [this.#tokenHeader]: this.#tokenValue,
-    };
+      ...(this.isOwnOrigin(target) ? { [this.#tokenHeader]: this.#tokenValue } : {}),
+    });
+    const headers = headersFor(url);
     let body: string | FormData | undefined;
     if (req.json !== undefined) {
       headers['content-type'] = 'application/json';
@@ -237,20 +271,39 @@ export class PartnerHttp {
       body = req.form();
     }
     try {
-      const response = await request(url, {
+      let response = await request(url, {
         method: req.method,
         headers,
         body,
         signal,
         dispatcher: this.#dispatcher,
       });
+      for (let hop = 1, at = url; req.saveTo && hop <= MAX_REDIRECTS; hop++) {
+        const location = response.headers.location;
+        if (!REDIRECTS.has(response.statusCode) || typeof location !== 'string') break;
+        await response.body.dump();
+        at = new URL(location, at).href;
+        if (!/^https?:$/.test(new URL(at).protocol)) break;
+        response = await request(at, {
+          method: 'GET',
+          headers: headersFor(at),
+          signal,
+          dispatcher: this.#dispatcher,
+        });
+      }
+      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      if (req.saveTo && ok) {
+        await saveBody(response.body, req.saveTo);
+        return { status: response.statusCode, headers: response.headers, bodyText: '' };
+      }
       const bodyText = await response.body.text();
       return { status: response.statusCode, headers: response.headers, bodyText };
     } catch (thrown) {
+      if (thrown instanceof LocalFileError) throw thrown;
       throw errorFromTransport(thrown, {
         method: req.method,
         path: req.path,
-        host: this.baseUrl,
+        host: this.isOwnOrigin(url) ? this.baseUrl : new URL(url).origin,
         cancelled: req.signal?.aborted ?? false,
         timedOut: timeout.signal.aborted,
         timeoutMs,
@@ -306,6 +359,7 @@ export class PartnerHttp {
 
   #record<T>(
     req: HttpRequest<T>,
+    own: boolean,
     attempt: number,
     status: number,
     started: number,
@@ -322,6 +376,8 @@ export class PartnerHttp {
       errorKind: error?.kind,
       durationMs,
     });
+    // Only the service's own answers say whether the service can be reached.
+    if (!own) return;
     const outcome: AttemptOutcome = error ? { status, error } : { status };
     for (const listener of this.#outcomeListeners) {
       try {
@@ -331,6 +387,32 @@ export class PartnerHttp {
       }
     }
   }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+
+/** The file could not be written (full disk, no permission): not the network's fault, not retried. */
+class LocalFileError extends Error {
+  constructor(cause: unknown) {
+    super('could not write the downloaded file', { cause });
+  }
+}
+
+/** Streams a body into `path` through a temporary file, so `path` only ever holds a whole file. */
+async function saveBody(body: Readable, path: string): Promise<void> {
+  // Its own partial file: two downloads of the same attachment at once must not interleave.
+  const partial = `${path}.${randomUUID()}.part`;
+  const file = createWriteStream(partial);
+  try {
+    await pipeline(body, file);
+  } catch (thrown) {
+    await rm(partial, { force: true });
+    throw file.errored ? new LocalFileError(file.errored) : thrown;
+  }
+  await rename(partial, path).catch((thrown: unknown) => {
+    throw new LocalFileError(thrown);
+  });
 }
 
 function logFields<T>(

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { StorageStatus } from '../../../shared/contract/errors.ts';
 import type { EventName, Events } from '../../../shared/contract/events.ts';
 import type {
   LiveStatus,
@@ -11,7 +12,7 @@ import type {
 } from '../../../shared/contract/views.ts';
 import { stagedIdOf } from '../../../shared/contract/staged.ts';
 import { vaultKeys } from '../vault/index.ts';
-import { errorFromTransport } from '../api/error-parsing.ts';
+import { isPartnerApiError } from '../api/errors.ts';
 import { probeConnection } from '../api/probe.ts';
 import { createLogger } from '../log/logger.ts';
 import { within } from '../util.ts';
@@ -27,18 +28,13 @@ import { createTunnel, forgetWorkspaceWebhooks, RealtimeService } from '../realt
 import { InMemoryVault } from '../vault/memory-vault.ts';
 import { createDispatcher, type DispatchResult } from './dispatch.ts';
 import { UserFacingError } from './errors.ts';
+import type { HandlerContext, HostPorts, LocalAttachment } from './handler-context.ts';
 import { createHandlers } from './handlers.ts';
 import { Notifier } from './notifier.ts';
 
 const log = createLogger('app');
 
-/** What only the host can do (Electron: shell; browser host: mostly nothing). */
-export interface HostPorts {
-  /** Opens an already-allowlisted URL in the system browser. */
-  openExternal(url: string): Promise<void>;
-  /** Opens a local file with the system viewer, or offers to save it. */
-  openFile?(path: string, options: { save: boolean; filename: string }): Promise<void>;
-}
+export type { HostPorts } from './handler-context.ts';
 
 export interface AppCoreOptions {
   dataDir: string;
@@ -60,7 +56,7 @@ export interface AppCoreOptions {
  * The application behind the bridge, the same in both hosts: the workspace registry, the session of
  * the active workspace (store, sync, outbox), notifications, and the handlers of every bridge method.
  */
-export class AppCore {
+export class AppCore implements HandlerContext {
   readonly options: AppCoreOptions;
   readonly registry: WorkspaceRegistry;
   readonly dispatch: (method: string, input: unknown) => Promise<DispatchResult>;
@@ -75,6 +71,10 @@ export class AppCore {
   #realtimeError: string | null = null;
   #liveAnnounced: ReturnType<typeof setImmediate> | undefined;
   readonly #demoVault = new InMemoryVault();
+  /** Why the last workspace could not even open (its store); cleared when one opens. */
+  #openProblem: StorageStatus['problem'] = null;
+  /** The poll intervals the open session runs at: other settings changes leave its sync alone. */
+  #syncIntervals: SyncIntervals | undefined;
 
   private constructor(options: AppCoreOptions, registry: WorkspaceRegistry) {
     this.options = options;
@@ -100,10 +100,7 @@ export class AppCore {
     });
     options.settings.onChange(() => {
       const settings = core.publicSettings();
-      core.#session?.sync.configure({
-        openChatIntervalMs: settings.sync.pollIntervalMs,
-        backgroundIntervalMs: settings.sync.backgroundPollIntervalMs,
-      });
+      core.#reconfigureSync(settings);
       core.options.emit('settings.changed', settings);
       core.#announceLive();
     });
@@ -116,6 +113,35 @@ export class AppCore {
     if (!this.#session)
       throw new UserFacingError('no_workspace', 'No workspace is open', { retryable: true });
     return this.#session;
+  }
+
+  get settings(): SettingsStore {
+    return this.options.settings;
+  }
+
+  get vault(): Vault {
+    return this.options.vault;
+  }
+
+  get ports(): HostPorts {
+    return this.options.ports;
+  }
+
+  get version(): string {
+    return this.options.version;
+  }
+
+  get host(): 'electron' | 'browser' {
+    return this.options.host;
+  }
+
+  get platform(): string {
+    return this.options.platform;
+  }
+
+  /** The open store's state, or why the last workspace could not open at all. */
+  storageStatus(): StorageStatus {
+    return this.#session?.store.storageStatus ?? { problem: this.#openProblem };
   }
 
   get notifier(): Notifier | undefined {
@@ -170,46 +196,38 @@ export class AppCore {
     return total;
   }
 
+  /** A file the agent staged in the open workspace; undefined when there is none (or no workspace). */
+  stagedFile(stagedId: string): LocalAttachment | undefined {
+    const staged = this.#session?.staging.get(stagedId);
+    return staged ? { path: staged.path, mimeType: staged.mimeType, filename: staged.filename } : undefined;
+  }
+
   /**
    * A received attachment as a local file: downloaded once from the service into the workspace's
    * cache, then served from disk through the host's app-owned URL.
    */
-  async attachmentFile(
-    attachmentId: string,
-  ): Promise<{ path: string; mimeType: string; filename: string } | undefined> {
+  async attachmentFile(attachmentId: string): Promise<LocalAttachment | undefined> {
     const session = this.#session;
     if (!session || !this.#sessionWorkspaceId) return undefined;
     const row = session.store.messages.attachment(attachmentId);
     if (!row) return undefined;
     const stagedId = stagedIdOf(row.url);
-    if (stagedId) {
-      const staged = session.staging.get(stagedId);
-      return staged ? { path: staged.path, mimeType: staged.mimeType, filename: staged.filename } : undefined;
-    }
+    if (stagedId) return this.stagedFile(stagedId);
     const dir = join(this.registry.dataDirFor(this.#sessionWorkspaceId), 'attachments');
     const path = join(dir, attachmentId.replace(/[^A-Za-z0-9_-]/g, '_'));
     const cached = await stat(path).catch(() => undefined);
     if (!cached) {
-      // A download from the service itself is one more request whose outcome says if it is there.
-      const fromService = new URL(row.url).origin === new URL(session.client.http.baseUrl).origin;
-      const response = await fetch(row.url, { signal: AbortSignal.timeout(60_000) }).catch(
-        (error: unknown) => {
-          if (fromService) {
-            const failure = errorFromTransport(error, { method: 'GET', host: session.client.http.baseUrl });
-            session.reachability.observe({ status: 0, error: failure });
-          }
-          throw error;
-        },
-      );
-      if (fromService) session.reachability.observe({ status: response.status });
-      if (!response.ok)
-        throw new UserFacingError(
-          'not_found',
-          `The attachment could not be downloaded (HTTP ${response.status})`,
-          { retryable: true },
-        );
       await mkdir(dir, { recursive: true });
-      await writeFile(path, Buffer.from(await response.arrayBuffer()));
+      // Through the client: retried, budgeted and heard by reachability when it is the service's.
+      await session.client.files.download(row.url, path).catch((error: unknown) => {
+        if (isPartnerApiError(error) && error.status > 0)
+          throw new UserFacingError(
+            'not_found',
+            `The attachment could not be downloaded (HTTP ${error.status})`,
+            { retryable: true },
+          );
+        throw error;
+      });
     }
     return { path, mimeType: row.mimeType, filename: row.filename };
   }
@@ -298,7 +316,10 @@ export class AppCore {
       .catch((error: unknown) => {
         // A store that cannot even open (read-only or foreign folder, full disk) shows as the banner.
         const problem = storageProblemOf(error);
-        if (problem) this.options.emit('storage.status', { problem });
+        if (problem) {
+          this.#openProblem = problem;
+          this.options.emit('storage.status', { problem });
+        }
         log.error('could not open workspace', {
           error: error instanceof Error ? error.message : String(error),
         });
@@ -329,6 +350,8 @@ export class AppCore {
     });
     this.#session = session;
     this.#sessionWorkspaceId = id;
+    this.#syncIntervals = intervalsOf(sync);
+    this.#openProblem = null;
     this.#notifier = new Notifier(session.store);
     this.#detach = STORE_EVENT_NAMES.map((name) =>
       session.store.events.on(name, (payload) => this.options.emit(name, payload as Events[typeof name])),
@@ -353,6 +376,21 @@ export class AppCore {
       });
     }
     await this.#restartRealtime();
+  }
+
+  /**
+   * Follows the poll intervals the settings now say. Only when they changed: reconfiguring polls the
+   * open chat at once, and most writes (the agent's place, saved as they scroll) are not about sync.
+   */
+  #reconfigureSync(settings: PublicSettings): void {
+    const next = intervalsOf(settings.sync);
+    const current = this.#syncIntervals;
+    if (!this.#session || (current && sameIntervals(current, next))) return;
+    this.#syncIntervals = next;
+    this.#session.sync.configure({
+      openChatIntervalMs: next.pollIntervalMs,
+      backgroundIntervalMs: next.backgroundPollIntervalMs,
+    });
   }
 
   /** (Re)starts live events for the open workspace as its settings say; off means polling only. */
@@ -439,4 +477,17 @@ export class AppCore {
     this.#detach = [];
     await session.close();
   }
+}
+
+interface SyncIntervals {
+  pollIntervalMs: number;
+  backgroundPollIntervalMs: number;
+}
+
+function intervalsOf(sync: SyncIntervals): SyncIntervals {
+  return { pollIntervalMs: sync.pollIntervalMs, backgroundPollIntervalMs: sync.backgroundPollIntervalMs };
+}
+
+function sameIntervals(a: SyncIntervals, b: SyncIntervals): boolean {
+  return a.pollIntervalMs === b.pollIntervalMs && a.backgroundPollIntervalMs === b.backgroundPollIntervalMs;
 }

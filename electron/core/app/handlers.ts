@@ -6,14 +6,14 @@ import { isPartnerApiError } from '../api/errors.ts';
 import { ftsQuery } from '../store/search.ts';
 import { contactRecord, lineRecord } from '../sync/map.ts';
 import { vaultKeys } from '../vault/index.ts';
-import type { AppCore } from './app-core.ts';
 import type { Handlers } from './dispatch.ts';
+import type { HandlerContext } from './handler-context.ts';
 import { UserFacingError } from './errors.ts';
 import { safeExternalUrl } from './external-links.ts';
 import { createWorkbenchHandlers } from './workbench-handlers.ts';
 
-/** Every bridge method's implementation, over the app core. Inputs arrive validated. */
-export function createHandlers(core: AppCore): Handlers {
+/** Every bridge method's implementation, over the app's handler context. Inputs arrive validated. */
+export function createHandlers(core: HandlerContext): Handlers {
   const s = () => core.session;
   const lineWithUnread = (line: Line): LineWithUnread => ({
     ...line,
@@ -47,7 +47,7 @@ export function createHandlers(core: AppCore): Handlers {
     'workspaces.remove': async ({ id }) => {
       await core.forgetLive(id);
       await core.registry.remove(id);
-      await core.options.vault.delete(vaultKeys.webhookSecret(id)).catch(() => false);
+      await core.vault.delete(vaultKeys.webhookSecret(id)).catch(() => false);
       return core.workspaceList();
     },
 
@@ -208,9 +208,9 @@ export function createHandlers(core: AppCore): Handlers {
     'attachments.open': async ({ attachmentId, save }) => {
       const file = await core.attachmentFile(attachmentId);
       if (!file) throw new UserFacingError('not_found', 'No such attachment');
-      if (!core.options.ports.openFile)
+      if (!core.ports.openFile)
         throw new UserFacingError('unsupported', 'Open the attachment from the conversation to download it');
-      await core.options.ports.openFile(file.path, { save, filename: file.filename });
+      await core.ports.openFile(file.path, { save, filename: file.filename });
     },
 
     // ── contacts
@@ -302,7 +302,7 @@ export function createHandlers(core: AppCore): Handlers {
     'settings.get': () => core.publicSettings(),
     'settings.update': (patch) => {
       const id = core.registry.active()?.id;
-      core.options.settings.update({
+      core.settings.update({
         ...(patch.theme ? { theme: patch.theme } : {}),
         ...(patch.typingMode ? { typingMode: patch.typingMode } : {}),
         ...(patch.notifications ? { notifications: patch.notifications } : {}),
@@ -320,12 +320,13 @@ export function createHandlers(core: AppCore): Handlers {
     // ── app
     'app.info': () => ({
       name: 'Parley',
-      version: core.options.version,
-      host: core.options.host,
-      platform: core.options.platform,
+      version: core.version,
+      host: core.host,
+      platform: core.platform,
       demo: core.isDemo,
     }),
     'app.syncStatus': () => s().sync.status,
+    'app.storageStatus': () => core.storageStatus(),
     'app.syncNow': () => s().sync.syncNow(),
     'app.openExternal': async ({ url }) => {
       const safe = safeExternalUrl(url);
@@ -333,7 +334,7 @@ export function createHandlers(core: AppCore): Handlers {
         throw new UserFacingError('invalid_input', 'Only web and email links can be opened', {
           field: 'url',
         });
-      await core.options.ports.openExternal(safe);
+      await core.ports.openExternal(safe);
     },
     'app.recentCalls': ({ limit }) => s().store.calls.recent(limit),
 

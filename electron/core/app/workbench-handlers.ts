@@ -11,8 +11,8 @@ import {
 } from '../../../shared/workbench.ts';
 import { ALLOWED_ATTACHMENT_TYPES } from '../api/outgoing.ts';
 import type { CannedFileInput } from '../store/canned-replies-repo.ts';
-import type { AppCore } from './app-core.ts';
 import type { Handlers } from './dispatch.ts';
+import type { HandlerContext } from './handler-context.ts';
 import { UserFacingError } from './errors.ts';
 
 type WorkbenchMethod =
@@ -32,7 +32,7 @@ type WorkbenchMethod =
   | 'workbench.updateSettings';
 
 /** The workbench's bridge methods: canned replies, private notes, waiting on you. Inputs arrive validated. */
-export function createWorkbenchHandlers(core: AppCore): Pick<Handlers, WorkbenchMethod> {
+export function createWorkbenchHandlers(core: HandlerContext): Pick<Handlers, WorkbenchMethod> {
   const s = () => core.session;
   const store = () => core.session.store;
 

@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket as WsClient } from 'ws';
 import { startBrowserHost, type BrowserHost } from '../../../electron/browser-host.ts';
-import { tempDir } from '../core/helpers.ts';
+import { vaultKeys } from '../../../electron/core/vault/index.ts';
+import { DEMO_TOKEN } from '../../../sandbox/index.ts';
+import { eventually, tempDir } from '../core/helpers.ts';
 import { arrangeStore, inspectStore } from '../store-inspector.ts';
 import { HOSTILE_FILES, SCRIPT_CAPABLE } from './hostile-files.ts';
 import { firstSync, PNG, quietDemo, stubRenderer } from './support.ts';
@@ -599,5 +601,29 @@ describe('errors the framework answers', () => {
       expectHardened(response, what);
       expect(response.body, what).not.toContain('evil');
     }
+  });
+});
+
+// Last: it leaves the host without an open workspace.
+describe('with no workspace open', () => {
+  it('answers a staged file with 404 and the headers, not a failure', async () => {
+    // Given a workspace whose token the keychain no longer has, made the active one: nothing opens.
+    const service = { baseUrl: demo.sandbox().url, token: DEMO_TOKEN };
+    await host.core.registry.add({ name: 'Working', ...service });
+    const locked = await host.core.registry.add({ name: 'Locked out', ...service }, { activate: false });
+    await host.core.vault.delete(vaultKeys.workspaceToken(locked.id));
+    await host.core.registry.switch(locked.id);
+    await eventually(() => {
+      try {
+        return !host.core.session;
+      } catch {
+        return true;
+      }
+    }, 'the session to close');
+
+    const response = await raw(`/staged/${crypto.randomUUID()}`, { headers: { cookie } });
+
+    expect(response.status).toBe(404);
+    expectHardened(response, 'staged with no workspace');
   });
 });

@@ -102,6 +102,10 @@ export function contractCalls(): Record<MethodName, Call> {
     'app.syncStatus': async (t) => {
       expect(await t.parley.app.syncStatus()).toMatchObject({ phase: 'incremental', chatsKnown: 60 });
     },
+    'app.storageStatus': async (t) => {
+      // The demo's store writes fine: no problem to show (the full-disk test shows the other case).
+      expect(await t.parley.app.storageStatus()).toEqual({ problem: null });
+    },
     'app.syncNow': async (t) => {
       expect(await t.parley.app.syncNow()).toBeNull();
     },

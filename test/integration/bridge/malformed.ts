@@ -80,6 +80,7 @@ export const VALID_INPUTS: { [M in MethodName]: MethodInput<M> } = {
   },
   'app.info': {},
   'app.syncStatus': {},
+  'app.storageStatus': {},
   'app.syncNow': {},
   'app.openExternal': { url: 'https://example.com' },
   'app.recentCalls': { limit: 10 },

@@ -85,10 +85,13 @@ describe('a full disk, as the agent sees it', () => {
       retryable: true,
     });
     await eventually(() => statuses.at(-1)?.problem?.code === 'disk_full', 'the storage.status event');
+    // A page (re)loaded now, which heard no event, asks and is told the same.
+    expect(await parley.app.storageStatus()).toMatchObject({ problem: { code: 'disk_full' } });
 
     disk.free();
     const { key } = await parley.messages.send({ chatId: chat.id, text: 'room again' });
     expect(key).toMatch(/^p/);
     await eventually(() => statuses.at(-1)?.problem === null, 'the storage.status event clearing it');
+    expect(await parley.app.storageStatus()).toEqual({ problem: null });
   });
 });
