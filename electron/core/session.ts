@@ -1,5 +1,7 @@
 import { join } from 'node:path';
+import type { ApiVersion } from '../../shared/domain.ts';
 import { PartnerApiClient, type PartnerApiClientOptions } from './api/client.ts';
+import { PartnerApiV3Client } from './api/v3/client.ts';
 import { Outbox } from './outbox/outbox.ts';
 import { Staging } from './outbox/staging.ts';
 import { LocalStore } from './store/local-store.ts';
@@ -16,6 +18,8 @@ export interface SessionOptions {
   /** The workspace's own folder: its database and staged files live here. */
   dataDir: string;
   connection: WorkspaceConnection;
+  /** Which API the workspace's messaging goes through (contacts always use V2). Default v2. */
+  apiVersion?: ApiVersion;
   sync?: Partial<SyncOptions>;
   client?: Partial<PartnerApiClientOptions>;
   /** How often the service is probed when quiet or failing (tests shorten them). */
@@ -29,6 +33,10 @@ export interface SessionOptions {
 export class WorkspaceSession {
   readonly store: LocalStore;
   readonly client: PartnerApiClient;
+  /** The workspace's API version: chats, messages and lines go through it; contacts stay on V2. */
+  readonly apiVersion: ApiVersion;
+  /** The V3 client (same token, same budget); used for messaging when `apiVersion` is v3. */
+  readonly v3: PartnerApiV3Client;
   /** Whether the service can be reached, from every request's outcome and probes of its own. */
   readonly reachability: ServiceReachability;
   readonly sync: SyncEngine;
@@ -38,11 +46,19 @@ export class WorkspaceSession {
   constructor(options: SessionOptions) {
     this.store = new LocalStore(join(options.dataDir, 'workspace.db'));
     this.client = new PartnerApiClient({ ...options.client, ...options.connection });
+    this.apiVersion = options.apiVersion ?? 'v2';
+    this.v3 = new PartnerApiV3Client({
+      ...options.client,
+      baseUrl: options.connection.baseUrl,
+      token: options.connection.token,
+      budget: this.client.http.budget,
+    });
     this.reachability = new ServiceReachability({
       ...options.reachability,
       probe: (signal) => this.client.ping({ signal }),
     });
     this.client.http.onOutcome((outcome) => this.reachability.observe(outcome));
+    this.v3.http.onOutcome((outcome) => this.reachability.observe(outcome));
     this.sync = new SyncEngine(this.store, this.client, options.sync, this.reachability);
     this.staging = new Staging(this.store, join(options.dataDir, 'staged'));
     this.outbox = new Outbox(this.store, this.client, this.sync.reconciler, this.staging, {
