@@ -6,6 +6,9 @@ import { Outbox } from './outbox/outbox.ts';
 import { Staging } from './outbox/staging.ts';
 import { LocalStore } from './store/local-store.ts';
 import { SyncEngine, type SyncOptions } from './sync/engine.ts';
+import type { MessagingService } from './sync/messaging.ts';
+import { V2Messaging } from './sync/messaging-v2.ts';
+import { V3Messaging } from './sync/messaging-v3.ts';
 import { type ReachabilityOptions, ServiceReachability } from './sync/reachability.ts';
 
 export interface WorkspaceConnection {
@@ -37,6 +40,8 @@ export class WorkspaceSession {
   readonly apiVersion: ApiVersion;
   /** The V3 client (same token, same budget); used for messaging when `apiVersion` is v3. */
   readonly v3: PartnerApiV3Client;
+  /** Chats, messages and lines through the workspace's API version (the sync and the outbox use it). */
+  readonly messaging: MessagingService;
   /** Whether the service can be reached, from every request's outcome and probes of its own. */
   readonly reachability: ServiceReachability;
   readonly sync: SyncEngine;
@@ -59,9 +64,13 @@ export class WorkspaceSession {
     });
     this.client.http.onOutcome((outcome) => this.reachability.observe(outcome));
     this.v3.http.onOutcome((outcome) => this.reachability.observe(outcome));
-    this.sync = new SyncEngine(this.store, this.client, options.sync, this.reachability);
+    this.messaging =
+      this.apiVersion === 'v3'
+        ? new V3Messaging(this.v3, this.client, this.store)
+        : new V2Messaging(this.client, this.store);
+    this.sync = new SyncEngine(this.store, this.client, this.messaging, options.sync, this.reachability);
     this.staging = new Staging(this.store, join(options.dataDir, 'staged'));
-    this.outbox = new Outbox(this.store, this.client, this.sync.reconciler, this.staging, {
+    this.outbox = new Outbox(this.store, this.messaging, this.sync.reconciler, this.staging, {
       accepted: (key) => this.sync.watchDelivery(key),
       chatCreated: (from, to) => this.store.events.emit('chats.replaced', { from, to }),
     });

@@ -261,5 +261,8 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (kind, v3_id)
   ) WITHOUT ROWID;
   CREATE UNIQUE INDEX v3_ids_local ON v3_ids (kind, local_id);
+
+  -- V3: why the service could not deliver a message ({code, reason}, from message.failed)
+  ALTER TABLE messages ADD COLUMN failure_json TEXT;
   `,
 ];

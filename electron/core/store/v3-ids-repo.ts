@@ -89,4 +89,28 @@ export class V3IdsRepo implements V3LocalIds {
     this.#db.run('DELETE FROM v3_ids WHERE kind = ? AND (v3_id = ? OR local_id = ?)', kind, v3Id, localId);
     this.#db.run('INSERT INTO v3_ids (kind, v3_id, local_id) VALUES (?, ?, ?)', kind, v3Id, localId);
   }
+
+  /**
+   * A stored message (of a V2 past) that is this V3 message: same chat and direction, same text,
+   * sent within `toleranceMs`, and not yet named by another V3 id. The nearest in time wins.
+   */
+  matchStoredMessage(
+    chatId: number,
+    message: { sentAt: number; text: string; fromMe: boolean },
+    toleranceMs = 2_000,
+  ): number | undefined {
+    return this.#db.get<{ id: number }>(
+      `SELECT m.id FROM messages m
+       WHERE m.chat_id = ? AND m.from_me = ? AND m.text = ? AND m.id IS NOT NULL AND m.deleted = 0
+         AND m.sent_at BETWEEN ? AND ?
+         AND NOT EXISTS (SELECT 1 FROM v3_ids v WHERE v.kind = 'message' AND v.local_id = m.id)
+       ORDER BY abs(m.sent_at - ?) LIMIT 1`,
+      chatId,
+      message.fromMe ? 1 : 0,
+      message.text,
+      message.sentAt - toleranceMs,
+      message.sentAt + toleranceMs,
+      message.sentAt,
+    )?.id;
+  }
 }
