@@ -189,6 +189,7 @@ export class SyncEngine {
 
   async #run(): Promise<void> {
     try {
+      await this.#api.prepare(this.#bg());
       if (this.#store.cursors.get(INITIAL_DONE) === undefined) {
         await this.#initialSync();
       } else {

@@ -30,6 +30,8 @@ export class V2Messaging implements MessagingService {
     this.#store = store;
   }
 
+  async prepare(): Promise<void> {}
+
   async lines(options: CallOptions) {
     return (await this.#client.lines.list(options)).map(lineRecord);
   }

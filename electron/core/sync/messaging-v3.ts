@@ -14,6 +14,7 @@ import { v3ChatToDomain, v3LineToDomain, v3MessageToDomain, v3PartsToDomain } fr
 import type { V3OutgoingPart } from '../api/v3/outgoing.ts';
 import type { V3Chat, V3Message } from '../api/v3/schemas.ts';
 import type { LocalStore } from '../store/local-store.ts';
+import { forEachLimited } from '../util.ts';
 import type { ChatRecord, MessageRecord } from '../store/records.ts';
 import type {
   ListedChat,
@@ -38,6 +39,24 @@ export class V3Messaging implements MessagingService {
     this.#v3 = v3;
     this.#v2 = v2;
     this.#store = store;
+  }
+
+  /**
+   * A workspace that moves from V2 keeps its chats: each stored chat is named by its V3 id (through
+   * migrate_to_v3) before V3 lists it, so V3 finds it under its local id with its drafts, pins,
+   * archive and read state. Chats V3 does not have (SMS groups) stay as they are.
+   */
+  async prepare(options: CallOptions): Promise<void> {
+    const ids = this.#store.v3Ids;
+    const unnamed = this.#store.chats.ids().filter((id) => id > 0 && ids.v3Id('chat', id) === undefined);
+    await forEachLimited(unnamed, 4, async (chatId) => {
+      try {
+        await this.chatV3Id(chatId, options);
+      } catch (error) {
+        if (isPartnerApiError(error) && !error.retryable) return;
+        throw error;
+      }
+    });
   }
 
   async lines(options: CallOptions) {
@@ -175,14 +194,14 @@ export class V3Messaging implements MessagingService {
    * first time, and keeps its local id: its drafts, pins, archive and read state stay with it.
    */
   async chatV3Id(chatId: number, options: CallOptions = {}): Promise<string> {
-    const known = this.#store.v3Ids.v3Id('chat', chatId) ?? this.#store.chats.get(chatId)?.v3ChatId;
+    const known = this.#store.v3Ids.v3Id('chat', chatId);
     if (known) return known;
-    const migration = await this.#v2.chats.migrateToV3(chatId, options);
-    if (!migration.v3_chat_id) throw notInV3('chat');
-    this.#store.transaction(() => {
-      this.#store.v3Ids.bind('chat', migration.v3_chat_id as string, chatId);
-    });
-    return migration.v3_chat_id;
+    const v3ChatId =
+      this.#store.chats.get(chatId)?.v3ChatId ??
+      (await this.#v2.chats.migrateToV3(chatId, options)).v3_chat_id;
+    if (!v3ChatId) throw notInV3('chat');
+    this.#store.transaction(() => this.#store.v3Ids.bind('chat', v3ChatId, chatId));
+    return v3ChatId;
   }
 
   #messageV3Id(messageId: number): string {

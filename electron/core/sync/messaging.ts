@@ -45,6 +45,8 @@ export interface MessagingService {
   readonly version: ApiVersion;
   /** Whether `revision` counts messages (V2): more stored than listed then means deletions. */
   readonly revisionCountsMessages: boolean;
+  /** Readies the store for this version before a sync (V3: names V2-era chats by their V3 ids). */
+  prepare(options: CallOptions): Promise<void>;
   lines(options: CallOptions): Promise<LineRecord[]>;
   /** The line's chats, newest activity first, a page at a time. */
   chatPages(line: { id: number; phoneNumber: string }, options: CallOptions): AsyncIterable<ListedChat[]>;
