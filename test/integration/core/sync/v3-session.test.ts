@@ -51,9 +51,12 @@ describe('a V3 workspace session against the sandbox', () => {
       '/phone_numbers',
     );
     expect(session.apiVersion).toBe('v3');
-    expect(session.store.lines.list().map((l) => l.phoneNumber).sort()).toEqual(
-      lines.map((l) => l.phone_number).sort(),
-    );
+    expect(
+      session.store.lines
+        .list()
+        .map((l) => l.phoneNumber)
+        .sort(),
+    ).toEqual(lines.map((l) => l.phone_number).sort());
     const v3Chats = await allV3Chats(sandbox);
     const stored = session.store.chats.list();
     expect(stored).toHaveLength(v3Chats.length);
@@ -90,7 +93,12 @@ describe('a V3 workspace session against the sandbox', () => {
   });
 
   it('a send is pending once accepted (202), then delivered', async () => {
-    const chat = directChat('iMessage');
+    // Not the chat whose customer just wrote (they would read it at once: read is past delivered).
+    const replied = directChat('iMessage').id;
+    const chat = session.store.chats
+      .list()
+      .find((c) => c.service === 'iMessage' && !c.isGroup && c.id !== replied);
+    if (!chat) throw new Error('no second direct iMessage chat');
     let key: string | undefined;
     const follow = followStates(() => key);
     key = session.outbox.send({ chatId: chat.id, text: 'We will be there at 9' });
