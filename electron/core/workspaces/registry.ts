@@ -468,7 +468,10 @@ export class WorkspaceRegistry {
  * The version to use: the one asked for when the token works there (else an input error saying so),
  * or V3 when it works, else V2. A probe that does not tell (an older one) means V2 only.
  */
-function chooseApiVersion(asked: ApiVersion | undefined, versions: ApiVersionsAvailable | undefined): ApiVersion {
+function chooseApiVersion(
+  asked: ApiVersion | undefined,
+  versions: ApiVersionsAvailable | undefined,
+): ApiVersion {
   const available = versions ?? { v2: true, v3: false };
   if (asked === undefined) return available.v3 ? 'v3' : 'v2';
   if (!available[asked]) {

@@ -99,10 +99,10 @@ describe('a V3 workspace session against the sandbox', () => {
       .list()
       .find((c) => c.service === 'iMessage' && !c.isGroup && c.id !== replied);
     if (!chat) throw new Error('no second direct iMessage chat');
-    let key: string | undefined;
-    const follow = followStates(() => key);
-    key = session.outbox.send({ chatId: chat.id, text: 'We will be there at 9' });
-    await eventually(() => session.store.messages.get(key as string)?.state === 'delivered', 'delivered');
+    const sent = { key: '' };
+    const follow = followStates(() => sent.key);
+    sent.key = session.outbox.send({ chatId: chat.id, text: 'We will be there at 9' });
+    await eventually(() => session.store.messages.get(sent.key)?.state === 'delivered', 'delivered');
     follow.stop();
     expect(follow.states.slice(0, 3)).toEqual(['sending', 'pending', 'delivered']);
     expect(await v3Copies(sandbox, v3IdOf(chat), 'We will be there at 9')).toBe(1);
