@@ -637,7 +637,10 @@ export function contractCalls(): Record<MethodName, Call> {
       expect(moved).toMatchObject({ id: thirdWorkspaceId, apiVersion: 'v3' });
       // The active workspace's session reopens on V3 and syncs its chats there.
       await eventually(async () => (await t.parley.app.info()).apiVersion === 'v3', 'app on V3');
-      await eventually(async () => (await t.parley.chats.list()).length > 0, 'chats under V3');
+      await eventually(async () => {
+        const status = await t.parley.app.syncStatus();
+        return status.phase === 'incremental' && status.error === null && status.lastSyncedAt !== null;
+      }, 'a first sync under V3');
       const back = await t.parley.workspaces.setApiVersion({ id: thirdWorkspaceId, apiVersion: 'v2' });
       expect(back.apiVersion).toBe('v2');
       await expect(
