@@ -208,4 +208,44 @@ describe('a V3 workspace session against the sandbox', () => {
     expect(await v3Copies(sandbox, v3ChatId, 'After the pause')).toBe(1);
     await control(sandbox, 'DELETE', '/faults');
   });
+
+  it('starts a chat, reacts, edits and deletes through V3', async () => {
+    const line = session.store.lines.list()[0];
+    if (!line) throw new Error('no line');
+    const { chatId, messageKey } = session.outbox.startChat({
+      lineId: line.id,
+      recipients: ['+14155550777'],
+      text: 'Hello from Parley over V3',
+    });
+    const created = await eventually(() => {
+      const m = session.store.messages.get(messageKey);
+      return m && m.chatId !== chatId && (m.id ?? 0) > 0 ? m : undefined;
+    }, 'the real chat');
+    const v3ChatId = session.store.v3Ids.v3Id('chat', created.chatId) as string;
+    expect(await v3Copies(sandbox, v3ChatId, 'Hello from Parley over V3')).toBe(1);
+
+    session.outbox.edit(messageKey, 'Hello from Parley (edited)');
+    await eventually(() => session.outbox.idle, 'the edit sent');
+    const v3MessageId = session.store.v3Ids.v3Id('message', created.id as number) as string;
+    const edited = await serviceV3<{ parts: Array<{ value?: string }> }>(sandbox, `/messages/${v3MessageId}`);
+    expect(edited.parts[0]?.value).toBe('Hello from Parley (edited)');
+
+    session.outbox.react(created.id as number, 'like', 'add');
+    await eventually(() => session.outbox.idle, 'the reaction sent');
+    const reacted = await serviceV3<{ parts: Array<{ reactions: Array<{ type: string; is_me: boolean }> }> }>(
+      sandbox,
+      `/messages/${v3MessageId}`,
+    );
+    expect(reacted.parts[0]?.reactions).toContainEqual(
+      expect.objectContaining({ type: 'like', is_me: true }),
+    );
+
+    session.outbox.delete(messageKey);
+    await eventually(() => session.outbox.idle, 'the delete sent');
+    const gone = await fetch(`${sandbox.url}/api/partner/v3/messages/${v3MessageId}`, {
+      headers: { authorization: `Bearer ${sandbox.tokens[0] as string}` },
+    });
+    expect(gone.status).toBe(404);
+    expect(session.store.messages.get(messageKey)).toBeUndefined();
+  });
 });
