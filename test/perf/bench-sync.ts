@@ -14,6 +14,7 @@
  *   npm run bench:sync                               all scenarios (≈ 5 minutes)
  *   npm run bench:sync -- --scenarios binding-100     one scenario
  *   BENCH_SYNC_SEED=bulk:500x50 npm run bench:sync   a smaller organization (quick check; not recorded)
+ *   npm run bench:sync -- --scenarios v3-binding-100  the same first sync through the V3 API
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,8 @@ interface Scenario {
   sandbox: { rate: number; burst: number };
   /** The client budget's setting; null = left at the product default (50/s, burst 100). */
   client: { rate: number; burst: number } | null;
+  /** The workspace's API version (default v2). */
+  apiVersion?: 'v2' | 'v3';
 }
 
 const SCENARIOS: Scenario[] = [
@@ -72,6 +75,13 @@ const SCENARIOS: Scenario[] = [
     sandbox: { rate: 50, burst: 100 },
     client: { rate: 100, burst: 100 },
   },
+  {
+    name: 'v3-binding-100',
+    what: 'as binding-100, through the V3 API (cursor pages, UUIDs mapped to local ids; contacts on V2)',
+    sandbox: { rate: 100, burst: 100 },
+    client: { rate: 100, burst: 100 },
+    apiVersion: 'v3',
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------------
@@ -83,6 +93,7 @@ interface ClientConfig {
   token: string;
   client: { rate: number; burst: number } | null;
   limit: { rate: number; burst: number };
+  apiVersion: 'v2' | 'v3';
 }
 
 type Kind = 'lines' | 'chat_list' | 'messages' | 'contacts' | 'other';
@@ -90,7 +101,8 @@ type Kind = 'lines' | 'chat_list' | 'messages' | 'contacts' | 'other';
 function kindOf(path: string): Kind {
   if (path === '/phone_numbers') return 'lines';
   if (path === '/chats') return 'chat_list';
-  if (/^\/chats\/\d+\/chat_messages$/.test(path)) return 'messages';
+  if (/^\/chats\/\d+\/chat_messages$/.test(path) || /^\/chats\/[0-9a-f-]{36}\/messages$/.test(path))
+    return 'messages';
   if (path === '/contacts') return 'contacts';
   return 'other';
 }
@@ -118,6 +130,7 @@ async function runClient(config: ClientConfig): Promise<Record<string, unknown>>
   const session = new WorkspaceSession({
     dataDir,
     connection: { baseUrl: config.url, tokenHeader: 'X-PARTNER-INTEGRATION-TOKEN', token: config.token },
+    apiVersion: config.apiVersion,
     client: {
       onAttempt: (a: AttemptRecord) => {
         if (finishedAt !== null) return; // incremental polling after the first sync is not counted
@@ -423,6 +436,7 @@ async function runScenario(scenario: Scenario, signal: AbortSignal): Promise<Rec
       token: sandbox.token,
       client: scenario.client,
       limit: scenario.sandbox,
+      apiVersion: scenario.apiVersion ?? 'v2',
     };
     const result = await runClientProcess(config, signal);
     const cpuAfter = procCpuSeconds(pid);
@@ -432,6 +446,7 @@ async function runScenario(scenario: Scenario, signal: AbortSignal): Promise<Rec
     return {
       name: scenario.name,
       what: scenario.what,
+      api_version: scenario.apiVersion ?? 'v2',
       sandbox_limit: scenario.sandbox,
       client_budget: scenario.client ?? 'default',
       load_average_1_5_15: { before: loadBefore, after: loadavg().map((n) => round(n, 2)) },

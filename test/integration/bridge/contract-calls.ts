@@ -604,7 +604,9 @@ export function contractCalls(): Record<MethodName, Call> {
         baseUrl: t.second.url,
         token: tokenA,
       });
-      expect(added).toMatchObject({ name: 'Second office', kind: 'remote', active: true });
+      // The sandbox takes the token on both versions: V3 is preferred.
+      expect(added).toMatchObject({ name: 'Second office', kind: 'remote', active: true, apiVersion: 'v3' });
+      expect((await t.parley.app.info()).apiVersion).toBe('v3');
       secondWorkspaceId = added.id;
       // The demo exists only while no real workspace does.
       expect((await t.parley.workspaces.list()).workspaces.map((w) => w.kind)).toEqual(['remote']);
@@ -615,8 +617,9 @@ export function contractCalls(): Record<MethodName, Call> {
         name: 'Third office',
         baseUrl: t.second.url,
         token: tokenB,
+        apiVersion: 'v2',
       });
-      expect(third.active).toBe(true);
+      expect(third).toMatchObject({ active: true, apiVersion: 'v2' });
       thirdWorkspaceId = third.id;
     },
     'workspaces.rename': async (t) => {
@@ -632,6 +635,21 @@ export function contractCalls(): Record<MethodName, Call> {
       await expect(
         t.parley.workspaces.updateToken({ id: secondWorkspaceId, token: 'not-the-token' }),
       ).rejects.toMatchObject({ code: 'unauthorized' });
+    },
+    'workspaces.setApiVersion': async (t) => {
+      const moved = await t.parley.workspaces.setApiVersion({ id: thirdWorkspaceId, apiVersion: 'v3' });
+      expect(moved).toMatchObject({ id: thirdWorkspaceId, apiVersion: 'v3' });
+      // The active workspace's session reopens on V3 and syncs its chats there.
+      await eventually(async () => (await t.parley.app.info()).apiVersion === 'v3', 'app on V3');
+      await eventually(async () => {
+        const status = await t.parley.app.syncStatus();
+        return status.phase === 'incremental' && status.error === null && status.lastSyncedAt !== null;
+      }, 'a first sync under V3');
+      const back = await t.parley.workspaces.setApiVersion({ id: thirdWorkspaceId, apiVersion: 'v2' });
+      expect(back.apiVersion).toBe('v2');
+      await expect(
+        t.parley.workspaces.setApiVersion({ id: 'no-such-workspace', apiVersion: 'v3' }),
+      ).rejects.toMatchObject({ code: 'not_found' });
     },
     'workspaces.switch': async (t) => {
       const list = await t.parley.workspaces.switch({ id: secondWorkspaceId });

@@ -25,6 +25,7 @@ export const VALID_INPUTS: { [M in MethodName]: MethodInput<M> } = {
   'workspaces.switch': { id: 'ws1' },
   'workspaces.rename': { id: 'ws1', name: 'Acme' },
   'workspaces.updateToken': { id: 'ws1', token: 'tok' },
+  'workspaces.setApiVersion': { id: 'ws1', apiVersion: 'v3' },
   'workspaces.remove': { id: 'ws1' },
   'chats.list': { lineId: 1, archived: false, unreadOnly: false, service: 'SMS', limit: 10, offset: 0 },
   'chats.details': { chatId: 1 },

@@ -327,4 +327,82 @@ describe('WorkspaceRegistry', () => {
     registry = await open();
     expect(readdirSync(join(dataDir, 'workspaces'))).toEqual([acme.id]);
   });
+
+  describe('API version', () => {
+    /** Whether the stand-in service takes the token on V3 (read on every probe). */
+    const v3Works = { now: true };
+    const withV3 = (v3: boolean) => {
+      v3Works.now = v3;
+      service.probe = async (connection) => {
+        service.calls.push(connection);
+        if (!service.accepted.has(connection.token)) throw new Error('refused');
+        return { lines: 2, versions: { v2: true, v3: v3Works.now } };
+      };
+    };
+
+    it('prefers V3 when the token works there, and keeps V2 when it does not', async () => {
+      registry.close();
+      withV3(true);
+      registry = await open();
+      expect(registry.active()?.apiVersion).toBe('v2'); // the demo starts on V2
+      expect((await addAcme()).apiVersion).toBe('v3');
+      withV3(false);
+      registry.close();
+      registry = await open();
+      const other = await registry.add({
+        name: 'Other',
+        baseUrl: 'https://other.example',
+        token: GOOD_TOKEN,
+      });
+      expect(other.apiVersion).toBe('v2');
+    });
+
+    it('refuses V3 when asked for and the service refuses it, storing nothing', async () => {
+      registry.close();
+      withV3(false);
+      registry = await open();
+      const before = stored();
+      await expect(
+        registry.add({
+          name: 'Acme',
+          baseUrl: 'https://api.acme.example',
+          token: GOOD_TOKEN,
+          apiVersion: 'v3',
+        }),
+      ).rejects.toMatchObject({ name: 'WorkspaceInputError', field: 'apiVersion' });
+      expect(stored()).toEqual(before);
+      expect(vault.keys()).toEqual([]);
+    });
+
+    it('switches a workspace between versions after probing, and announces it', async () => {
+      registry.close();
+      withV3(true);
+      registry = await open();
+      const acme = await registry.add({
+        name: 'Acme',
+        baseUrl: 'https://api.acme.example',
+        token: GOOD_TOKEN,
+        apiVersion: 'v2',
+      });
+      expect(acme.apiVersion).toBe('v2');
+      const moved = await registry.setApiVersion(acme.id, 'v3');
+      expect(moved.apiVersion).toBe('v3');
+      expect(stored()).toEqual({ version: 1, workspaces: [moved] });
+      expect(events.at(-1)).toEqual({ type: 'api-version-changed', workspace: moved });
+      withV3(false);
+      await expect(registry.setApiVersion(acme.id, 'v2')).resolves.toMatchObject({ apiVersion: 'v2' });
+      await expect(registry.setApiVersion(acme.id, 'v3')).rejects.toBeInstanceOf(WorkspaceInputError);
+      expect(registry.get(acme.id)?.apiVersion).toBe('v2');
+    });
+
+    it('reads workspaces.json written before V3 as V2', async () => {
+      const acme = await addAcme();
+      registry.close();
+      const file = stored() as { version: 1; workspaces: Array<Record<string, unknown>> };
+      for (const w of file.workspaces) delete w.apiVersion;
+      writeFileSync(join(dataDir, WORKSPACES_FILE), JSON.stringify(file));
+      registry = await open();
+      expect(registry.get(acme.id)?.apiVersion).toBe('v2');
+    });
+  });
 });
