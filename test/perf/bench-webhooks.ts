@@ -31,7 +31,7 @@ import { setLogLevel } from '../../electron/core/log/logger.ts';
 import { WorkspaceSession } from '../../electron/core/session.ts';
 import { LocalStore } from '../../electron/core/store/local-store.ts';
 import { Reconciler } from '../../electron/core/sync/reconciler.ts';
-import type { WebhookEvent } from '../../electron/core/sync/webhook-events.ts';
+import type { LiveEvent } from '../../electron/core/realtime/live-event.ts';
 import { InMemoryVault } from '../../electron/core/vault/memory-vault.ts';
 import { machine, spawnSandbox, writeReport } from './lib.ts';
 
@@ -133,7 +133,7 @@ async function serveListener(applyDuringLoad: boolean): Promise<number> {
   let applied = 0;
   store.events.on('messages.changed', ({ keys }) => (applied += keys.length));
   // Exactly what RealtimeService's route does: group-committed receipts, then the processor.
-  const held: Array<[number, WebhookEvent]> = [];
+  const held: Array<[number, LiveEvent]> = [];
   const receipts = new ReceiptBatcher(inbox, (seq, event) =>
     applyDuringLoad ? processor.queued(seq, event) : held.push([seq, event]),
   );

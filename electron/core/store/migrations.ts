@@ -253,4 +253,12 @@ export const MIGRATIONS: readonly string[] = [
 
   CREATE TABLE workbench_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `,
+  /* 5: what V3 states that V2 has no place for (V3FactsRepo), keyed by the local id it belongs to */ `
+  CREATE TABLE v3_facts (
+    kind TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    json TEXT NOT NULL,
+    PRIMARY KEY (kind, id)
+  ) WITHOUT ROWID;
+  `,
 ];
