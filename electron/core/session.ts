@@ -1,9 +1,14 @@
 import { join } from 'node:path';
+import type { ApiVersion } from '../../shared/domain.ts';
 import { PartnerApiClient, type PartnerApiClientOptions } from './api/client.ts';
+import { PartnerApiV3Client } from './api/v3/client.ts';
 import { Outbox } from './outbox/outbox.ts';
 import { Staging } from './outbox/staging.ts';
 import { LocalStore } from './store/local-store.ts';
 import { SyncEngine, type SyncOptions } from './sync/engine.ts';
+import type { MessagingService } from './sync/messaging.ts';
+import { V2Messaging } from './sync/messaging-v2.ts';
+import { V3Messaging } from './sync/messaging-v3.ts';
 import { type ReachabilityOptions, ServiceReachability } from './sync/reachability.ts';
 
 export interface WorkspaceConnection {
@@ -16,6 +21,8 @@ export interface SessionOptions {
   /** The workspace's own folder: its database and staged files live here. */
   dataDir: string;
   connection: WorkspaceConnection;
+  /** Which API the workspace's messaging goes through (contacts always use V2). Default v2. */
+  apiVersion?: ApiVersion;
   sync?: Partial<SyncOptions>;
   client?: Partial<PartnerApiClientOptions>;
   /** How often the service is probed when quiet or failing (tests shorten them). */
@@ -29,6 +36,12 @@ export interface SessionOptions {
 export class WorkspaceSession {
   readonly store: LocalStore;
   readonly client: PartnerApiClient;
+  /** The workspace's API version: chats, messages and lines go through it; contacts stay on V2. */
+  readonly apiVersion: ApiVersion;
+  /** The V3 client (same token, same budget); used for messaging when `apiVersion` is v3. */
+  readonly v3: PartnerApiV3Client;
+  /** Chats, messages and lines through the workspace's API version (the sync and the outbox use it). */
+  readonly messaging: MessagingService;
   /** Whether the service can be reached, from every request's outcome and probes of its own. */
   readonly reachability: ServiceReachability;
   readonly sync: SyncEngine;
@@ -38,14 +51,26 @@ export class WorkspaceSession {
   constructor(options: SessionOptions) {
     this.store = new LocalStore(join(options.dataDir, 'workspace.db'));
     this.client = new PartnerApiClient({ ...options.client, ...options.connection });
+    this.apiVersion = options.apiVersion ?? 'v2';
+    this.v3 = new PartnerApiV3Client({
+      ...options.client,
+      baseUrl: options.connection.baseUrl,
+      token: options.connection.token,
+      budget: this.client.http.budget,
+    });
     this.reachability = new ServiceReachability({
       ...options.reachability,
       probe: (signal) => this.client.ping({ signal }),
     });
     this.client.http.onOutcome((outcome) => this.reachability.observe(outcome));
-    this.sync = new SyncEngine(this.store, this.client, options.sync, this.reachability);
+    this.v3.http.onOutcome((outcome) => this.reachability.observe(outcome));
+    this.messaging =
+      this.apiVersion === 'v3'
+        ? new V3Messaging(this.v3, this.client, this.store)
+        : new V2Messaging(this.client, this.store);
+    this.sync = new SyncEngine(this.store, this.client, this.messaging, options.sync, this.reachability);
     this.staging = new Staging(this.store, join(options.dataDir, 'staged'));
-    this.outbox = new Outbox(this.store, this.client, this.sync.reconciler, this.staging, {
+    this.outbox = new Outbox(this.store, this.messaging, this.sync.reconciler, this.staging, {
       accepted: (key) => this.sync.watchDelivery(key),
       chatCreated: (from, to) => this.store.events.emit('chats.replaced', { from, to }),
     });

@@ -84,8 +84,18 @@ export const methods = {
         baseUrl: z.string().trim().min(1).max(2048),
         token: z.string().min(1).max(4096),
         tokenHeader: z.string().trim().max(100).optional(),
+        /** Default: V3 when the token works there, else V2. */
+        apiVersion: z.enum(['v2', 'v3']).optional(),
       })
       .strict(),
+  )<WorkspaceInfo>(),
+  /**
+   * Moves a workspace to another API version after checking the token works there; its history,
+   * drafts, pins and read state stay. Fails with `not_found`, `invalid_input` (field `apiVersion`:
+   * the service refuses that version), and the failures of `add`.
+   */
+  'workspaces.setApiVersion': method(
+    z.object({ id: z.string().min(1).max(64), apiVersion: z.enum(['v2', 'v3']) }).strict(),
   )<WorkspaceInfo>(),
   /** Makes a workspace active (its inbox, its sync). Fails with `not_found`. */
   'workspaces.switch': method(z.object({ id: z.string().min(1).max(64) }).strict())<WorkspaceList>(),

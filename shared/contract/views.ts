@@ -1,5 +1,5 @@
 /** Shapes that exist only at the bridge: what the UI is shown of workspaces, settings, live status. */
-import type { Call, Chat, Contact, ConnectionStatus, Line, Message, SyncStatus } from '../domain.ts';
+import type { Call, Chat, Contact, ApiVersion, ConnectionStatus, Line, Message, SyncStatus } from '../domain.ts';
 import type { StagedAttachment } from './staged.ts';
 
 /** Kept here too, where the other views are: the one definition lives in staged.ts. */
@@ -12,6 +12,8 @@ export interface WorkspaceInfo {
   /** null for the demo (its sandbox runs on a new port each launch). */
   baseUrl: string | null;
   tokenHeader: string;
+  /** Which API its chats and messages go through (contacts always use V2). */
+  apiVersion: ApiVersion;
   active: boolean;
 }
 
@@ -103,6 +105,8 @@ export interface AppInfo {
   platform: string;
   /** The active workspace is the simulated demo. */
   demo: boolean;
+  /** The active workspace's API version (null: none open). */
+  apiVersion: ApiVersion | null;
 }
 
 export interface ChatDetails {

@@ -12,7 +12,6 @@ import type {
 import { stagedIdOf } from '../../../shared/contract/staged.ts';
 import { vaultKeys } from '../vault/index.ts';
 import { errorFromTransport } from '../api/error-parsing.ts';
-import { probeConnection } from '../api/probe.ts';
 import { createLogger } from '../log/logger.ts';
 import { within } from '../util.ts';
 import { type SessionOptions, WorkspaceSession } from '../session.ts';
@@ -22,7 +21,12 @@ import { STORE_EVENT_NAMES } from '../store/events.ts';
 import { storageProblemOf } from '../store/storage-errors.ts';
 import type { SyncOptions } from '../sync/engine.ts';
 import type { Vault } from '../vault/index.ts';
-import { openWorkspaceRegistry, type DemoSandboxPort, type WorkspaceRegistry } from '../workspaces/index.ts';
+import {
+  openWorkspaceRegistry,
+  probeWorkspaceVersions,
+  type DemoSandboxPort,
+  type WorkspaceRegistry,
+} from '../workspaces/index.ts';
 import { createTunnel, forgetWorkspaceWebhooks, RealtimeService } from '../realtime/index.ts';
 import { InMemoryVault } from '../vault/memory-vault.ts';
 import { createDispatcher, type DispatchResult } from './dispatch.ts';
@@ -87,7 +91,7 @@ export class AppCore {
       dataDir: options.dataDir,
       vault: options.vault,
       settings: options.settings,
-      probe: probeConnection,
+      probe: probeWorkspaceVersions,
       demo: options.demo,
       release: async (id) => {
         if (core.#sessionWorkspaceId === id) await core.#closeSession();
@@ -96,6 +100,9 @@ export class AppCore {
     const core: AppCore = new AppCore(options, registry);
     registry.onChange((event) => {
       if (event.type === 'activated' || event.type === 'token-updated') core.#switchTo(registry.active()?.id);
+      // Another API version: the open session is rebuilt on it (its local data stays).
+      if (event.type === 'api-version-changed' && event.workspace.id === core.#sessionWorkspaceId)
+        core.#reopen(event.workspace.id);
       core.options.emit('workspaces.changed', core.workspaceList());
     });
     options.settings.onChange(() => {
@@ -140,6 +147,7 @@ export class AppCore {
       kind: w.kind,
       baseUrl: w.baseUrl,
       tokenHeader: w.tokenHeader,
+      apiVersion: w.apiVersion,
       active: this.registry.active()?.id === w.id,
     };
   }
@@ -292,6 +300,11 @@ export class AppCore {
     await this.options.demo?.stop?.();
   }
 
+  #reopen(id: string): void {
+    this.#switching = this.#switching.then(() => this.#closeSession());
+    this.#switchTo(id);
+  }
+
   #switchTo(id: string | undefined): void {
     this.#switching = this.#switching
       .then(() => this.#openSession(id))
@@ -320,6 +333,7 @@ export class AppCore {
     const session = new WorkspaceSession({
       dataDir,
       connection,
+      apiVersion: workspace.apiVersion,
       sync: {
         openChatIntervalMs: sync.pollIntervalMs,
         backgroundIntervalMs: sync.backgroundPollIntervalMs,

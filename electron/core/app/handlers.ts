@@ -31,6 +31,7 @@ export function createHandlers(core: AppCore): Handlers {
           baseUrl: input.baseUrl,
           token: input.token,
           ...(input.tokenHeader ? { tokenHeader: input.tokenHeader } : {}),
+          ...(input.apiVersion ? { apiVersion: input.apiVersion } : {}),
         },
         { activate: true },
       );
@@ -44,6 +45,8 @@ export function createHandlers(core: AppCore): Handlers {
       core.workspaceInfo((await core.registry.rename(id, name)).id),
     'workspaces.updateToken': async ({ id, token }) =>
       core.workspaceInfo((await core.registry.updateToken(id, token)).id),
+    'workspaces.setApiVersion': async ({ id, apiVersion }) =>
+      core.workspaceInfo((await core.registry.setApiVersion(id, apiVersion)).id),
     'workspaces.remove': async ({ id }) => {
       await core.forgetLive(id);
       await core.registry.remove(id);
@@ -112,8 +115,7 @@ export function createHandlers(core: AppCore): Handlers {
     },
     'chats.shareContact': async ({ chatId }) => s().client.chats.shareContact(chatId),
     'chats.typing': async ({ chatId, typing }) => {
-      if (typing) await s().client.chats.startTyping(chatId);
-      else await s().client.chats.stopTyping(chatId);
+      await s().messaging.typing(chatId, typing, {});
     },
     'chats.search': ({ query, limit }) => {
       const result = s().store.search(query, limit);
@@ -324,6 +326,7 @@ export function createHandlers(core: AppCore): Handlers {
       host: core.options.host,
       platform: core.options.platform,
       demo: core.isDemo,
+      apiVersion: core.registry.active()?.apiVersion ?? null,
     }),
     'app.syncStatus': () => s().sync.status,
     'app.syncNow': () => s().sync.syncNow(),

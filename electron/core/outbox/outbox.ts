@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageError, ReactionKind } from '../../../shared/domain.ts';
 import { stagedAttachmentId, stagedResource } from '../../../shared/contract/staged.ts';
-import type { PartnerApiClient } from '../api/client.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../api/retry-policy.ts';
 import { createLogger, drop } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import type { OutboxRow } from '../store/outbox-repo.ts';
 import { isStorageError } from '../store/storage-errors.ts';
+import type { MessagingService } from '../sync/messaging.ts';
 import type { Reconciler } from '../sync/reconciler.ts';
 import { assertNever } from '../util.ts';
 import { JOB_SCHEMAS, type JobKind, type JobPayload } from './jobs.ts';
@@ -48,7 +48,7 @@ export interface OutboxHooks {
  */
 export class Outbox {
   readonly #store: LocalStore;
-  readonly #client: PartnerApiClient;
+  readonly #api: MessagingService;
   readonly #reconciler: Reconciler;
   readonly #staging: Staging;
   readonly #hooks: OutboxHooks;
@@ -65,13 +65,13 @@ export class Outbox {
 
   constructor(
     store: LocalStore,
-    client: PartnerApiClient,
+    api: MessagingService,
     reconciler: Reconciler,
     staging: Staging,
     hooks: OutboxHooks = {},
   ) {
     this.#store = store;
-    this.#client = client;
+    this.#api = api;
     this.#reconciler = reconciler;
     this.#staging = staging;
     this.#hooks = hooks;
@@ -393,7 +393,7 @@ export class Outbox {
     switch (job_.kind) {
       case 'send_message': {
         const p = job_.payload as JobPayload<'send_message'>;
-        const { message } = await this.#client.messages.send(
+        const message = await this.#api.send(
           p.chatId,
           {
             text: p.text,
@@ -410,15 +410,17 @@ export class Outbox {
       }
       case 'create_chat': {
         const p = job_.payload as JobPayload<'create_chat'>;
-        const created = await this.#client.chats.create(
+        const created = await this.#api.createChat(
           {
-            line: p.lineNumber,
-            participants: p.recipients,
-            ...(p.displayName ? { displayName: p.displayName } : {}),
-            text: p.text,
-            ...(key ? { idempotencyKey: key } : {}),
-            files: this.#files(p.stagedIds),
-            attachmentUrls: p.attachmentUrls,
+            lineNumber: p.lineNumber,
+            recipients: p.recipients,
+            displayName: p.displayName,
+            content: {
+              text: p.text,
+              ...(key ? { idempotencyKey: key } : {}),
+              files: this.#files(p.stagedIds),
+              attachmentUrls: p.attachmentUrls,
+            },
           },
           options,
         );
@@ -439,34 +441,28 @@ export class Outbox {
       case 'react': {
         const p = job_.payload as JobPayload<'react'>;
         if (p.operation === 'add') {
-          const reaction = await this.#client.reactions.add(p.messageId, p.kind, options);
-          this.#store.transaction(() => {
-            this.#store.messages.removeReaction(p.messageId, p.kind, true, null);
-            this.#store.messages.addReaction({
-              id: reaction.id,
-              messageId: p.messageId,
-              kind: reaction.reaction,
-              fromMe: true,
-              sender: reaction.from_phone ?? '',
-              at: Date.now(),
+          const reaction = await this.#api.react(p.messageId, p.kind, 'add', options);
+          // V3 only acknowledges: the shown reaction stays until a sync or event confirms it.
+          if (reaction) {
+            this.#store.transaction(() => {
+              this.#store.messages.removeReaction(p.messageId, p.kind, true, null);
+              this.#store.messages.addReaction({ ...reaction, fromMe: true, at: Date.now() });
             });
-          });
+          }
         } else {
-          await this.#client.reactions.remove(p.messageId, p.kind, options).catch(ignoreNotFound);
+          await this.#api.react(p.messageId, p.kind, 'remove', options);
         }
         return;
       }
       case 'edit': {
         const p = job_.payload as JobPayload<'edit'>;
-        await this.#client.messages.edit(p.chatId, p.messageId, p.text, options);
-        // API-GAPS: re-fetch after an edit (the response has only id and text).
-        const fresh = await this.#client.messages.get(p.chatId, p.messageId, options);
+        const fresh = await this.#api.edit(p.chatId, p.messageId, p.text, options);
         this.#reconciler.applyMessages(p.chatId, [fresh]);
         return;
       }
       case 'delete': {
         const p = job_.payload as JobPayload<'delete'>;
-        await this.#client.messages.delete(p.chatId, p.messageId, options).catch(ignoreNotFound);
+        await this.#api.delete(p.chatId, p.messageId, options);
         return;
       }
       default:
@@ -565,9 +561,4 @@ export class Outbox {
 /** Key shared by the job, the optimistic message and the service's idempotency check. */
 function newKey(): string {
   return `p${randomUUID().replaceAll('-', '')}`;
-}
-
-function ignoreNotFound(error: unknown): void {
-  if (isPartnerApiError(error) && error.status === 404) return;
-  throw error;
 }

@@ -41,7 +41,7 @@ import {
   publicWebhookUrl,
   SubscriptionManager,
 } from './subscriptions.ts';
-import { forgetWorkspaceV3Webhooks, V3SubscriptionManager } from './v3-subscriptions.ts';
+import { V3SubscriptionManager } from './v3-subscriptions.ts';
 import { liveStatus, type Pointing } from './live-status.ts';
 import { type Backoff, probeListener, type TunnelState, TunnelSupervisor } from './tunnel-supervisor.ts';
 import type { Tunnel } from './tunnels/tunnel.ts';
@@ -52,7 +52,8 @@ const log = createLogger('realtime');
 const SUBSCRIPTION_CURSOR = 'realtime:subscription-id';
 const V3_SUBSCRIPTION_CURSOR = 'realtime:v3-subscription-id';
 
-export type RealtimeSession = Pick<WorkspaceSession, 'store' | 'client' | 'sync' | 'reachability'>;
+export type RealtimeSession = Pick<WorkspaceSession, 'store' | 'client' | 'sync' | 'reachability'> &
+  Partial<Pick<WorkspaceSession, 'apiVersion' | 'v3'>>;
 
 export interface RealtimeServiceOptions {
   workspaceId: string;
@@ -75,9 +76,9 @@ export interface RealtimeServiceOptions {
   onStatus?: (status: ConnectionStatus) => void;
   /** Test hook: runs before a verified delivery is recorded; throwing answers 500. */
   beforeRecord?: (event: LiveEvent) => void;
-  /** The workspace's API version. Default 'v2'. */
+  /** The workspace's API version. Default the session's, else 'v2'. */
   apiVersion?: 'v2' | 'v3';
-  /** What V3 live events need: the V3 webhook subscriptions API and the store's V3 id mapping. */
+  /** What V3 live events need. Default the session's V3 client and the store's V3 id mapping. */
   v3?: { webhooks: V3WebhooksApi; ids: V3LocalIds };
 }
 
@@ -296,9 +297,24 @@ export class RealtimeService {
   /** Before the workspace is removed: its subscriptions are deleted and its webhook secret forgotten. */
   async removeWorkspace(): Promise<void> {
     await this.stop();
-    await forgetWorkspaceWebhooks(this.#options);
-    const v3 = this.#options.v3;
-    if (v3) await forgetWorkspaceV3Webhooks({ ...this.#options, api: v3.webhooks });
+    const v3 = this.#v3Parts;
+    await forgetWorkspaceWebhooks({
+      ...this.#options,
+      session: {
+        client: this.#options.session.client,
+        apiVersion: this.#apiVersion,
+        ...(v3 ? { v3: { webhooks: v3.webhooks } } : {}),
+      },
+    });
+  }
+
+  get #apiVersion(): 'v2' | 'v3' {
+    return this.#options.apiVersion ?? this.#options.session.apiVersion ?? 'v2';
+  }
+
+  get #v3Parts(): { webhooks: V3WebhooksApi; ids: V3LocalIds } | undefined {
+    const { v3, session } = this.#options;
+    return v3 ?? (session.v3 && { webhooks: session.v3.webhooks, ids: session.store.v3Ids });
   }
 
   async #record(receipts: ReceiptBatcher, event: LiveEvent, body: Buffer): Promise<ReceiptOutcome> {

@@ -8,8 +8,8 @@
  *
  * - message.sent/received/delivered/read write through `messages.upsert`, whose merge only moves a
  *   message forward (delivered before sent stays delivered; read is never undone).
- * - message.failed is final: its failure is kept, and a message event arriving after it (a late
- *   `sent`) leaves the message failed.
+ * - message.failed is final (messages.setFailure): a message event arriving after it (a late `sent`)
+ *   leaves the message failed, and one arriving before its message is kept until the message is.
  * - everything else that replaces a value keeps the time of the newest event applied per entity in
  *   `webhook_marks` (`v3:<kind>:<id>`), and an older event for it is skipped: an edit, a reaction (an
  *   add arriving after its removal does not bring it back), a participant, a group name, a chat's
@@ -21,7 +21,6 @@ import type { Chat, ChatHealth, Handle } from '../../../shared/domain.ts';
 import { parseServiceTime } from '../../../shared/time.ts';
 import {
   v3FailedEventToDomain,
-  v3FailureToDomain,
   v3HealthToDomain,
   type V3LocalIds,
   v3MessageEventToDomain,
@@ -71,9 +70,10 @@ export class V3EventApplier {
         break;
       case 'message.failed': {
         const failed = v3FailedEventToDomain(event.data, this.#ids);
-        this.#store.v3Facts.setFailure(failed.messageId, failed.failure);
-        const stored = this.#store.messages.byId(failed.messageId);
-        if (stored) this.#store.messages.setState(stored.key, 'failed', failed.error);
+        // Kept until its message is stored, when it arrives after this event.
+        if (!this.#store.messages.byId(failed.messageId))
+          this.#store.v3Facts.setFailure(failed.messageId, failed.failure);
+        this.#store.messages.setFailure(failed.messageId, failed.failure);
         break;
       }
       case 'message.edited': {
@@ -230,12 +230,10 @@ export class V3EventApplier {
       this.#store.typing.clear(chatId);
       this.#advanceTyping(chatId, at);
     }
-    // A failure is final: a message event that arrives after it does not revive the message.
+    // A failure that arrived before its message: the message is stored failed (the store keeps a
+    // failed message failed whatever comes after).
     const failure = this.#store.v3Facts.failure(record.id);
-    const stored = failure ? this.#store.messages.byId(record.id) : undefined;
-    if (failure && stored && stored.state !== 'failed') {
-      this.#store.messages.setState(stored.key, 'failed', v3FailureToDomain(failure));
-    }
+    if (failure) this.#store.messages.setFailure(record.id, failure);
     const health = v3HealthToDomain(event.data.chat?.health_status ?? null);
     if (health) this.#health(chatId, health, at);
   }

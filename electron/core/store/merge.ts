@@ -13,7 +13,13 @@ const STATE_RANK: Record<string, number> = {
   delivered: 4,
   service_unavailable: 4,
   rate_limit_exceeded: 4,
+  // V3: sent (on its way) → delivered → read; failed as the service states it is final
+  sent: 3,
+  received: 4,
+  read: 5,
 };
+/** A `failed` the service states (V3) is final; the outbox's own `failed` (rank 1) is not. */
+const SERVICE_FAILED_RANK = 6;
 const UNKNOWN_STATE_RANK = 3;
 
 export function stateRank(state: string): number {
@@ -37,7 +43,8 @@ export function mergeMessage(stored: StoredMessageFields, incoming: MessageRecor
     incoming.text !== undefined &&
     (stored.editedAt === null || (incomingEdited !== null && incomingEdited >= stored.editedAt));
   const incomingState = incoming.deliveryStatus;
-  const takeState = incomingState !== undefined && stateRank(incomingState) >= stateRank(stored.state);
+  const incomingRank = incomingState === 'failed' ? SERVICE_FAILED_RANK : stateRank(incomingState ?? '');
+  const takeState = incomingState !== undefined && incomingRank >= stateRank(stored.state);
   return {
     text: takeText ? (incoming.text as string) : stored.text,
     state: takeState ? (incomingState as string) : stored.state,

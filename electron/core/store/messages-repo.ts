@@ -1,4 +1,11 @@
-import type { Attachment, Message, MessageError, MessageState } from '../../../shared/domain.ts';
+import { deliveryFailureInfo } from '../../../shared/delivery-failures.ts';
+import type {
+  Attachment,
+  DeliveryFailure,
+  Message,
+  MessageError,
+  MessageState,
+} from '../../../shared/domain.ts';
 import type { Database } from './database.ts';
 import type { StoreEventBus } from './events.ts';
 import { mergeMessage, stateRank } from './merge.ts';
@@ -76,13 +83,15 @@ export class MessagesRepo {
         );
         this.#db.run(
           `UPDATE messages SET id = ?, chat_id = ?, text = ?, sent_at = ?, delivered_at = ?, state = ?, edited_at = ?,
-             is_read = ?, sender = ?, handle_id = COALESCE(?, handle_id), error_json = NULL, updated_at = ? WHERE key = ?`,
+             is_read = ?, sender = ?, handle_id = COALESCE(?, handle_id),
+             error_json = CASE WHEN failure_json IS NULL THEN NULL ELSE error_json END, updated_at = ? WHERE key = ?`,
           record.id,
           record.chatId,
           merged.text,
           merged.sentAt,
           merged.deliveredAt,
-          merged.state,
+          // The service said it failed (V3): no stale poll moves it back.
+          existing.failure_json ? existing.state : merged.state,
           merged.editedAt,
           merged.isRead ? 1 : 0,
           record.sender || existing.sender,
@@ -111,6 +120,7 @@ export class MessagesRepo {
           now,
         );
       }
+      if (record.failure) this.#writeFailure(key, record.failure);
       if (record.attachments && (record.attachments.length > 0 || !existing))
         this.#replaceAttachments(key, record.attachments);
       if (record.reactions) this.#replaceReactions(record.id, record.reactions);
@@ -169,6 +179,32 @@ export class MessagesRepo {
       key,
     );
     this.#announce(new Map([[row.chat_id, [key]]]));
+  }
+
+  /**
+   * V3: the service could not deliver this message (`message.failed`, or a poll after it). The
+   * message stays, failed, with the code and the service's reason; the UI words it from the code.
+   */
+  setFailure(messageId: number, failure: DeliveryFailure): void {
+    const row = this.#db.get<{ key: string; chat_id: number }>(
+      'SELECT key, chat_id FROM messages WHERE id = ?',
+      messageId,
+    );
+    if (!row) return;
+    this.#writeFailure(row.key, failure);
+    this.#announce(new Map([[row.chat_id, [row.key]]]));
+  }
+
+  #writeFailure(key: string, failure: DeliveryFailure): void {
+    const info = deliveryFailureInfo(failure.code);
+    const error: MessageError = { code: info.code, message: info.title, retryable: info.retryWithNewKey };
+    this.#db.run(
+      "UPDATE messages SET state = 'failed', failure_json = ?, error_json = ?, updated_at = ? WHERE key = ?",
+      JSON.stringify(failure),
+      JSON.stringify(error),
+      Date.now(),
+      key,
+    );
   }
 
   /** A local (never accepted) message moves to the chat the service put it in. */
@@ -321,7 +357,7 @@ export class MessagesRepo {
   unsettled(limit = 200): Array<{ key: string; id: number; chatId: number; sentAt: number }> {
     return this.#db
       .all<{ key: string; id: number; chat_id: number; sent_at: number }>(
-        `SELECT key, id, chat_id, sent_at FROM messages WHERE deleted = 0 AND from_me = 1 AND id IS NOT NULL AND state IN ('pending', 'paused')
+        `SELECT key, id, chat_id, sent_at FROM messages WHERE deleted = 0 AND from_me = 1 AND id IS NOT NULL AND state IN ('pending', 'paused', 'queued', 'sent')
          ORDER BY sent_at LIMIT ?`,
         limit,
       )
@@ -458,6 +494,7 @@ export class MessagesRepo {
       attachments: attachments.filter((a) => a.message_key === row.key).map(toAttachment),
       reactions: row.id === null ? [] : reactions.filter((r) => r.message_id === row.id).map(toReaction),
       error: parseError(row.error_json),
+      ...(row.failure_json ? { failure: JSON.parse(row.failure_json) as DeliveryFailure } : {}),
     }));
   }
 }

@@ -253,7 +253,19 @@ export const MIGRATIONS: readonly string[] = [
 
   CREATE TABLE workbench_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `,
-  /* 5: what V3 states that V2 has no place for (V3FactsRepo), keyed by the local id it belongs to */ `
+  /* 5: V3 ids (UUIDs) ↔ the store's local integer ids; lines are keyed by their number */ `
+  CREATE TABLE v3_ids (
+    kind TEXT NOT NULL,
+    v3_id TEXT NOT NULL,
+    local_id INTEGER NOT NULL,
+    PRIMARY KEY (kind, v3_id)
+  ) WITHOUT ROWID;
+  CREATE UNIQUE INDEX v3_ids_local ON v3_ids (kind, local_id);
+
+  -- V3: why the service could not deliver a message ({code, reason}, from message.failed)
+  ALTER TABLE messages ADD COLUMN failure_json TEXT;
+  `,
+  /* 6: what V3 states that V2 has no place for (V3FactsRepo), keyed by the local id it belongs to */ `
   CREATE TABLE v3_facts (
     kind TEXT NOT NULL,
     id INTEGER NOT NULL,

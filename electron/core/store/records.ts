@@ -1,4 +1,4 @@
-import type { Contact, Line } from '../../../shared/domain.ts';
+import type { Contact, DeliveryFailure, Line } from '../../../shared/domain.ts';
 
 /**
  * What the reconciler writes: the service's facts, normalized (numbers for ids, epoch ms for times),
@@ -58,6 +58,8 @@ export interface MessageRecord {
   /** The full current list (REST); undefined when the source does not carry it. */
   reactions?: ReactionRecord[];
   idempotencyKey?: string | null;
+  /** V3: the service's reason a message was not delivered (state `failed`). */
+  failure?: DeliveryFailure;
 }
 
 /** Contacts and lines arrive complete from every source: the domain shape is the record. */

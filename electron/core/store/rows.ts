@@ -43,6 +43,7 @@ export interface MessageRow {
   handle_id: number | null;
   idempotency_key: string | null;
   error_json: string | null;
+  failure_json: string | null;
   deleted: number;
 }
 

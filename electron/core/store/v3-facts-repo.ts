@@ -16,10 +16,10 @@ interface Facts {
 }
 
 /**
- * What V3 states that V2 has no place for (`v3_facts`, migration 5), keyed by the local id it
- * belongs to: a line's reputation, a chat's health, why a message failed (code and reason), the part
- * and custom emoji of a reaction. Written by the V3 event applier; a change announces its line, chat
- * or message like the repos that own them.
+ * What V3 states that V2 has no place for (`v3_facts`, migration 6), keyed by the local id it
+ * belongs to: a line's reputation, a chat's health, the failure of a message not stored yet, the part
+ * and custom emoji of a reaction. Written by the V3 event applier; a change announces its line or chat
+ * like the repos that own them.
  */
 export class V3FactsRepo {
   readonly #db: Database;
@@ -52,7 +52,7 @@ export class V3FactsRepo {
     return this.#get('failure', messageId);
   }
 
-  /** Announced by the caller, which also sets the message's state. */
+  /** A `message.failed` that arrived before its message (which then stores it: messages.setFailure). */
   setFailure(messageId: number, value: DeliveryFailure): void {
     this.#set('failure', messageId, value);
   }

@@ -2,10 +2,10 @@ import type { SyncStatus } from '../../../shared/domain.ts';
 import type { PartnerApiClient } from '../api/client.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { pages } from '../api/pagination.ts';
+import type { MessagingService } from './messaging.ts';
 import { createLogger } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { forEachLimited } from '../util.ts';
-import { parseServiceTime } from '../../../shared/time.ts';
 import type { Reachability, ServiceReachability } from './reachability.ts';
 import { Reconciler } from './reconciler.ts';
 
@@ -51,7 +51,12 @@ const MAX_OFFLINE_BACKOFF_MS = 60_000;
 export class SyncEngine {
   readonly reconciler: Reconciler;
   readonly #store: LocalStore;
+  /** Contacts only (they stay on V2 whatever the workspace's version). */
   readonly #client: PartnerApiClient;
+  /** Chats, messages and lines, through the workspace's API version. */
+  readonly #api: MessagingService;
+  /** The revision each chat was listed with, until its messages are synced (see applyChats). */
+  readonly #revisions = new Map<number, number>();
   readonly #options: SyncOptions;
   readonly #abort = new AbortController();
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -80,11 +85,13 @@ export class SyncEngine {
   constructor(
     store: LocalStore,
     client: PartnerApiClient,
+    api: MessagingService,
     options: Partial<SyncOptions> = {},
     reachability?: ServiceReachability,
   ) {
     this.#store = store;
     this.#client = client;
+    this.#api = api;
     this.#options = { ...DEFAULT_SYNC_OPTIONS, ...options };
     this.reconciler = new Reconciler(store);
     reachability?.onChange((state) => this.#reachabilityChanged(state));
@@ -155,20 +162,22 @@ export class SyncEngine {
   /** Fetches older history of a chat from the service (`before` the oldest stored message). */
   async loadOlder(chatId: number, count = 50): Promise<{ added: number; complete: boolean }> {
     const oldest = this.#store.messages.oldestSentAt(chatId);
-    const page = await this.#client.messages.list(
-      chatId,
-      { sort: 'desc', perPage: count, ...(oldest === null ? {} : { before: new Date(oldest) }) },
-      { signal: this.#signal, priority: 'user' },
-    );
-    const complete = page.items.length < count || page.totalPages <= 1;
-    this.reconciler.applyMessages(chatId, page.items, complete ? { historyComplete: true } : undefined);
-    return { added: page.items.length, complete };
+    const page = await this.#api.olderMessages(chatId, oldest, count, {
+      signal: this.#signal,
+      priority: 'user',
+    });
+    const complete = page.complete;
+    this.reconciler.applyMessages(chatId, page.messages, complete ? { historyComplete: true } : undefined);
+    return { added: page.messages.length, complete };
   }
 
   /** Fetches a chat and its newest messages now (a webhook named it, or the user opened it). */
   async refreshChat(chatId: number): Promise<void> {
-    const chat = await this.#client.chats.get(chatId, { signal: this.#signal, priority: 'user' });
-    this.reconciler.applyChat(chat);
+    const chat = await this.#api.chat(chatId, { signal: this.#signal, priority: 'user' });
+    if (chat) {
+      this.reconciler.applyChat(chat);
+      this.#noteRevisions([chat]);
+    }
     await this.#fetchNewest(chatId, 'user');
   }
 
@@ -180,6 +189,7 @@ export class SyncEngine {
 
   async #run(): Promise<void> {
     try {
+      await this.#api.prepare(this.#bg());
       if (this.#store.cursors.get(INITIAL_DONE) === undefined) {
         await this.#initialSync();
       } else {
@@ -208,11 +218,9 @@ export class SyncEngine {
     const producer = (async () => {
       try {
         await forEachLimited(this.#store.lines.list(), 3, async (line) => {
-          for await (const page of pages((r) => this.#client.chats.list(line.phoneNumber, r, this.#bg()), {
-            perPage: 100,
-            signal: this.#signal,
-          })) {
-            queue.push(...this.reconciler.applyChats(page.items, line));
+          for await (const page of this.#api.chatPages(line, this.#bg())) {
+            this.#noteRevisions(page);
+            queue.push(...this.reconciler.applyChats(page, line));
             this.#setStatus({ chatsKnown: this.#store.chats.ids().length });
           }
         });
@@ -238,27 +246,26 @@ export class SyncEngine {
   }
 
   async #syncLines(): Promise<void> {
-    this.reconciler.applyLines(await this.#client.lines.list(this.#bg()));
+    this.reconciler.applyLines(await this.#api.lines(this.#bg()));
   }
 
   /** The newest page of a chat: new messages, edits, reactions, statuses, and local deletions. */
   async #fetchNewest(chatId: number, priority: 'user' | 'background'): Promise<void> {
-    const expected = this.#store.chats.syncState(chatId)?.messageCount;
+    const expected = this.#expectedRevision(chatId);
     const requestedAt = Date.now();
-    const page = await this.#client.messages.list(
-      chatId,
-      { sort: 'desc', perPage: this.#options.firstPageSize },
-      { signal: this.#signal, priority },
-    );
+    const page = await this.#api.newestMessages(chatId, this.#options.firstPageSize, {
+      signal: this.#signal,
+      priority,
+    });
     this.#store.transaction(() => {
-      this.reconciler.applyMessages(chatId, page.items, {
+      this.reconciler.applyMessages(chatId, page.messages, {
         ...(expected === undefined ? {} : { syncedMessageCount: expected }),
-        ...(page.totalPages <= 1 ? { historyComplete: true } : {}),
+        ...(page.complete ? { historyComplete: true } : {}),
       });
       // Stored messages the service no longer lists within the page's time range were deleted.
-      const oldest = page.items.at(-1);
-      const since = page.totalPages <= 1 ? -Infinity : (parseServiceTime(oldest?.sent_at) ?? Infinity);
-      const listed = new Set(page.items.map((m) => m.id));
+      const oldest = page.messages.at(-1);
+      const since = page.complete ? -Infinity : (oldest?.sentAt ?? Infinity);
+      const listed = new Set(page.messages.map((m) => m.id));
       const gone = this.#store.messages.unlisted(chatId, since, listed, requestedAt);
       this.#store.messages.remove(chatId, gone);
     });
@@ -268,18 +275,18 @@ export class SyncEngine {
   async #fetchSince(chatId: number): Promise<void> {
     const newest = this.#store.messages.newestSentAt(chatId);
     if (newest === null) return this.#fetchNewest(chatId, 'background');
-    const expected = this.#store.chats.syncState(chatId)?.messageCount;
+    const expected = this.#expectedRevision(chatId);
     // One second of overlap: the service's `after` is strict and timestamps can tie.
-    const after = new Date(newest - 1_000);
-    for await (const page of pages(
-      (r) => this.#client.messages.list(chatId, { ...r, after, sort: 'asc' }, this.#bg()),
-      { perPage: 100, signal: this.#signal },
-    )) {
-      this.reconciler.applyMessages(chatId, page.items);
+    for await (const page of this.#api.messagesSince(chatId, newest - 1_000, this.#bg())) {
+      this.reconciler.applyMessages(chatId, page);
     }
     if (expected !== undefined) this.#store.chats.setSyncState(chatId, { syncedMessageCount: expected });
-    // Fewer on the service than here means deletions: the newest page tells which.
-    if (expected !== undefined && this.#store.messages.countAccepted(chatId) > expected) {
+    // Fewer on the service than here means deletions (V2 counts): the newest page tells which.
+    if (
+      this.#api.revisionCountsMessages &&
+      expected !== undefined &&
+      this.#store.messages.countAccepted(chatId) > expected
+    ) {
       await this.#fetchNewest(chatId, 'background');
     }
   }
@@ -289,11 +296,9 @@ export class SyncEngine {
     await this.#syncLines();
     const changed: number[] = [];
     for (const line of this.#store.lines.list()) {
-      for await (const page of pages((r) => this.#client.chats.list(line.phoneNumber, r, this.#bg()), {
-        perPage: 100,
-        signal: this.#signal,
-      })) {
-        const moved = this.reconciler.applyChats(page.items, line);
+      for await (const page of this.#api.chatPages(line, this.#bg())) {
+        this.#noteRevisions(page);
+        const moved = this.reconciler.applyChats(page, line);
         changed.push(...moved);
         if (!fullSweep && moved.length === 0) break;
       }
@@ -325,9 +330,9 @@ export class SyncEngine {
       const message = this.#store.messages.get(key);
       const check = this.#pendingChecks.get(key);
       if (!message || message.id === null || !check) return void this.#pendingChecks.delete(key);
-      const fresh = await this.#client.messages.get(message.chatId, message.id, this.#bg());
-      this.reconciler.applyMessages(message.chatId, [fresh]);
-      if (fresh.delivery_status === 'pending' || fresh.delivery_status === 'paused') {
+      const fresh = await this.#api.message(message.chatId, message.id, this.#bg());
+      this.reconciler.applyMessages(message.chatId, [fresh.record]);
+      if (!fresh.settled) {
         const delay = Math.min(check.delay * 2, 60_000);
         this.#pendingChecks.set(key, { at: Date.now() + delay, delay });
       } else {
@@ -415,8 +420,7 @@ export class SyncEngine {
     const chat = this.#store.chats.get(chatId);
     if (!chat || (chat.unreadCount === 0 && !chat.markedUnread)) return;
     try {
-      if (chat.unreadCount > 0)
-        await this.#client.chats.markAsRead(chatId, { signal: this.#signal, priority: 'user' });
+      if (chat.unreadCount > 0) await this.#api.markRead(chatId, { signal: this.#signal, priority: 'user' });
       this.#store.transaction(() => {
         this.#store.messages.markChatRead(chatId);
         this.#store.chats.setFlags(chatId, { markedUnread: false });
@@ -429,6 +433,20 @@ export class SyncEngine {
   /** New inbound messages in the open, focused chat are read as they arrive. */
   noteIncoming(chatId: number): void {
     if (this.#openChat?.chatId === chatId && this.#openChat.focused) this.#scheduleMarkRead();
+  }
+
+  /** What a chat's messages are synced up to once fetched: the revision it was last listed with. */
+  #expectedRevision(chatId: number): number | undefined {
+    const listed = this.#revisions.get(chatId);
+    if (listed !== undefined) return listed;
+    return this.#api.revisionCountsMessages ? this.#store.chats.syncState(chatId)?.messageCount : undefined;
+  }
+
+  #noteRevisions(chats: ReadonlyArray<{ id: number; revision?: number }>): void {
+    for (const chat of chats) {
+      if (chat.revision === undefined) this.#revisions.delete(chat.id);
+      else this.#revisions.set(chat.id, chat.revision);
+    }
   }
 
   #bg(): { signal: AbortSignal; priority: 'background' } {

@@ -1,8 +1,10 @@
 import { parseServiceTime } from '../../../shared/time.ts';
-import type { ApiChat, ApiContact, ApiMessage, ApiPhoneNumber } from '../api/schemas.ts';
+import type { ApiContact } from '../api/schemas.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { assertNever } from '../util.ts';
-import { chatRecord, contactRecord, lineRecord, messageRecord } from './map.ts';
+import type { ChatRecord, LineRecord, MessageRecord } from '../store/records.ts';
+import { contactRecord } from './map.ts';
+import type { ListedChat } from './messaging.ts';
 import type { WebhookEvent } from './webhook-events.ts';
 
 /** What applying an event could not do alone: chats whose full state must be fetched. */
@@ -26,65 +28,60 @@ export class Reconciler {
     return new Set(this.#store.lines.list().map((l) => l.phoneNumber));
   }
 
-  applyLines(lines: readonly ApiPhoneNumber[]): void {
-    this.#store.transaction(() => this.#store.lines.replaceAll(lines.map(lineRecord)));
+  applyLines(lines: readonly LineRecord[]): void {
+    this.#store.transaction(() => this.#store.lines.replaceAll([...lines]));
   }
 
-  /** Chats listed for a line. Returns those whose messages changed (message_count moved). */
-  applyChats(chats: readonly ApiChat[], line: { id: number; phoneNumber: string }): number[] {
+  /**
+   * Chats listed for a line (through the messaging port, either version). Returns those whose
+   * messages changed: their revision moved since their messages were last synced, or is unknown.
+   */
+  applyChats(chats: readonly ListedChat[], line: { id: number; phoneNumber: string }): number[] {
     return this.#store.transaction(() => {
       const changed: number[] = [];
       for (const chat of chats) {
         const before = this.#store.chats.syncState(chat.id);
-        if (!before || chat.message_count === null || before.syncedMessageCount !== chat.message_count)
+        if (!before || chat.revision === undefined || before.syncedMessageCount !== chat.revision)
           changed.push(chat.id);
       }
-      this.#store.chats.upsert(chats.map((c) => chatRecord(c, line.id, line.phoneNumber)));
+      this.#store.chats.upsert(chats.map((chat) => chatOnly({ ...chat, lineId: chat.lineId || line.id })));
       return changed;
     });
   }
 
-  /** A single chat (get chat, create chat): its line is the one among its handles. */
-  applyChat(chat: ApiChat): boolean {
-    const line = this.#lineOf(chat.chat_handles.map((h) => h.phone_number));
-    if (!line) return false;
+  /** A single chat (get chat, create chat), its line already known. */
+  applyChat(chat: ChatRecord): void {
     this.#store.transaction(() => {
-      this.#store.chats.upsert([chatRecord(chat, line.id, line.phoneNumber)]);
+      this.#store.chats.upsert([chatOnly(chat)]);
       this.#store.chats.refreshSummaries([chat.id]);
     });
-    return true;
   }
 
   /** A page of messages of one chat, from a poll. */
   applyMessages(
     chatId: number,
-    messages: readonly ApiMessage[],
+    messages: readonly MessageRecord[],
     sync?: { syncedMessageCount?: number; historyComplete?: boolean },
   ): void {
-    const own = this.ownNumbers();
     this.#store.transaction(() => {
-      this.#store.messages.upsert(messages.map((m) => messageRecord(m, chatId, own)));
+      this.#store.messages.upsert(messages.map((m) => ({ ...m, chatId })));
       if (sync) this.#store.chats.setSyncState(chatId, sync);
     });
   }
 
   /** The send response replaces the optimistic message (matched by its idempotency key). */
-  applySent(chatId: number, message: ApiMessage, idempotencyKey: string): void {
-    const own = this.ownNumbers();
+  applySent(chatId: number, message: MessageRecord, idempotencyKey: string): void {
     this.#store.transaction(() => {
-      this.#store.messages.upsert([messageRecord(message, chatId, own, { idempotencyKey })]);
+      this.#store.messages.upsert([{ ...message, chatId, idempotencyKey }]);
     });
   }
 
   /** Create chat: the chat, and its first message in place of the optimistic one. */
-  applyCreatedChat(chat: ApiChat, message: ApiMessage, idempotencyKey: string, localKey: string): void {
-    const own = this.ownNumbers();
+  applyCreatedChat(chat: ChatRecord, message: MessageRecord, idempotencyKey: string, localKey: string): void {
     this.#store.transaction(() => {
       this.applyChat(chat);
       this.#store.messages.moveLocal(localKey, chat.id);
-      this.#store.messages.upsert([
-        messageRecord(message, chat.id, own, { idempotencyKey, hasReactions: false }),
-      ]);
+      this.#store.messages.upsert([{ ...message, chatId: chat.id, idempotencyKey }]);
     });
   }
 
@@ -238,12 +235,10 @@ export class Reconciler {
     });
     return { refreshChats: [...refresh] };
   }
+}
 
-  #lineOf(identifiers: readonly string[]): { id: number; phoneNumber: string } | undefined {
-    for (const identifier of identifiers) {
-      const line = this.#store.lines.byNumber(identifier);
-      if (line) return line;
-    }
-    return undefined;
-  }
+/** The chat's facts without the listing's revision (the store keeps that as its sync state). */
+function chatOnly(chat: ChatRecord & { revision?: number }): ChatRecord {
+  const { revision: _revision, ...record } = chat;
+  return record;
 }

@@ -4,6 +4,7 @@ export {
   WORKSPACES_FILE,
   WorkspaceRegistry,
   type AddWorkspaceInput,
+  type ApiVersionsAvailable,
   type ConnectionProbe,
   type DemoSandboxPort,
   type WorkspaceEvent,
@@ -21,3 +22,4 @@ export {
   type Workspace,
   type WorkspaceConnection,
 } from './workspace.ts';
+export { probeWorkspaceVersions } from './version-probe.ts';

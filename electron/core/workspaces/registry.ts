@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ApiVersion } from '../../../shared/domain.ts';
 import { createLogger, registerSecret } from '../log/logger.ts';
 import { readJsonFile, writeJsonFileAtomic } from '../settings/json-file.ts';
 import type { SettingsStore } from '../settings/store.ts';
@@ -25,6 +26,7 @@ import {
   parseToken,
   parseTokenHeader,
   WorkspaceError,
+  WorkspaceInputError,
   WorkspaceNotFoundError,
   workspacesFileSchema,
   WorkspaceTokenMissingError,
@@ -45,7 +47,13 @@ export const WORKSPACES_FILE = 'workspaces.json';
 export type ConnectionProbe = (
   connection: { baseUrl: string; tokenHeader: string; token: string },
   options?: { signal?: AbortSignal },
-) => Promise<{ lines: number }>;
+) => Promise<{ lines: number; versions?: ApiVersionsAvailable }>;
+
+/** Which API versions the token works with (V2 always does once the probe passed). */
+export interface ApiVersionsAvailable {
+  v2: boolean;
+  v3: boolean;
+}
 
 /** Starts (once) the embedded sandbox behind the demo workspace; the host implements it. */
 export interface DemoSandboxPort {
@@ -76,6 +84,8 @@ export interface AddWorkspaceInput {
   token: string;
   /** Default X-PARTNER-INTEGRATION-TOKEN. */
   tokenHeader?: string;
+  /** The API to use; default: V3 when the token works there, else V2. */
+  apiVersion?: ApiVersion;
 }
 
 export type WorkspaceEvent =
@@ -83,6 +93,8 @@ export type WorkspaceEvent =
   | { type: 'renamed'; workspace: Workspace }
   /** The token changed: connections made with the old one should be rebuilt through connectionFor. */
   | { type: 'token-updated'; workspace: Workspace }
+  /** The API version changed: its session should be rebuilt through connectionFor. */
+  | { type: 'api-version-changed'; workspace: Workspace }
   | { type: 'removed'; workspace: Workspace }
   | { type: 'activated'; workspace: Workspace };
 
@@ -154,8 +166,12 @@ export class WorkspaceRegistry {
     registerSecret(token);
     const baseUrl = parseBaseUrl(input.baseUrl, this.#options.allowInsecureHttp);
     const tokenHeader = parseTokenHeader(input.tokenHeader);
-    const { lines } = await this.#options.probe({ baseUrl, tokenHeader, token }, { signal: options.signal });
+    const { lines, versions } = await this.#options.probe(
+      { baseUrl, tokenHeader, token },
+      { signal: options.signal },
+    );
     options.signal?.throwIfAborted();
+    const apiVersion = chooseApiVersion(input.apiVersion, versions);
 
     const { workspace, replacedDemo } = await this.#exclusive(async () => {
       const created: RemoteWorkspace = {
@@ -165,6 +181,7 @@ export class WorkspaceRegistry {
         baseUrl,
         tokenHeader,
         createdAt: this.#now().toISOString(),
+        apiVersion,
       };
       const tokenKey = vaultKeys.workspaceToken(created.id);
       await this.#options.vault.set(tokenKey, token);
@@ -175,7 +192,7 @@ export class WorkspaceRegistry {
         await this.#options.vault.delete(tokenKey).catch(() => {});
         throw error;
       }
-      log.info('workspace added', { id: created.id, host: new URL(baseUrl).host, lines });
+      log.info('workspace added', { id: created.id, host: new URL(baseUrl).host, lines, apiVersion });
       for (const demo of demos) {
         this.#emit({ type: 'removed', workspace: demo });
         await this.#deleteLocalData(demo);
@@ -229,6 +246,31 @@ export class WorkspaceRegistry {
       log.info('workspace token updated', { id });
       this.#emit({ type: 'token-updated', workspace: current });
       return current;
+    });
+  }
+
+  /**
+   * Moves a workspace to another API version once the service confirms the token works there. Its
+   * local data stays: the session that opens next matches what it has to the new version's ids.
+   */
+  async setApiVersion(
+    id: string,
+    apiVersion: ApiVersion,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Workspace> {
+    const workspace = this.#require(id);
+    if (workspace.apiVersion === apiVersion) return workspace;
+    const connection = await this.connectionFor(id);
+    const { versions } = await this.#options.probe(connection, { signal: options.signal });
+    options.signal?.throwIfAborted();
+    chooseApiVersion(apiVersion, versions);
+    return this.#exclusive(async () => {
+      this.#require(id); // it may have been removed while the probe ran
+      this.#save(this.#workspaces.map((w) => (w.id === id ? { ...w, apiVersion } : w)));
+      const changed = this.#require(id);
+      log.info('workspace API version changed', { id, apiVersion });
+      this.#emit({ type: 'api-version-changed', workspace: changed });
+      return changed;
     });
   }
 
@@ -379,6 +421,8 @@ export class WorkspaceRegistry {
       baseUrl: null,
       tokenHeader: DEFAULT_TOKEN_HEADER,
       createdAt: this.#now().toISOString(),
+      // The embedded sandbox speaks both; the demo starts on V2, where every feature is.
+      apiVersion: 'v2',
     };
   }
 
@@ -418,6 +462,22 @@ export class WorkspaceRegistry {
       }
     }
   }
+}
+
+/**
+ * The version to use: the one asked for when the token works there (else an input error saying so),
+ * or V3 when it works, else V2. A probe that does not tell (an older one) means V2 only.
+ */
+function chooseApiVersion(asked: ApiVersion | undefined, versions: ApiVersionsAvailable | undefined): ApiVersion {
+  const available = versions ?? { v2: true, v3: false };
+  if (asked === undefined) return available.v3 ? 'v3' : 'v2';
+  if (!available[asked]) {
+    throw new WorkspaceInputError(
+      'apiVersion',
+      `This service does not accept the token for the ${asked.toUpperCase()} API; keep ${asked === 'v3' ? 'V2' : 'V3'}`,
+    );
+  }
+  return asked;
 }
 
 /** Workspaces handed out are frozen: changes go through the registry, which persists and announces them. */

@@ -15,6 +15,11 @@ const common = {
   /** HTTP header that carries the token (the spec's V2 default: X-PARTNER-INTEGRATION-TOKEN). */
   tokenHeader: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/),
   createdAt: z.iso.datetime(),
+  /**
+   * Which API its chats, messages and lines go through (contacts always use V2). Chosen when it is
+   * connected (V3 when the token works there); absent in files written before V3: v2.
+   */
+  apiVersion: z.enum(['v2', 'v3']).default('v2'),
 };
 
 /** A Partner Messaging Service the user connected with their own token. */
@@ -62,7 +67,7 @@ export class WorkspaceError extends Error {
 /** What the user typed is not usable; `field` says which input to highlight. */
 export class WorkspaceInputError extends WorkspaceError {
   override name = 'WorkspaceInputError';
-  readonly field: 'name' | 'baseUrl' | 'token' | 'tokenHeader';
+  readonly field: 'name' | 'baseUrl' | 'token' | 'tokenHeader' | 'apiVersion';
   constructor(field: WorkspaceInputError['field'], message: string) {
     super(message);
     this.field = field;

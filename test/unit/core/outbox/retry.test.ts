@@ -8,6 +8,7 @@ import { Outbox } from '../../../../electron/core/outbox/outbox.ts';
 import { Staging } from '../../../../electron/core/outbox/staging.ts';
 import { LocalStore } from '../../../../electron/core/store/local-store.ts';
 import { Reconciler } from '../../../../electron/core/sync/reconciler.ts';
+import { V2Messaging } from '../../../../electron/core/sync/messaging-v2.ts';
 
 const LINE = '+14155550100';
 
@@ -80,7 +81,12 @@ describe('the outbox scheduler', () => {
       },
     ]);
     const { client, calls } = flakyClient(2);
-    const outbox = new Outbox(store, client, new Reconciler(store), new Staging(store, join(dir, 'staged')));
+    const outbox = new Outbox(
+      store,
+      new V2Messaging(client, store),
+      new Reconciler(store),
+      new Staging(store, join(dir, 'staged')),
+    );
     outbox.start();
     const key = outbox.send({ chatId: 5, text: 'hello' });
     const deadline = Date.now() + 10_000;

@@ -1,0 +1,315 @@
+/**
+ * The messaging port over the V3 client. V3 names everything by UUID; the store's V3 ids repository
+ * gives each a local integer (a chat or message known from V2 keeps its V2 id). A V2-era chat is
+ * named to V3 through `GET /v2/chats/{id}/migrate_to_v3`; a V2-era message is recognised by its chat,
+ * direction, text and time the first time V3 lists it, so nothing is shown twice.
+ */
+import type { Message, ReactionKind } from '../../../shared/domain.ts';
+import { parseServiceTime } from '../../../shared/time.ts';
+import type { PartnerApiClient } from '../api/client.ts';
+import { isPartnerApiError, PartnerApiError } from '../api/errors.ts';
+import type { CallOptions } from '../api/http.ts';
+import type { PartnerApiV3Client } from '../api/v3/client.ts';
+import { v3ChatToDomain, v3LineToDomain, v3MessageToDomain, v3PartsToDomain } from '../api/v3/domain-map.ts';
+import type { V3OutgoingPart } from '../api/v3/outgoing.ts';
+import type { V3Chat, V3Message } from '../api/v3/schemas.ts';
+import type { LocalStore } from '../store/local-store.ts';
+import { forEachLimited } from '../util.ts';
+import type { ChatRecord, MessageRecord } from '../store/records.ts';
+import type {
+  ListedChat,
+  MessagesPage,
+  MessagingService,
+  NewChatRequest,
+  OutgoingContent,
+  PolledMessage,
+} from './messaging.ts';
+
+const PAGE = 100;
+
+export class V3Messaging implements MessagingService {
+  readonly version = 'v3' as const;
+  readonly revisionCountsMessages = false;
+  readonly #v3: PartnerApiV3Client;
+  /** V2, only to name V2-era chats in V3 (migrate_to_v3). */
+  readonly #v2: PartnerApiClient;
+  readonly #store: LocalStore;
+
+  constructor(v3: PartnerApiV3Client, v2: PartnerApiClient, store: LocalStore) {
+    this.#v3 = v3;
+    this.#v2 = v2;
+    this.#store = store;
+  }
+
+  /**
+   * A workspace that moves from V2 keeps its chats: each stored chat is named by its V3 id (through
+   * migrate_to_v3) before V3 lists it, so V3 finds it under its local id with its drafts, pins,
+   * archive and read state. Chats V3 does not have (SMS groups) stay as they are.
+   */
+  async prepare(options: CallOptions): Promise<void> {
+    const ids = this.#store.v3Ids;
+    const unnamed = this.#store.chats.ids().filter((id) => id > 0 && ids.v3Id('chat', id) === undefined);
+    await forEachLimited(unnamed, 4, async (chatId) => {
+      try {
+        await this.chatV3Id(chatId, options);
+      } catch (error) {
+        if (isPartnerApiError(error) && !error.retryable) return;
+        throw error;
+      }
+    });
+  }
+
+  async lines(options: CallOptions) {
+    const lines = await this.#v3.lines.list(options);
+    return this.#store.transaction(() => lines.map((line) => v3LineToDomain(line, this.#store.v3Ids)));
+  }
+
+  async *chatPages(line: { id: number; phoneNumber: string }, options: CallOptions) {
+    for await (const page of this.#v3.chats.pages({ from: line.phoneNumber, limit: PAGE }, options)) {
+      yield this.#store.transaction(() => page.items.map((chat) => this.#chatRecord(chat, line)));
+    }
+  }
+
+  async chat(chatId: number, options: CallOptions): Promise<ListedChat | undefined> {
+    const chat = await this.#v3.chats.get(await this.chatV3Id(chatId, options), options);
+    const record = this.#store.transaction(() => this.#chatRecord(chat));
+    return record.lineId === 0 ? undefined : record;
+  }
+
+  async newestMessages(chatId: number, count: number, options: CallOptions): Promise<MessagesPage> {
+    const v3ChatId = await this.chatV3Id(chatId, options);
+    const page = await this.#v3.messages.list(v3ChatId, { limit: Math.min(count, PAGE) }, options);
+    return { messages: this.#records(v3ChatId, page.items), complete: page.nextCursor === null };
+  }
+
+  /** V3 lists newest first without a time filter: pages are read until one reaches past `after`. */
+  async *messagesSince(chatId: number, after: number, options: CallOptions) {
+    const v3ChatId = await this.chatV3Id(chatId, options);
+    for await (const page of this.#v3.messages.pages(v3ChatId, { limit: PAGE }, options)) {
+      const records = this.#records(v3ChatId, page.items);
+      const recent = records.filter((m) => m.sentAt >= after);
+      if (recent.length > 0) yield recent;
+      if (recent.length < records.length) return;
+    }
+  }
+
+  async olderMessages(chatId: number, before: number | null, count: number, options: CallOptions) {
+    const v3ChatId = await this.chatV3Id(chatId, options);
+    const older: MessageRecord[] = [];
+    for await (const page of this.#v3.messages.pages(v3ChatId, { limit: PAGE }, options)) {
+      const records = this.#records(v3ChatId, page.items);
+      older.push(...records.filter((m) => before === null || m.sentAt < before));
+      if (older.length >= count) return { messages: older.slice(0, count), complete: false };
+    }
+    return { messages: older, complete: true };
+  }
+
+  async message(chatId: number, messageId: number, options: CallOptions): Promise<PolledMessage> {
+    const v3ChatId = await this.chatV3Id(chatId, options);
+    const fresh = await this.#v3.messages.get(this.#messageV3Id(messageId), options);
+    const [record] = this.#records(v3ChatId, [fresh]);
+    const status = fresh.delivery_status;
+    const settled =
+      status !== 'pending' && status !== 'queued' && (status !== 'sent' || fresh.service === 'SMS');
+    return { record: record as MessageRecord, settled };
+  }
+
+  async send(chatId: number, content: OutgoingContent, options: CallOptions): Promise<MessageRecord> {
+    const v3ChatId = await this.chatV3Id(chatId, options);
+    const parts = await this.#parts(content, options);
+    const sent = await this.#v3.messages.send(
+      v3ChatId,
+      { parts, ...(content.idempotencyKey ? { idempotencyKey: content.idempotencyKey } : {}) },
+      options,
+    );
+    return this.#store.transaction(() =>
+      recordOf(
+        v3MessageToDomain(sent.message, this.#store.v3Ids, {
+          chatId: sent.chat_id,
+          idempotencyKey: content.idempotencyKey ?? null,
+        }),
+        content.idempotencyKey,
+      ),
+    );
+  }
+
+  async createChat(request: NewChatRequest, options: CallOptions) {
+    const { content } = request;
+    const created = await this.#v3.chats.create(
+      {
+        from: request.lineNumber,
+        to: request.recipients,
+        message: {
+          parts: await this.#parts(content, options),
+          ...(content.idempotencyKey ? { idempotencyKey: content.idempotencyKey } : {}),
+        },
+      },
+      options,
+    );
+    const line = this.#store.lines.byNumber(request.lineNumber);
+    return this.#store.transaction(() => {
+      const chat: ChatRecord = this.#chatRecord(created.chat, line);
+      const message = recordOf(
+        v3MessageToDomain(created.message, this.#store.v3Ids, {
+          chatId: created.chat.id,
+          idempotencyKey: content.idempotencyKey ?? null,
+        }),
+        content.idempotencyKey,
+      );
+      return { chat, message };
+    });
+  }
+
+  async react(messageId: number, kind: ReactionKind, operation: 'add' | 'remove', options: CallOptions) {
+    await this.#v3.messages
+      .react(this.#messageV3Id(messageId), operation, { type: kind }, options)
+      .catch(operation === 'remove' ? ignoreNotFound : rethrow);
+    return null;
+  }
+
+  async edit(chatId: number, messageId: number, text: string, options: CallOptions) {
+    const v3ChatId = await this.chatV3Id(chatId, options);
+    const edited = await this.#v3.messages.edit(this.#messageV3Id(messageId), { text }, options);
+    return this.#records(v3ChatId, [edited])[0] as MessageRecord;
+  }
+
+  async delete(chatId: number, messageId: number, options: CallOptions) {
+    const v3Id = this.#store.v3Ids.v3Id('message', messageId);
+    if (v3Id === undefined) throw notInV3('message');
+    await this.#v3.messages.delete(v3Id, options).catch(ignoreNotFound);
+  }
+
+  async markRead(chatId: number, options: CallOptions) {
+    await this.#v3.chats.markRead(await this.chatV3Id(chatId, options), options);
+  }
+
+  async typing(chatId: number, typing: boolean, options: CallOptions) {
+    const v3ChatId = await this.chatV3Id(chatId, options);
+    if (typing) await this.#v3.chats.startTyping(v3ChatId, options);
+    else await this.#v3.chats.stopTyping(v3ChatId, options);
+  }
+
+  /**
+   * The V3 id of a stored chat. A chat stored under V2 is asked for by its V2 id (migrate_to_v3) the
+   * first time, and keeps its local id: its drafts, pins, archive and read state stay with it.
+   */
+  async chatV3Id(chatId: number, options: CallOptions = {}): Promise<string> {
+    const known = this.#store.v3Ids.v3Id('chat', chatId);
+    if (known) return known;
+    const v3ChatId =
+      this.#store.chats.get(chatId)?.v3ChatId ??
+      (await this.#v2.chats.migrateToV3(chatId, options)).v3_chat_id;
+    if (!v3ChatId) throw notInV3('chat');
+    this.#store.transaction(() => this.#store.v3Ids.bind('chat', v3ChatId, chatId));
+    return v3ChatId;
+  }
+
+  #messageV3Id(messageId: number): string {
+    const v3Id = this.#store.v3Ids.v3Id('message', messageId);
+    if (v3Id === undefined) throw notInV3('message');
+    return v3Id;
+  }
+
+  #chatRecord(chat: V3Chat, line?: { id: number; phoneNumber: string }): ListedChat {
+    const facts = v3ChatToDomain(chat, this.#store.v3Ids, line?.phoneNumber);
+    const updatedAt = Date.parse(chat.updated_at ?? '');
+    return {
+      id: facts.id,
+      lineId: facts.lineId || (line?.id ?? 0),
+      displayName: facts.displayName,
+      service: facts.service,
+      isGroup: facts.isGroup,
+      handles: facts.handles.map((h) => ({
+        id: h.id,
+        identifier: h.identifier,
+        service: h.service,
+        joinedAt: h.joinedAt,
+        isMe: h.isMe,
+      })),
+      v3ChatId: chat.id,
+      ...(Number.isFinite(updatedAt) ? { revision: updatedAt } : {}),
+    };
+  }
+
+  /** Records of one chat's messages; a message V2 stored before is recognised and keeps its id. */
+  #records(v3ChatId: string, messages: readonly V3Message[]): MessageRecord[] {
+    return this.#store.transaction(() => {
+      const ids = this.#store.v3Ids;
+      const chatId = ids.chat(v3ChatId);
+      return messages.map((message) => {
+        if (ids.find('message', message.id) === undefined) {
+          const stored = ids.matchStoredMessage(chatId, {
+            sentAt: parseServiceTime(message.sent_at ?? message.created_at) ?? 0,
+            text: v3PartsToDomain(message.id, message.parts).text,
+            fromMe: message.is_from_me,
+          });
+          if (stored !== undefined) ids.bind('message', message.id, stored);
+        }
+        return recordOf(v3MessageToDomain(message, ids, { chatId: v3ChatId }));
+      });
+    });
+  }
+
+  async #parts(content: OutgoingContent, options: CallOptions): Promise<V3OutgoingPart[]> {
+    const parts: V3OutgoingPart[] = [];
+    if (content.text.trim() !== '') parts.push({ type: 'text', value: content.text });
+    for (const file of content.files) {
+      const { attachmentId } = await this.#v3.attachments.upload(
+        { path: file.path, filename: file.filename, contentType: file.mimeType },
+        options,
+      );
+      parts.push({ type: 'media', attachment_id: attachmentId });
+    }
+    for (const url of content.attachmentUrls) parts.push({ type: 'media', url });
+    return parts;
+  }
+}
+
+/** A domain message as the record the reconciler writes. */
+function recordOf(message: Message, idempotencyKey?: string): MessageRecord {
+  return {
+    id: message.id as number,
+    chatId: message.chatId,
+    text: message.text,
+    sentAt: message.sentAt,
+    deliveredAt: message.deliveredAt,
+    deliveryStatus: message.state,
+    isRead: message.isRead,
+    fromMe: message.fromMe,
+    sender: message.sender,
+    attachments: message.attachments.map((a) => ({
+      id: a.id,
+      url: a.url,
+      filename: a.filename,
+      mimeType: a.mimeType,
+      size: a.size,
+    })),
+    reactions: message.reactions.map((r) => ({
+      id: r.id,
+      messageId: r.messageId,
+      kind: r.kind,
+      fromMe: r.fromMe,
+      sender: r.from,
+      at: r.at,
+    })),
+    ...(idempotencyKey ? { idempotencyKey } : {}),
+  };
+}
+
+function notInV3(what: 'chat' | 'message'): PartnerApiError {
+  return new PartnerApiError({
+    kind: 'not_found',
+    code: 'not_in_v3',
+    retryable: false,
+    message: `This ${what} has no V3 id yet; sync the workspace and try again`,
+  });
+}
+
+function ignoreNotFound(error: unknown): void {
+  if (isPartnerApiError(error) && error.status === 404) return;
+  throw error;
+}
+
+function rethrow(error: unknown): never {
+  throw error;
+}

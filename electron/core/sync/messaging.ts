@@ -1,0 +1,84 @@
+/**
+ * The one port the sync engine and the outbox talk to the service through, whatever its API version:
+ * chats, messages, lines, sends and the actions on them, in the store's record shapes. V2 and V3
+ * adapters (messaging-v2.ts, messaging-v3.ts) implement it; contacts are not here (always V2).
+ */
+import type { ApiVersion, ReactionKind } from '../../../shared/domain.ts';
+import type { CallOptions } from '../api/http.ts';
+import type { ChatRecord, LineRecord, MessageRecord, ReactionRecord } from '../store/records.ts';
+
+/** A chat as listed, plus what tells whether its messages changed since they were last synced. */
+export interface ListedChat extends ChatRecord {
+  /** V2: the chat's message_count; V3: its updated_at (ms). Unknown: undefined (always re-read). */
+  revision?: number;
+}
+
+export interface MessagesPage {
+  /** Newest first. */
+  messages: MessageRecord[];
+  /** No older message exists on the service. */
+  complete: boolean;
+}
+
+export interface OutgoingContent {
+  text: string;
+  files: ReadonlyArray<{ path: string; filename: string; mimeType: string }>;
+  attachmentUrls: readonly string[];
+  /** The outbox's key: the same on every attempt, so the service sends once. */
+  idempotencyKey?: string;
+}
+
+export interface NewChatRequest {
+  lineNumber: string;
+  recipients: readonly string[];
+  displayName: string | null;
+  content: OutgoingContent;
+}
+
+export interface PolledMessage {
+  record: MessageRecord;
+  /** No further status change is expected (delivered, read, failed; SMS once sent). */
+  settled: boolean;
+}
+
+export interface MessagingService {
+  readonly version: ApiVersion;
+  /** Whether `revision` counts messages (V2): more stored than listed then means deletions. */
+  readonly revisionCountsMessages: boolean;
+  /** Readies the store for this version before a sync (V3: names V2-era chats by their V3 ids). */
+  prepare(options: CallOptions): Promise<void>;
+  lines(options: CallOptions): Promise<LineRecord[]>;
+  /** The line's chats, newest activity first, a page at a time. */
+  chatPages(line: { id: number; phoneNumber: string }, options: CallOptions): AsyncIterable<ListedChat[]>;
+  /** One chat; undefined when none of its handles is one of our lines. */
+  chat(chatId: number, options: CallOptions): Promise<ListedChat | undefined>;
+  newestMessages(chatId: number, count: number, options: CallOptions): Promise<MessagesPage>;
+  /** Messages sent at or after `after` (ms), a page at a time. */
+  messagesSince(chatId: number, after: number, options: CallOptions): AsyncIterable<MessageRecord[]>;
+  /** Up to `count` messages sent before `before` (null: from the newest), newest first. */
+  olderMessages(
+    chatId: number,
+    before: number | null,
+    count: number,
+    options: CallOptions,
+  ): Promise<MessagesPage>;
+  message(chatId: number, messageId: number, options: CallOptions): Promise<PolledMessage>;
+  /** Accepted by the service: V2 answers with the message, V3 with it `pending` (202). */
+  send(chatId: number, content: OutgoingContent, options: CallOptions): Promise<MessageRecord>;
+  createChat(
+    request: NewChatRequest,
+    options: CallOptions,
+  ): Promise<{ chat: ChatRecord; message: MessageRecord }>;
+  /** The confirmed reaction when the service names it (V2); null when it only acknowledges (V3). */
+  react(
+    messageId: number,
+    kind: ReactionKind,
+    operation: 'add' | 'remove',
+    options: CallOptions,
+  ): Promise<ReactionRecord | null>;
+  /** The message as it stands after the edit. */
+  edit(chatId: number, messageId: number, text: string, options: CallOptions): Promise<MessageRecord>;
+  delete(chatId: number, messageId: number, options: CallOptions): Promise<void>;
+  markRead(chatId: number, options: CallOptions): Promise<void>;
+  typing(chatId: number, typing: boolean, options: CallOptions): Promise<void>;
+}
