@@ -196,8 +196,8 @@ export class RealtimeService {
       onKept: (id) => session.store.cursors.set(SUBSCRIPTION_CURSOR, String(id)),
     });
     let route: WebhookRoute['version'] = 'v2';
-    const v3 = this.#options.apiVersion === 'v3' ? this.#options.v3 : undefined;
-    if (this.#options.apiVersion === 'v3' && !v3)
+    const v3 = this.#apiVersion === 'v3' ? this.#v3Parts : undefined;
+    if (this.#apiVersion === 'v3' && !v3)
       return this.#fail('Live events of a V3 workspace need the V3 client');
     if (v3) {
       const manager = new V3SubscriptionManager({

@@ -70,9 +70,12 @@ export class V3EventApplier {
         break;
       case 'message.failed': {
         const failed = v3FailedEventToDomain(event.data, this.#ids);
-        // Kept until its message is stored, when it arrives after this event.
-        if (!this.#store.messages.byId(failed.messageId))
+        // A send that fails has no message.sent: a message sent elsewhere is fetched, and the
+        // failure kept until its message is stored.
+        if (!this.#store.messages.byId(failed.messageId)) {
           this.#store.v3Facts.setFailure(failed.messageId, failed.failure);
+          refresh.add(failed.chatId);
+        }
         this.#store.messages.setFailure(failed.messageId, failed.failure);
         break;
       }
