@@ -196,10 +196,13 @@ describe('V3 live events reach the store', () => {
     await control(sandbox, 'PUT', `/chats/${chat.v3ChatId}/health`, { status: 'HEALTHY' });
   });
 
-  it('every delivery was acknowledged with 200', async () => {
+  it('every delivery was verified and acknowledged: none refused, each event answered 200', async () => {
     await webhooksIdle(sandbox);
     const all = await deliveries(sandbox);
     expect(all.length).toBeGreaterThan(10);
-    expect(all.filter((d) => !d.ok)).toEqual([]);
+    // A slow machine may time an attempt out (the sandbox retries it); the listener refuses none.
+    expect(all.filter((d) => d.status_code !== null && d.status_code >= 400)).toEqual([]);
+    const acknowledged = new Set(all.filter((d) => d.ok).map((d) => d.event_id));
+    expect(all.filter((d) => !acknowledged.has(d.event_id))).toEqual([]);
   });
 });
