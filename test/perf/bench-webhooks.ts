@@ -6,6 +6,8 @@
  *    on the same event loop), beside a bare node:http + HMAC server measured in the same run with
  *    the same pre-signed bodies. Each server runs in its own process; autocannon runs here.
  *    Target: the listener reaches at least 50 % of the baseline.
+ *    V3 (`listener-v3`): the same listener on a V3 route — Standard Webhooks verification, V3
+ *    envelope, the V3 applier through the store's V3 ids — with V3 message.received bodies.
  * 2. Latency: the sandbox (own process) emits customer messages at 200 events/s to a live
  *    workspace; p50/p99 from the event's `created_at` (the sandbox's clock, this machine's) to the
  *    store's `messages.changed` for that message.
@@ -26,12 +28,13 @@ import { WebhookListener } from '../../electron/core/realtime/listener.ts';
 import { ReceiptBatcher } from '../../electron/core/realtime/receipt-batcher.ts';
 import { RealtimeService } from '../../electron/core/realtime/realtime-service.ts';
 import { signWebhookBody } from '../../electron/core/realtime/signature.ts';
+import { signV3Webhook } from '../../electron/core/realtime/v3-signature.ts';
 import { DirectTunnel } from '../../electron/core/realtime/tunnels/direct.ts';
 import { setLogLevel } from '../../electron/core/log/logger.ts';
 import { WorkspaceSession } from '../../electron/core/session.ts';
 import { LocalStore } from '../../electron/core/store/local-store.ts';
 import { Reconciler } from '../../electron/core/sync/reconciler.ts';
-import type { WebhookEvent } from '../../electron/core/sync/webhook-events.ts';
+import type { LiveEvent } from '../../electron/core/realtime/live-event.ts';
 import { InMemoryVault } from '../../electron/core/vault/memory-vault.ts';
 import { machine, spawnSandbox, writeReport } from './lib.ts';
 
@@ -39,6 +42,7 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const SECRET = 'whsec_bench_0123456789abcdef';
+const V3_SECRET = `whsec_${Buffer.from('parley-bench-v3-signing-secret!!').toString('base64')}`;
 const PATH = '/hooks/bench/route';
 const LINE = '+14155550100';
 const CHATS = 50;
@@ -97,7 +101,7 @@ function cpuSince(mark: NodeJS.CpuUsage): number {
  * The listener as RealtimeService wires it. `applyDuringLoad` false holds the applying back until
  * the load is over: the receipt path alone (verify, validate, durable enqueue, ack).
  */
-async function serveListener(applyDuringLoad: boolean): Promise<number> {
+async function serveListener(applyDuringLoad: boolean, version: 'v2' | 'v3' = 'v2'): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   const store = new LocalStore(join(dir, 'workspace.db'));
@@ -125,7 +129,7 @@ async function serveListener(applyDuringLoad: boolean): Promise<number> {
   const processor = new InboxProcessor({
     store,
     inbox,
-    applier: new WebhookEventApplier(store, new Reconciler(store)),
+    applier: new WebhookEventApplier(store, new Reconciler(store), store.v3Ids),
     refreshChat: async () => {},
   });
   const listener = new WebhookListener();
@@ -133,12 +137,13 @@ async function serveListener(applyDuringLoad: boolean): Promise<number> {
   let applied = 0;
   store.events.on('messages.changed', ({ keys }) => (applied += keys.length));
   // Exactly what RealtimeService's route does: group-committed receipts, then the processor.
-  const held: Array<[number, WebhookEvent]> = [];
+  const held: Array<[number, LiveEvent]> = [];
   const receipts = new ReceiptBatcher(inbox, (seq, event) =>
     applyDuringLoad ? processor.queued(seq, event) : held.push([seq, event]),
   );
   listener.addRoute(PATH, {
-    secret: SECRET,
+    version,
+    secret: version === 'v3' ? V3_SECRET : SECRET,
     receive: async (event, body) => (await receipts.record(event, body.toString('utf8'))).outcome,
   });
   answerCpuQueries(async () => {
@@ -154,7 +159,7 @@ async function serveListener(applyDuringLoad: boolean): Promise<number> {
 
 interface Signed {
   body: string;
-  signature: string;
+  headers: Record<string, string>;
 }
 
 /** Unique message.received deliveries, signed once before the clock starts. */
@@ -181,11 +186,43 @@ function preSigned(count: number): Signed[] {
       event_id: randomUUID(),
       event_type: 'message.received',
     });
-    return { body, signature: signWebhookBody(SECRET, body) };
+    return { body, headers: { 'x-webhook-signature': signWebhookBody(SECRET, body) } };
   });
 }
 
-type ServerKind = 'baseline' | 'listener' | 'listener-receipts';
+/** The same as V3 message.received deliveries, signed (Standard Webhooks) once before the clock starts. */
+function preSignedV3(count: number): Signed[] {
+  const start = Date.parse('2026-11-21T09:00:00Z');
+  return Array.from({ length: count }, (_, i) => {
+    const chat = 1 + (i % CHATS);
+    const id = randomUUID();
+    const eventId = randomUUID();
+    const body = JSON.stringify({
+      api_version: 'v3',
+      webhook_version: '2026-02-03',
+      event_type: 'message.received',
+      event_id: eventId,
+      created_at: new Date().toISOString(),
+      trace_id: null,
+      partner_id: null,
+      data: {
+        id,
+        message_id: id,
+        chat: { id: `bench-chat-${chat}`, is_group: false, owner_handle: LINE, health_status: null },
+        direction: 'inbound',
+        sender_handle: customerOf(chat),
+        parts: [{ type: 'text', value: `Benchmark message ${i}: is Thursday at nine still possible?` }],
+        sent_at: new Date(start + i * 1000).toISOString(),
+        delivered_at: null,
+        read_at: null,
+        service: 'SMS',
+      },
+    });
+    return { body, headers: signV3Webhook(V3_SECRET, eventId, body) };
+  });
+}
+
+type ServerKind = 'baseline' | 'listener' | 'listener-receipts' | 'listener-v3';
 
 function startServer(kind: ServerKind): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(fileURLToPath(import.meta.url), ['--serve', kind], {
@@ -212,7 +249,7 @@ async function load(port: number, bodies: Signed[]): Promise<autocannon.Result> 
           return {
             ...request,
             body: signed.body,
-            headers: { 'content-type': 'application/json', 'x-webhook-signature': signed.signature },
+            headers: { 'content-type': 'application/json', ...signed.headers },
           };
         },
       },
@@ -271,16 +308,26 @@ async function measure(kind: ServerKind, bodies: Signed[]): Promise<Run> {
  */
 async function throughput(): Promise<Record<string, unknown>> {
   const bodies = preSigned(Math.max(20_000, DURATION_S * 20_000));
-  const rounds: Array<Record<'baseline' | 'receipt_path' | 'applying_concurrently', Run>> = [];
+  // Signed now: V3 timestamps must stay within 5 minutes of the listener's clock for the whole run.
+  const v3Bodies = preSignedV3(Math.max(20_000, DURATION_S * 20_000));
+  const rounds: Array<
+    Record<'baseline' | 'receipt_path' | 'applying_concurrently' | 'v3_applying_concurrently', Run>
+  > = [];
   for (let round = 1; round <= ROUNDS; round++) {
     console.log(`round ${round} of ${ROUNDS}`);
     const baseline = await measure('baseline', bodies);
     const applying = await measure('listener', bodies);
     const receipts = await measure('listener-receipts', bodies);
-    rounds.push({ baseline, receipt_path: receipts, applying_concurrently: applying });
+    const v3 = await measure('listener-v3', v3Bodies);
+    rounds.push({
+      baseline,
+      receipt_path: receipts,
+      applying_concurrently: applying,
+      v3_applying_concurrently: v3,
+    });
   }
   const med = (pick: (r: (typeof rounds)[number]) => number) => median(rounds.map(pick));
-  const ratios = (kind: 'receipt_path' | 'applying_concurrently') => ({
+  const ratios = (kind: 'receipt_path' | 'applying_concurrently' | 'v3_applying_concurrently') => ({
     by_cpu: med((r) => r[kind].deliveries_per_cpu_second / r.baseline.deliveries_per_cpu_second),
     by_wall_clock: med((r) => r[kind].requests_per_second / r.baseline.requests_per_second),
   });
@@ -297,6 +344,11 @@ async function throughput(): Promise<Record<string, unknown>> {
       receipt_path_ratio: receiptRatios,
       applying_concurrently_requests_per_second: med((r) => r.applying_concurrently.requests_per_second),
       applying_concurrently_ratio: ratios('applying_concurrently'),
+      v3_applying_concurrently_requests_per_second: med(
+        (r) => r.v3_applying_concurrently.requests_per_second,
+      ),
+      v3_applying_concurrently_ratio: ratios('v3_applying_concurrently'),
+      v3_applied_to_store: med((r) => r.v3_applying_concurrently.applied_to_store ?? 0),
       cpu_us_per_delivery_received_and_applied: med(
         (r) => r.receipt_path.cpu_us_per_delivery_including_apply ?? 0,
       ),
@@ -415,7 +467,9 @@ async function main(): Promise<void> {
 
 if (process.argv[2] === '--serve') {
   const kind = process.argv[3] as ServerKind;
-  const port = await (kind === 'baseline' ? serveBaseline() : serveListener(kind === 'listener'));
+  const port = await (kind === 'baseline'
+    ? serveBaseline()
+    : serveListener(kind !== 'listener-receipts', kind === 'listener-v3' ? 'v3' : 'v2'));
   process.send?.({ port });
 } else {
   await main();

@@ -16,7 +16,10 @@
 import { parseServiceTime } from '../../../shared/time.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import type { ReconcileOutcome, Reconciler } from '../sync/reconciler.ts';
+import type { V3LocalIds } from '../api/v3/domain-map.ts';
 import type { WebhookEvent } from '../sync/webhook-events.ts';
+import { isV3Event, type LiveEvent } from './live-event.ts';
+import { V3EventApplier } from './v3-event-applier.ts';
 
 const NOTHING: ReconcileOutcome = { refreshChats: [] };
 const READ_MARK = 'read:';
@@ -26,10 +29,13 @@ export class WebhookEventApplier {
   readonly #reconciler: Reconciler;
   readonly #typingAt = new Map<number, number>();
   readonly #waitingReads: Set<number>;
+  readonly #v3: V3EventApplier | undefined;
 
-  constructor(store: LocalStore, reconciler: Reconciler) {
+  /** `v3Ids` (the store's V3 id mapping) enables V3 events; without it they are acknowledged only. */
+  constructor(store: LocalStore, reconciler: Reconciler, v3Ids?: V3LocalIds) {
     this.#store = store;
     this.#reconciler = reconciler;
+    this.#v3 = v3Ids && new V3EventApplier(store, v3Ids, (chatId, at) => this.#advanceTyping(chatId, at));
     this.#waitingReads = new Set(
       store.webhookMarks
         .entitiesStartingWith(READ_MARK)
@@ -41,7 +47,12 @@ export class WebhookEventApplier {
    * One event. Call it inside a store transaction (the inbox processor does), so that the event,
    * its marks and the removal of its inbox row commit together.
    */
-  apply(event: WebhookEvent): ReconcileOutcome {
+  apply(event: LiveEvent): ReconcileOutcome {
+    if (isV3Event(event)) return this.#v3?.apply(event) ?? NOTHING;
+    return this.#applyV2(event);
+  }
+
+  #applyV2(event: WebhookEvent): ReconcileOutcome {
     const at = (): number => parseServiceTime(event.createdAt) ?? Date.now();
     switch (event.type) {
       case 'contact.created':

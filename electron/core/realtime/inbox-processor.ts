@@ -9,9 +9,9 @@
 import { createLogger, drop } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { isStorageError } from '../store/storage-errors.ts';
-import { parseWebhookEvent, type WebhookEvent } from '../sync/webhook-events.ts';
 import type { WebhookEventApplier } from './event-applier.ts';
 import type { QueuedDelivery, WebhookInbox } from './inbox.ts';
+import { type LiveEvent, parseLiveEvent } from './live-event.ts';
 
 const log = createLogger('webhooks');
 
@@ -35,7 +35,7 @@ export class InboxProcessor {
   readonly #batchSize: number;
   readonly #budgetMs: number;
   /** Events parsed at receipt, so the common path does not parse twice. */
-  readonly #parsed = new Map<number, WebhookEvent>();
+  readonly #parsed = new Map<number, LiveEvent>();
   readonly #failures = new Map<number, number>();
   readonly #refreshing = new Map<number, { again: boolean }>();
   #scheduled = false;
@@ -49,7 +49,7 @@ export class InboxProcessor {
   }
 
   /** A delivery just queued under `seq`, with the event the listener already parsed. */
-  queued(seq: number, event: WebhookEvent): void {
+  queued(seq: number, event: LiveEvent): void {
     this.#parsed.set(seq, event);
     this.schedule();
   }
@@ -124,11 +124,11 @@ export class InboxProcessor {
   }
 
   /** The event as parsed at receipt, or parsed again from a delivery an earlier run queued. */
-  #eventOf(row: QueuedDelivery): WebhookEvent | undefined {
+  #eventOf(row: QueuedDelivery): LiveEvent | undefined {
     const parsed = this.#parsed.get(row.seq);
     if (parsed) return parsed;
     try {
-      return parseWebhookEvent(JSON.parse(row.body));
+      return parseLiveEvent(JSON.parse(row.body));
     } catch (error) {
       // It was valid when received; if it no longer parses, applying it can never succeed.
       log.error('dropping a queued webhook delivery that no longer parses', {

@@ -26,6 +26,16 @@ export {
   SubscriptionManager,
   webhookPathFor,
 } from './subscriptions.ts';
+export { isV3Event, type LiveEvent, parseLiveEvent } from './live-event.ts';
+export { signV3Webhook, V3_SIGNATURE_TOLERANCE_SECONDS, verifyV3Webhook } from './v3-signature.ts';
+export {
+  forgetWorkspaceV3Webhooks,
+  isOwnV3Subscription,
+  V3_SUBSCRIBED_EVENTS,
+  V3SubscriptionManager,
+  v3WebhookPathFor,
+} from './v3-subscriptions.ts';
+export { V3EventApplier } from './v3-event-applier.ts';
 export { type Backoff, probeListener, type TunnelState, TunnelSupervisor } from './tunnel-supervisor.ts';
 export { liveStatus, type LiveParts, type Pointing } from './live-status.ts';
 export * from './tunnels/index.ts';

@@ -5,6 +5,12 @@
  *   unknown path 404 → method 405 → size 413 (declared or counted; reading stops) → signature 401
  *   → JSON 400 → envelope and data (parseWebhookEvent) 400 → durable enqueue (else 500) → 200.
  *
+ * A route speaks one API version. V2 routes check `X-Webhook-Signature` (HMAC of the body); V3 routes
+ * check Standard Webhooks (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`)
+ * and then require the body's `event_id` to be the signed `webhook-id` (else 400), so the id the
+ * inbox deduplicates by is the one the signature covers. A delivery is verified only by its route's
+ * scheme: a V2-signed body on a V3 path is unsigned there, and the other way round.
+ *
  * The signature is checked before parsing, so nothing unauthenticated is ever parsed. The 200 goes
  * out right after the route's synchronous, durable enqueue: processing happens later, so the
  * service's 10 s receipt window holds whatever the load.
@@ -14,8 +20,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { createLogger } from '../log/logger.ts';
-import { parseWebhookEvent, type WebhookEvent } from '../sync/webhook-events.ts';
+import { parseWebhookEvent } from '../sync/webhook-events.ts';
+import { parseV3WebhookEvent } from '../sync/webhook-events-v3.ts';
+import type { LiveEvent } from './live-event.ts';
 import { verifyWebhookSignature } from './signature.ts';
+import { verifyV3Webhook } from './v3-signature.ts';
 
 const log = createLogger('webhooks');
 
@@ -28,13 +37,18 @@ export const SIGNATURE_HEADER = 'x-webhook-signature';
 export type ReceiptOutcome = 'queued' | 'duplicate';
 
 export interface WebhookRoute {
-  /** The secret deliveries on this path are signed with (read per delivery, so it may change). */
-  readonly secret: string;
+  /** The signing scheme and envelope of this path. Default 'v2'. */
+  readonly version?: 'v2' | 'v3';
+  /**
+   * The secret deliveries on this path are signed with (read per delivery, so it may change); null
+   * while there is none (a V3 subscription being recreated): every delivery is then refused 401.
+   */
+  readonly secret: string | null;
   /**
    * Records a verified, valid event durably before the 200 goes out (the answer waits for a returned
    * promise). Throwing or rejecting answers 500, so the service retries the delivery later.
    */
-  receive(event: WebhookEvent, body: Buffer): ReceiptOutcome | Promise<ReceiptOutcome>;
+  receive(event: LiveEvent, body: Buffer): ReceiptOutcome | Promise<ReceiptOutcome>;
 }
 
 export interface WebhookListenerOptions {
@@ -165,7 +179,18 @@ export class WebhookListener {
   }
 
   #deliver(route: WebhookRoute, body: Buffer, req: IncomingMessage, res: ServerResponse): void {
-    if (!verifyWebhookSignature(route.secret, body, req.headers[SIGNATURE_HEADER])) {
+    const v3 = route.version === 'v3';
+    const secret = route.secret;
+    let signedId: string | undefined;
+    if (v3) {
+      const verdict = secret === null ? undefined : verifyV3Webhook(secret, body, req.headers);
+      if (!verdict?.ok) {
+        return this.#reply(req, res, 401, 'invalid_signature', {
+          detail: verdict ? verdict.reason : 'no_secret',
+        });
+      }
+      signedId = verdict.id;
+    } else if (secret === null || !verifyWebhookSignature(secret, body, req.headers[SIGNATURE_HEADER])) {
       return this.#reply(req, res, 401, 'invalid_signature');
     }
     let json: unknown;
@@ -174,12 +199,15 @@ export class WebhookListener {
     } catch {
       return this.#reply(req, res, 400, 'malformed_json');
     }
-    let event: WebhookEvent;
+    let event: LiveEvent;
     try {
-      event = parseWebhookEvent(json);
+      event = v3 ? parseV3WebhookEvent(json) : parseWebhookEvent(json);
     } catch (error) {
       const detail = error instanceof z.ZodError ? z.prettifyError(error) : String(error);
       return this.#reply(req, res, 400, 'invalid_event', { detail });
+    }
+    if (signedId !== undefined && event.eventId !== signedId) {
+      return this.#reply(req, res, 400, 'event_id_mismatch');
     }
     const acknowledge = (outcome: ReceiptOutcome): void => {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -10,20 +10,28 @@
  *   …
  *   await realtime.stop();    // on quit: subscription deactivated, listener and tunnel closed
  *   await realtime.removeWorkspace(); // before the registry removes the workspace
+ *
+ * With `apiVersion: 'v3'` the same machinery serves V3: the route verifies Standard Webhooks, the
+ * subscription is the V3 one (V3SubscriptionManager, its `whsec_` secret in the keychain), events go
+ * through the V3 applier, and this installation's V2 subscription is deactivated so that the service
+ * does not deliver every event twice (once per version, under different event ids).
  */
 import type { ConnectionStatus } from '../../../shared/domain.ts';
 import { parseServiceTime } from '../../../shared/time.ts';
 import type { ApiWebhookSubscription } from '../api/schemas.ts';
+import type { V3LocalIds } from '../api/v3/domain-map.ts';
+import type { V3WebhooksApi } from '../api/v3/endpoints/webhooks.ts';
+import type { V3WebhookSubscription } from '../api/v3/schemas.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { createLogger, redactText, registerSecret } from '../log/logger.ts';
 import type { WorkspaceSession } from '../session.ts';
-import type { WebhookEvent } from '../sync/webhook-events.ts';
 import { vaultKeys, type Vault } from '../vault/vault.ts';
 import { isLoopbackHost } from '../workspaces/workspace.ts';
 import { WebhookEventApplier } from './event-applier.ts';
 import { DEDUPE_RETENTION_MS, WebhookInbox } from './inbox.ts';
 import { InboxProcessor } from './inbox-processor.ts';
-import { type ReceiptOutcome, WebhookListener } from './listener.ts';
+import { type ReceiptOutcome, type WebhookRoute, WebhookListener } from './listener.ts';
+import type { LiveEvent } from './live-event.ts';
 import { ReceiptBatcher } from './receipt-batcher.ts';
 import { newWebhookSecret } from './signature.ts';
 import {
@@ -33,6 +41,7 @@ import {
   publicWebhookUrl,
   SubscriptionManager,
 } from './subscriptions.ts';
+import { V3SubscriptionManager } from './v3-subscriptions.ts';
 import { liveStatus, type Pointing } from './live-status.ts';
 import { type Backoff, probeListener, type TunnelState, TunnelSupervisor } from './tunnel-supervisor.ts';
 import type { Tunnel } from './tunnels/tunnel.ts';
@@ -41,8 +50,10 @@ const log = createLogger('realtime');
 
 /** Where the store remembers which subscription this workspace kept (sync_cursors). */
 const SUBSCRIPTION_CURSOR = 'realtime:subscription-id';
+const V3_SUBSCRIPTION_CURSOR = 'realtime:v3-subscription-id';
 
-export type RealtimeSession = Pick<WorkspaceSession, 'store' | 'client' | 'sync' | 'reachability'>;
+export type RealtimeSession = Pick<WorkspaceSession, 'store' | 'client' | 'sync' | 'reachability'> &
+  Partial<Pick<WorkspaceSession, 'apiVersion' | 'v3'>>;
 
 export interface RealtimeServiceOptions {
   workspaceId: string;
@@ -64,7 +75,11 @@ export interface RealtimeServiceOptions {
   /** Hears every status change (the app core announces it with the rest of the live status). */
   onStatus?: (status: ConnectionStatus) => void;
   /** Test hook: runs before a verified delivery is recorded; throwing answers 500. */
-  beforeRecord?: (event: WebhookEvent) => void;
+  beforeRecord?: (event: LiveEvent) => void;
+  /** The workspace's API version. Default the session's, else 'v2'. */
+  apiVersion?: 'v2' | 'v3';
+  /** What V3 live events need. Default the session's V3 client and the store's V3 id mapping. */
+  v3?: { webhooks: V3WebhooksApi; ids: V3LocalIds };
 }
 
 /** What the UI shows about live events (fits the bridge's LiveStatus). */
@@ -87,7 +102,7 @@ export class RealtimeService {
   #status: ConnectionStatus = { state: 'polling', reason: 'Live events are off' };
   #listener: WebhookListener | undefined;
   #supervisor: TunnelSupervisor | undefined;
-  #subscriptions: SubscriptionManager | undefined;
+  #subscriptions: SubscriptionManager | V3SubscriptionManager | undefined;
   #processor: InboxProcessor | undefined;
   #removeRoute: (() => void) | undefined;
   #tunnelState: TunnelState = { phase: 'idle' };
@@ -114,7 +129,8 @@ export class RealtimeService {
   }
 
   details(): RealtimeDetails {
-    const sub = this.#subscriptions?.current ?? null;
+    // V3 subscriptions have no delivery counters and string ids: the UI's subscription line is V2's.
+    const sub = this.subscription;
     return {
       ...this.#status,
       provider: this.#options.tunnel.kind,
@@ -144,7 +160,14 @@ export class RealtimeService {
   }
 
   get subscription(): ApiWebhookSubscription | null {
-    return this.#subscriptions?.current ?? null;
+    const manager = this.#subscriptions;
+    return manager instanceof SubscriptionManager ? manager.current : null;
+  }
+
+  /** The V3 subscription kept (V3 workspaces). */
+  get v3Subscription(): V3WebhookSubscription | null {
+    const manager = this.#subscriptions;
+    return manager instanceof V3SubscriptionManager ? manager.current : null;
   }
 
   /** Starts everything; resolves once the first attempt has settled (live, or a fallback status). */
@@ -165,7 +188,7 @@ export class RealtimeService {
     } catch (error) {
       return this.#fail(`Live events need the system keychain: ${messageOf(error)}`);
     }
-    this.#subscriptions = new SubscriptionManager({
+    const v2Subscriptions = new SubscriptionManager({
       api: session.client.webhooks,
       workspaceId: this.#options.workspaceId,
       secret,
@@ -173,11 +196,41 @@ export class RealtimeService {
       rememberedId: Number(session.store.cursors.get(SUBSCRIPTION_CURSOR)) || null,
       onKept: (id) => session.store.cursors.set(SUBSCRIPTION_CURSOR, String(id)),
     });
+    let route: WebhookRoute['version'] = 'v2';
+    const v3 = this.#apiVersion === 'v3' ? this.#v3Parts : undefined;
+    if (this.#apiVersion === 'v3' && !v3)
+      return this.#fail('Live events of a V3 workspace need the V3 client');
+    if (v3) {
+      const manager = new V3SubscriptionManager({
+        api: v3.webhooks,
+        vault: this.#options.vault,
+        workspaceId: this.#options.workspaceId,
+        pathKey: secret,
+        signal: this.#abort.signal,
+        rememberedId: session.store.cursors.get(V3_SUBSCRIPTION_CURSOR) ?? null,
+        onKept: (id) => session.store.cursors.set(V3_SUBSCRIPTION_CURSOR, id),
+      });
+      try {
+        await manager.load();
+      } catch (error) {
+        return this.#fail(`Live events need the system keychain: ${messageOf(error)}`);
+      }
+      this.#subscriptions = manager;
+      route = 'v3';
+      // Both versions subscribed would deliver every event twice, under different ids.
+      void v2Subscriptions
+        .deactivate({ signal: this.#abort.signal })
+        .catch((error: unknown) =>
+          log.debug('could not deactivate the V2 subscription', { error: messageOf(error) }),
+        );
+    } else {
+      this.#subscriptions = v2Subscriptions;
+    }
     const inbox = new WebhookInbox(session.store);
     this.#processor = new InboxProcessor({
       store: session.store,
       inbox,
-      applier: new WebhookEventApplier(session.store, session.sync.reconciler),
+      applier: new WebhookEventApplier(session.store, session.sync.reconciler, v3?.ids),
       refreshChat: (chatId) => session.sync.refreshChat(chatId),
     });
     this.#processor.schedule(); // whatever an earlier run acknowledged but did not apply
@@ -198,8 +251,13 @@ export class RealtimeService {
     }
     this.#listener = listener;
     const receipts = new ReceiptBatcher(inbox, (seq, event) => this.#processor?.queued(seq, event));
-    this.#removeRoute = listener.addRoute(this.#subscriptions.path, {
-      secret,
+    const manager = this.#subscriptions;
+    this.#removeRoute = listener.addRoute(manager.path, {
+      version: route,
+      // Read per delivery: a V3 secret arrives (or changes) when the subscription is (re)created.
+      get secret() {
+        return manager instanceof V3SubscriptionManager ? manager.secret : secret;
+      },
       receive: (event, body) => this.#record(receipts, event, body),
     });
 
@@ -240,10 +298,27 @@ export class RealtimeService {
   /** Before the workspace is removed: its subscriptions are deleted and its webhook secret forgotten. */
   async removeWorkspace(): Promise<void> {
     await this.stop();
-    await forgetWorkspaceWebhooks(this.#options);
+    const v3 = this.#v3Parts;
+    await forgetWorkspaceWebhooks({
+      ...this.#options,
+      session: {
+        client: this.#options.session.client,
+        apiVersion: this.#apiVersion,
+        ...(v3 ? { v3: { webhooks: v3.webhooks } } : {}),
+      },
+    });
   }
 
-  async #record(receipts: ReceiptBatcher, event: WebhookEvent, body: Buffer): Promise<ReceiptOutcome> {
+  get #apiVersion(): 'v2' | 'v3' {
+    return this.#options.apiVersion ?? this.#options.session.apiVersion ?? 'v2';
+  }
+
+  get #v3Parts(): { webhooks: V3WebhooksApi; ids: V3LocalIds } | undefined {
+    const { v3, session } = this.#options;
+    return v3 ?? (session.v3 && { webhooks: session.v3.webhooks, ids: session.store.v3Ids });
+  }
+
+  async #record(receipts: ReceiptBatcher, event: LiveEvent, body: Buffer): Promise<ReceiptOutcome> {
     this.#options.beforeRecord?.(event);
     const { outcome } = await receipts.record(event, body.toString('utf8'));
     this.#lastEventAt = Date.now();
@@ -272,11 +347,13 @@ export class RealtimeService {
     this.#pointing = attempt;
     this.#publish();
     try {
-      const subscription = await (this.#subscriptions as SubscriptionManager).ensure(url);
+      const subscription = await (this.#subscriptions as SubscriptionManager | V3SubscriptionManager).ensure(
+        url,
+      );
       if (this.#pointing !== attempt || this.#stopped) return;
       attempt.phase = 'ok';
       this.#pointingFailures = 0;
-      this.#counters = countersOf(subscription);
+      this.#counters = viewOf(subscription).counters;
       this.#arrivedSinceCheck = false;
       this.#deliveryProblem = null;
       this.#later(this.#options.subscriptionCheckIntervalMs ?? 60_000, () => this.#check(attempt));
@@ -298,8 +375,8 @@ export class RealtimeService {
   /** Reads the subscription back: re-points it if it was changed, and judges its delivery counters. */
   async #check(attempt: Pointing): Promise<void> {
     if (this.#pointing !== attempt || this.#stopped) return;
-    const manager = this.#subscriptions as SubscriptionManager;
-    let subscription: ApiWebhookSubscription | null;
+    const manager = this.#subscriptions as SubscriptionManager | V3SubscriptionManager;
+    let subscription: ApiWebhookSubscription | V3WebhookSubscription | null;
     try {
       subscription = await manager.inspect();
     } catch (error) {
@@ -310,12 +387,13 @@ export class RealtimeService {
     }
     if (this.#pointing !== attempt || this.#stopped) return;
     const expected = publicWebhookUrl(attempt.url, manager.path);
-    if (!subscription || !subscription.active || subscription.webhook_url !== expected) {
+    const view = subscription && viewOf(subscription);
+    if (!view || !view.active || view.url !== expected) {
       log.warn('the webhook subscription was changed on the service; pointing it back');
       this.#pointingDone = this.#point(attempt.url);
       return;
     }
-    const now = countersOf(subscription);
+    const now = view.counters;
     const before = this.#counters ?? now;
     const failed = failedDeliveriesBetween(before, now, this.#arrivedSinceCheck);
     if (failed >= (this.#options.failedDeliveryThreshold ?? 3)) {
@@ -388,10 +466,26 @@ export class RealtimeService {
   }
 }
 
-function countersOf(subscription: ApiWebhookSubscription): DeliveryCounters {
+/** What the service says of a subscription of either version (V3 keeps no delivery counters). */
+function viewOf(subscription: ApiWebhookSubscription | V3WebhookSubscription): {
+  active: boolean;
+  url: string;
+  counters: DeliveryCounters;
+} {
+  if ('target_url' in subscription) {
+    return {
+      active: subscription.is_active,
+      url: subscription.target_url,
+      counters: { attempts: 0, lastDeliveredAt: null },
+    };
+  }
   return {
-    attempts: subscription.delivery_attempts,
-    lastDeliveredAt: subscription.last_delivered_at ?? null,
+    active: subscription.active,
+    url: subscription.webhook_url,
+    counters: {
+      attempts: subscription.delivery_attempts,
+      lastDeliveredAt: subscription.last_delivered_at ?? null,
+    },
   };
 }
 

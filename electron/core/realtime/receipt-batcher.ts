@@ -4,11 +4,11 @@
  * same turn of the event loop are written in one transaction, and all of them are acknowledged
  * when it commits (within the same turn's check phase: no timer, no added wait when idle).
  */
-import type { WebhookEvent } from '../sync/webhook-events.ts';
+import type { LiveEvent } from './live-event.ts';
 import type { Receipt, WebhookInbox } from './inbox.ts';
 
 interface Waiting {
-  event: WebhookEvent;
+  event: LiveEvent;
   body: string;
   resolve: (receipt: Receipt) => void;
   reject: (error: unknown) => void;
@@ -16,17 +16,17 @@ interface Waiting {
 
 export class ReceiptBatcher {
   readonly #inbox: WebhookInbox;
-  readonly #queued: (seq: number, event: WebhookEvent) => void;
+  readonly #queued: (seq: number, event: LiveEvent) => void;
   #waiting: Waiting[] = [];
 
   /** `queued` is told each newly queued delivery after its commit (the processor takes it from there). */
-  constructor(inbox: WebhookInbox, queued: (seq: number, event: WebhookEvent) => void) {
+  constructor(inbox: WebhookInbox, queued: (seq: number, event: LiveEvent) => void) {
     this.#inbox = inbox;
     this.#queued = queued;
   }
 
   /** Resolves once the delivery is durably recorded (or recognised as a duplicate). */
-  record(event: WebhookEvent, body: string): Promise<Receipt> {
+  record(event: LiveEvent, body: string): Promise<Receipt> {
     return new Promise<Receipt>((resolve, reject) => {
       if (this.#waiting.length === 0) setImmediate(() => this.#flush());
       this.#waiting.push({ event, body, resolve, reject });

@@ -12,9 +12,12 @@
 import { createHmac } from 'node:crypto';
 import type { CallOptions } from '../api/http.ts';
 import type { WebhooksApi } from '../api/endpoints/webhooks.ts';
+import type { V3WebhooksApi } from '../api/v3/endpoints/webhooks.ts';
 import { type ApiWebhookSubscription, WEBHOOK_EVENTS } from '../api/schemas.ts';
 import { createLogger } from '../log/logger.ts';
 import { vaultKeys, type Vault } from '../vault/vault.ts';
+// A cycle of functions only (each module's exports are used at call time).
+import { forgetWorkspaceV3Webhooks } from './v3-subscriptions.ts';
 
 const log = createLogger('webhooks');
 
@@ -186,18 +189,27 @@ export async function removeOwnSubscriptions(
 }
 
 /**
- * Deletes a workspace's subscriptions (this installation's) and its webhook secret. Works without a
- * running RealtimeService; call it before the registry removes the workspace's secrets.
+ * Deletes a workspace's subscriptions (this installation's, V2 and V3) and its webhook secrets. Works
+ * without a running RealtimeService; call it before the registry removes the workspace's secrets.
  */
 export async function forgetWorkspaceWebhooks(options: {
   workspaceId: string;
-  session: { client: { webhooks: WebhooksApi } };
+  session: { client: { webhooks: WebhooksApi }; apiVersion?: 'v2' | 'v3'; v3?: { webhooks: V3WebhooksApi } };
   vault: Pick<Vault, 'delete'>;
 }): Promise<void> {
-  await removeOwnSubscriptions(options.session.client.webhooks, options.workspaceId, {
+  const { session, workspaceId, vault } = options;
+  await removeOwnSubscriptions(session.client.webhooks, workspaceId, {
     signal: AbortSignal.timeout(10_000),
   });
-  await options.vault.delete(vaultKeys.webhookSecret(options.workspaceId));
+  await vault.delete(vaultKeys.webhookSecret(workspaceId));
+  if (session.v3) {
+    // A V2 workspace may have been V3 before; a service without V3 only makes this fail.
+    await forgetWorkspaceV3Webhooks({ workspaceId, api: session.v3.webhooks, vault }).catch(
+      (error: unknown) => {
+        if (session.apiVersion === 'v3') throw error;
+      },
+    );
+  }
 }
 
 export interface DeliveryCounters {

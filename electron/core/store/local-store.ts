@@ -16,6 +16,7 @@ import { digitsOf, ftsQuery } from './search.ts';
 import { SeenEventsRepo } from './seen-events-repo.ts';
 import { StagedFilesRepo } from './staged-files-repo.ts';
 import { TypingState } from './typing.ts';
+import { V3FactsRepo } from './v3-facts-repo.ts';
 import { V3IdsRepo } from './v3-ids-repo.ts';
 import { WebhookInboxRepo } from './webhook-inbox-repo.ts';
 import { WebhookMarksRepo } from './webhook-marks-repo.ts';
@@ -63,6 +64,8 @@ export class LocalStore {
   readonly canned: CannedRepliesRepo;
   readonly notes: NotesRepo;
   readonly workbench: WorkbenchRepo;
+  /** V3-only facts: line reputation, chat health, failure reasons, reaction parts and emoji. */
+  readonly v3Facts: V3FactsRepo;
   /** V3 ids (UUIDs) ↔ local integer ids (the `V3LocalIds` of api/v3/domain-map.ts). */
   readonly v3Ids: V3IdsRepo;
 
@@ -88,6 +91,7 @@ export class LocalStore {
     this.canned = new CannedRepliesRepo(this.#db);
     this.notes = new NotesRepo(this.#db);
     this.workbench = new WorkbenchRepo(this.#db);
+    this.v3Facts = new V3FactsRepo(this.#db, this.events);
     this.v3Ids = new V3IdsRepo(this.#db);
     // A first sync that died with indexing paused left the index incomplete: rebuild it now.
     if (this.#db.get<{ live: number }>('SELECT live FROM fts_state')?.live === 0) this.resumeIndexing();

@@ -265,4 +265,12 @@ export const MIGRATIONS: readonly string[] = [
   -- V3: why the service could not deliver a message ({code, reason}, from message.failed)
   ALTER TABLE messages ADD COLUMN failure_json TEXT;
   `,
+  /* 6: what V3 states that V2 has no place for (V3FactsRepo), keyed by the local id it belongs to */ `
+  CREATE TABLE v3_facts (
+    kind TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    json TEXT NOT NULL,
+    PRIMARY KEY (kind, id)
+  ) WITHOUT ROWID;
+  `,
 ];

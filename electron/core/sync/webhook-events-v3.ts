@@ -105,6 +105,7 @@ export const v3ReactionEventData = z.object({
 export const v3ParticipantEventData = z.object({
   chat_id: id,
   handle: eventHandle,
+  changed_at: text,
 });
 
 export const v3ChatCreatedData = z.object({
@@ -144,6 +145,7 @@ export const v3PhoneNumberStatusData = z.object({
   status: z.string().nullish(),
   reputation: z.object({ status: z.string(), doc_url: text }).nullish(),
   updated_at: text,
+  changed_at: text,
 });
 
 const V3_DATA = {

@@ -27,6 +27,8 @@ export const vaultKeys = {
   workspacePrefix: (workspaceId: string): string => `workspace/${workspaceId}/`,
   workspaceToken: (workspaceId: string): string => `workspace/${workspaceId}/token`,
   webhookSecret: (workspaceId: string): string => `workspace/${workspaceId}/webhook-secret`,
+  /** The `whsec_` signing secret the service gave this workspace's V3 subscription. */
+  webhookSecretV3: (workspaceId: string): string => `workspace/${workspaceId}/webhook-secret-v3`,
   ngrokAuthtoken: 'tunnel/ngrok-authtoken',
 } as const;
 

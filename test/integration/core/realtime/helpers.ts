@@ -9,6 +9,7 @@ import {
   type RealtimeServiceOptions,
 } from '../../../../electron/core/realtime/realtime-service.ts';
 import { signWebhookBody } from '../../../../electron/core/realtime/signature.ts';
+import { signV3Webhook } from '../../../../electron/core/realtime/v3-signature.ts';
 import { DirectTunnel } from '../../../../electron/core/realtime/tunnels/direct.ts';
 import { WorkspaceSession } from '../../../../electron/core/session.ts';
 import type { SyncOptions } from '../../../../electron/core/sync/engine.ts';
@@ -46,6 +47,8 @@ export interface LiveWorkspaceOptions {
   dataDir?: string;
   /** Start the realtime service (default true). */
   startRealtime?: boolean;
+  /** The workspace's API version (default v2). */
+  apiVersion?: 'v2' | 'v3';
 }
 
 export async function openLiveWorkspace(
@@ -64,6 +67,7 @@ export async function openLiveWorkspace(
       token: sandbox.tokens[0] as string,
     },
     sync: { ...SLOW_POLLING, ...options.sync },
+    ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
     client: { backoff: { baseMs: 50, capMs: 500 } },
   });
   const liveCalls: boolean[] = [];
@@ -96,7 +100,12 @@ export async function openLiveWorkspace(
     workspaceId,
     liveCalls,
     firstPollDone,
-    secret: async () => (await vault.get(vaultKeys.webhookSecret(workspaceId))) as string,
+    secret: async () =>
+      (await vault.get(
+        options.apiVersion === 'v3'
+          ? vaultKeys.webhookSecretV3(workspaceId)
+          : vaultKeys.webhookSecret(workspaceId),
+      )) as string,
     async close() {
       await realtime.stop();
       await session.close();
@@ -133,6 +142,29 @@ export async function webhooksIdle(sandbox: RunningSandbox): Promise<void> {
     async () => (await control<{ idle: boolean }>(sandbox, 'POST', '/webhooks/idle')).idle,
     'webhook deliveries idle',
   );
+}
+
+/** A V3 delivery as the service would sign it (Standard Webhooks), for hand-made requests. */
+export function signedV3Delivery(
+  secret: string,
+  event: { type: string; data: unknown; eventId?: string; createdAt?: string; nowMs?: number },
+): { body: string; headers: Record<string, string>; eventId: string } {
+  const eventId = event.eventId ?? crypto.randomUUID();
+  const body = JSON.stringify({
+    api_version: 'v3',
+    webhook_version: '2026-02-03',
+    event_type: event.type,
+    event_id: eventId,
+    created_at: event.createdAt ?? new Date().toISOString(),
+    trace_id: null,
+    partner_id: null,
+    data: event.data,
+  });
+  return {
+    body,
+    eventId,
+    headers: { 'content-type': 'application/json', ...signV3Webhook(secret, eventId, body, event.nowMs) },
+  };
 }
 
 /** A delivery as the service would sign it (for hand-made requests). */

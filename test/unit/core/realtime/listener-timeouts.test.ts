@@ -5,13 +5,13 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookListener } from '../../../../electron/core/realtime/listener.ts';
 import { signWebhookBody } from '../../../../electron/core/realtime/signature.ts';
-import type { WebhookEvent } from '../../../../electron/core/sync/webhook-events.ts';
+import type { LiveEvent } from '../../../../electron/core/realtime/live-event.ts';
 
 const SECRET = 'whsec_unit_slow_clients';
 const PATH = '/hooks/ws1/slowClients_-';
 
 let listener: WebhookListener;
-const received: WebhookEvent[] = [];
+const received: LiveEvent[] = [];
 
 beforeAll(async () => {
   listener = new WebhookListener({ headersTimeoutMs: 400, requestTimeoutMs: 800 });

@@ -3,14 +3,14 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WebhookListener, type ReceiptOutcome } from '../../../../electron/core/realtime/listener.ts';
 import { signWebhookBody } from '../../../../electron/core/realtime/signature.ts';
-import type { WebhookEvent } from '../../../../electron/core/sync/webhook-events.ts';
+import type { LiveEvent } from '../../../../electron/core/realtime/live-event.ts';
 
 const SECRET = 'whsec_unit_listener';
 const PATH = '/hooks/ws1/abcDEF123_-';
 const LIMIT = 64 * 1024;
 
 let listener: WebhookListener;
-let received: WebhookEvent[] = [];
+let received: LiveEvent[] = [];
 let outcome: ReceiptOutcome | Error = 'queued';
 
 beforeAll(async () => {
