@@ -388,7 +388,9 @@ async function latency(): Promise<Record<string, unknown>> {
     vault: new InMemoryVault(),
     tunnel: new DirectTunnel(),
     beforeRecord: (event) => {
-      if (event.type === 'message.received') emittedAt.set(event.data.id, Date.parse(event.createdAt));
+      // (this scenario runs a V2 workspace: its message ids are numbers)
+      if (event.type === 'message.received' && typeof event.data.id === 'number')
+        emittedAt.set(event.data.id, Date.parse(event.createdAt));
     },
   });
   try {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat } from '../../../../shared/domain.ts';
 import type { RunningSandbox } from '../../../../sandbox/index.ts';
-import type { WebhookEvent } from '../../../../electron/core/sync/webhook-events.ts';
+import type { LiveEvent } from '../../../../electron/core/realtime/live-event.ts';
 import { control, eventually, sandboxFor, service } from '../helpers.ts';
 import {
   deliveries,
@@ -29,7 +29,7 @@ beforeAll(async () => {
   await fastRetries(sandbox);
   ws = await openLiveWorkspace(sandbox, {
     realtime: {
-      beforeRecord(event: WebhookEvent) {
+      beforeRecord(event: LiveEvent) {
         if (failOnce !== null && event.type === failOnce) {
           failOnce = null;
           throw new Error('simulated failure to record');

@@ -8,7 +8,7 @@ import type { RunningSandbox } from '../../../../sandbox/index.ts';
 import { RealtimeService } from '../../../../electron/core/realtime/realtime-service.ts';
 import { webhookPathFor } from '../../../../electron/core/realtime/subscriptions.ts';
 import { DirectTunnel } from '../../../../electron/core/realtime/tunnels/direct.ts';
-import type { WebhookEvent } from '../../../../electron/core/sync/webhook-events.ts';
+import type { LiveEvent } from '../../../../electron/core/realtime/live-event.ts';
 import { vaultKeys } from '../../../../electron/core/vault/vault.ts';
 import { control, eventually, sandboxFor } from '../helpers.ts';
 import { fastRetries, type LiveWorkspace, openLiveWorkspace } from './helpers.ts';
@@ -137,7 +137,7 @@ describe('the webhook subscription', () => {
     ws.realtime = realtimeFor({
       subscriptionCheckIntervalMs: 150,
       failedDeliveryThreshold: 3,
-      beforeRecord: (_event: WebhookEvent) => {
+      beforeRecord: (_event: LiveEvent) => {
         if (refuseDeliveries) throw new Error('refusing deliveries for the test');
       },
     });
