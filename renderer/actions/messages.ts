@@ -180,7 +180,8 @@ export async function sendDraft(chatId: number): Promise<boolean> {
   const s = getState();
   const draft = s.drafts[chatId] ?? EMPTY_DRAFT;
   const text = draft.text.replace(/\s+$/, '');
-  if (!isSendable({ text, attachmentCount: draft.attachments.length + draft.attachmentUrls.length })) return false;
+  if (!isSendable({ text, attachmentCount: draft.attachments.length + draft.attachmentUrls.length }))
+    return false;
   if (draft.staging > 0) {
     s.patchDraft(chatId, { notices: ['Wait for the attachments to finish uploading.'] });
     return false;

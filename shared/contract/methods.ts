@@ -213,7 +213,10 @@ export const methods = {
       .strict()
       .refine(
         (input) =>
-          isSendable({ text: input.text, attachmentCount: input.stagedIds.length + input.attachmentUrls.length }),
+          isSendable({
+            text: input.text,
+            attachmentCount: input.stagedIds.length + input.attachmentUrls.length,
+          }),
         { message: EMPTY_MESSAGE, path: ['text'] },
       ),
   )<{ key: string }>(),

@@ -180,7 +180,13 @@ export function createHandlers(core: AppCore): Handlers {
       // An empty message never gets here: the contract refuses it (shared/message-rules.ts).
       try {
         return {
-          key: s().outbox.send({ chatId, text, stagedIds, attachmentUrls, ...(clientKey ? { clientKey } : {}) }),
+          key: s().outbox.send({
+            chatId,
+            text,
+            stagedIds,
+            attachmentUrls,
+            ...(clientKey ? { clientKey } : {}),
+          }),
         };
       } catch (error) {
         if (error instanceof ClientKeyInUse)

@@ -166,7 +166,10 @@ export class Outbox {
   }
 
   /** Whether a send under a used client key is the same message again (a retried call), not another. */
-  #isRepeat(used: { key: string; chatId: number; text: string }, payload: JobPayload<'send_message'>): boolean {
+  #isRepeat(
+    used: { key: string; chatId: number; text: string },
+    payload: JobPayload<'send_message'>,
+  ): boolean {
     if (used.chatId !== payload.chatId || used.text !== payload.text) return false;
     const job = this.#store.outbox.byMessageKey(used.key);
     const queued = job?.kind === 'send_message' ? this.#parse(job)?.payload : undefined;
@@ -553,7 +556,10 @@ export class Outbox {
     if (job.messageKey && this.#store.messages.get(job.messageKey)?.id != null) {
       // A poll already found the service's copy of this send (matched to it): it was sent after all.
       this.#store.outbox.complete(job.id);
-      log.warn('send answered with a failure, but the service has the message', { job: job.id, code: reason.code });
+      log.warn('send answered with a failure, but the service has the message', {
+        job: job.id,
+        code: reason.code,
+      });
       return;
     }
     this.#store.transaction(() => {
@@ -590,7 +596,8 @@ export class Outbox {
   }
 
   #validateContent(text: string, stagedIds: readonly string[], urls: readonly string[]): void {
-    if (!isSendable({ text, attachmentCount: stagedIds.length + urls.length })) throw new Error(EMPTY_MESSAGE);
+    if (!isSendable({ text, attachmentCount: stagedIds.length + urls.length }))
+      throw new Error(EMPTY_MESSAGE);
   }
 
   #lineOfChat(chatId: number): string {

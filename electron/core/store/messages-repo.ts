@@ -207,7 +207,9 @@ export class MessagesRepo {
       idempotencyKey,
       idempotencyKey,
     );
-    return row ? { key: row.key, chatId: row.chat_id, text: row.text, deleted: row.deleted === 1 } : undefined;
+    return row
+      ? { key: row.key, chatId: row.chat_id, text: row.text, deleted: row.deleted === 1 }
+      : undefined;
   }
 
   /** The optimistic copy of a message being sent from here. */

@@ -165,7 +165,9 @@ describe('one optimistic message, through the bridge', () => {
       expect(delivered.id).toBe(polled.id);
       await timeline.settled();
       expect(timeline.counts.every((n) => n === 1)).toBe(true);
-      expect([...timeline.rows.values()].filter((m) => m.text === text).map((m) => m.key)).toEqual([clientKey]);
+      expect([...timeline.rows.values()].filter((m) => m.text === text).map((m) => m.key)).toEqual([
+        clientKey,
+      ]);
       const after = await parley.messages.page({ chatId: chat.id, limit: 20 });
       expect(after.messages.filter((m) => m.text === text).map((m) => m.key)).toEqual([clientKey]);
       expect(await copiesOnService(text)).toBe(1);

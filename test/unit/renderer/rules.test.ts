@@ -135,7 +135,9 @@ describe('the empty-message rule (one rule for the Send button and the contract)
     const empty = send.safeParse({ chatId: 1, text: '   ' });
     expect(empty.success).toBe(false);
     expect(empty.error?.issues[0]?.path).toEqual(['text']);
-    expect(send.safeParse({ chatId: 1, text: '', attachmentUrls: ['https://example.com/a.png'] }).success).toBe(true);
+    expect(
+      send.safeParse({ chatId: 1, text: '', attachmentUrls: ['https://example.com/a.png'] }).success,
+    ).toBe(true);
   });
 
   it('takes a client key only as a UUID', () => {

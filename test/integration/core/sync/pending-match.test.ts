@@ -34,7 +34,10 @@ describe('matching a polled message to the pending optimistic one', () => {
   async function sendElsewhere(text: string): Promise<number> {
     const response = await fetch(`${sandbox.url}/api/partner/v2/chats/${chat.id}/chat_messages`, {
       method: 'POST',
-      headers: { 'x-partner-integration-token': sandbox.tokens[0] as string, 'content-type': 'application/json' },
+      headers: {
+        'x-partner-integration-token': sandbox.tokens[0] as string,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ message: { text } }),
     });
     if (!response.ok) throw new Error(`send elsewhere: ${response.status} ${await response.text()}`);
