@@ -338,8 +338,8 @@ function placeKey(scroller: HTMLElement | null): string | null {
   const top = scroller.getBoundingClientRect().top;
   for (const row of scroller.querySelectorAll<HTMLElement>('[data-testid="message"]')) {
     const key = row.dataset['key'];
-    // A local echo has no stored key yet: the next row down is a place that will still be there.
-    if (key && !key.startsWith('local-') && row.getBoundingClientRect().bottom > top + 4) return key;
+    // Every row's key is stored, a sent message's echo included (its client key).
+    if (key && row.getBoundingClientRect().bottom > top + 4) return key;
   }
   return null;
 }
