@@ -199,17 +199,13 @@ export class MessagesRepo {
    * The message a client key (idempotency key) already names, deleted or not: a repeated send must
    * find it rather than send it again.
    */
-  byIdempotencyKey(
-    idempotencyKey: string,
-  ): { key: string; chatId: number; text: string; deleted: boolean } | undefined {
-    const row = this.#db.get<{ key: string; chat_id: number; text: string; deleted: number }>(
-      'SELECT key, chat_id, text, deleted FROM messages WHERE idempotency_key = ? OR key = ? LIMIT 1',
+  byIdempotencyKey(idempotencyKey: string): { key: string; chatId: number; text: string } | undefined {
+    const row = this.#db.get<{ key: string; chat_id: number; text: string }>(
+      'SELECT key, chat_id, text FROM messages WHERE idempotency_key = ? OR key = ? LIMIT 1',
       idempotencyKey,
       idempotencyKey,
     );
-    return row
-      ? { key: row.key, chatId: row.chat_id, text: row.text, deleted: row.deleted === 1 }
-      : undefined;
+    return row ? { key: row.key, chatId: row.chat_id, text: row.text } : undefined;
   }
 
   /** The optimistic copy of a message being sent from here. */
