@@ -162,8 +162,10 @@ export class MessagesRepo {
    */
   #pendingTwin(record: MessageRecord): MessageRow | undefined {
     if (!record.fromMe || record.text === undefined) return undefined;
+    // By the state index: sends in flight are a handful, while a chat's history loads by thousands.
     return this.#db.get<MessageRow>(
-      `SELECT * FROM messages WHERE chat_id = ? AND from_me = 1 AND id IS NULL AND deleted = 0 AND state = 'sending'
+      `SELECT * FROM messages INDEXED BY messages_state
+       WHERE state = 'sending' AND deleted = 0 AND chat_id = ? AND from_me = 1 AND id IS NULL
          AND idempotency_key IS NOT NULL AND text = ? AND sent_at BETWEEN ? AND ?
        ORDER BY sent_at, key LIMIT 1`,
       record.chatId,
