@@ -5,6 +5,7 @@
  * edit, delete, react.
  */
 import { stagedAttachmentId, stagedResource } from '../../shared/contract/staged.ts';
+import { isSendable } from '../../shared/message-rules.ts';
 import { unfilledNotice, unfilledVariables } from '../../shared/workbench.ts';
 import type { Message, ReactionKind } from '../../shared/domain.ts';
 import { parley } from '../bridge/parley.ts';
@@ -151,9 +152,8 @@ function applyChangedMessages(messages: readonly Message[]): void {
     const timeline = s.timelines[chatId];
     if (!timeline) continue;
     const known = new Set(timeline.messages.map((m) => m.key));
-    const aliased = new Set(Object.keys(s.keyAliases));
     // Fresh inbound messages in the open chat are announced to screen readers (one live region).
-    const fresh = list.filter((m) => !known.has(m.key) && !aliased.has(m.key) && !m.fromMe);
+    const fresh = list.filter((m) => !known.has(m.key) && !m.fromMe);
     s.mergeTimeline(chatId, list);
     if (chatId === s.selectedChatId && fresh.length > 0) {
       const last = fresh.sort(compareMessages)[fresh.length - 1] as Message;
@@ -170,18 +170,18 @@ export function onMessagesRemoved(chatId: number, keys: readonly string[]): void
 
 // ── sending ─────────────────────────────────────────────────────────────────────────────────
 
-let echoCounter = 0;
-
 /**
- * Sends the chat's draft. The bubble appears in this same frame as a local echo; when the core
- * answers with the message's real key, the echo is swapped for the stored message under the same
- * row key (keyAliases), so nothing remounts or jumps.
+ * Sends the chat's draft. The message's key is minted here, before anything else: the bubble
+ * appears in this same frame under it, the core stores and sends the message under it (it is also
+ * the send's idempotency key), and every later change arrives as `messages.changed` for it — one
+ * row from Enter to delivered, nothing to swap, nothing fetched twice.
  */
 export async function sendDraft(chatId: number): Promise<boolean> {
   const s = getState();
   const draft = s.drafts[chatId] ?? EMPTY_DRAFT;
   const text = draft.text.replace(/\s+$/, '');
-  if (text.trim() === '' && draft.attachments.length === 0 && draft.attachmentUrls.length === 0) return false;
+  if (!isSendable({ text, attachmentCount: draft.attachments.length + draft.attachmentUrls.length }))
+    return false;
   if (draft.staging > 0) {
     s.patchDraft(chatId, { notices: ['Wait for the attachments to finish uploading.'] });
     return false;
@@ -192,9 +192,9 @@ export async function sendDraft(chatId: number): Promise<boolean> {
     s.patchDraft(chatId, { notices: [unfilledNotice(unfilled)] });
     return false;
   }
-  const echoKey = `local-${++echoCounter}-${Date.now()}`;
+  const key = crypto.randomUUID();
   const echo: Message = {
-    key: echoKey,
+    key,
     id: null,
     chatId,
     text,
@@ -220,23 +220,17 @@ export async function sendDraft(chatId: number): Promise<boolean> {
   s.patchDraft(chatId, { text: '', attachments: [], attachmentUrls: [], notices: [] });
   stopTyping(chatId);
   try {
-    const { key } = await parley.messages.send({
+    await parley.messages.send({
       chatId,
       text,
       stagedIds: draft.attachments.map((a) => a.id),
       attachmentUrls: draft.attachmentUrls,
+      clientKey: key,
     });
-    // The row becomes the stored message's at once, under the echo's key: the core announced the
-    // message before answering, and its copy fetched for that event must land on this row, not
-    // beside it as a second bubble.
-    const known = getState().timelines[chatId]?.messages.find((m) => m.key === key);
-    getState().replaceEcho(chatId, echoKey, known ?? { ...echo, key });
-    const [stored] = await parley.messages.get({ keys: [key] }).catch(() => [] as Message[]);
-    if (stored) getState().mergeTimeline(chatId, [stored]);
     return true;
   } catch (error) {
     // Nothing was queued: take the bubble back and give the agent their words again.
-    getState().replaceEcho(chatId, echoKey, null);
+    getState().removeMessages(chatId, [key]);
     getState().patchDraft(chatId, (current) => ({
       text: current.text === '' ? draft.text : current.text,
       attachments: current.attachments.length === 0 ? draft.attachments : current.attachments,

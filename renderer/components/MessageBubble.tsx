@@ -49,7 +49,7 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
   const react = canReact(message);
   // An optimistic bubble just put on screen (bench:ui's "Enter to bubble").
   useLayoutEffect(() => {
-    if (message.fromMe && message.id === null && message.key.startsWith('local-'))
+    if (message.fromMe && message.id === null && message.state === 'queued')
       markNextFrame('bubble-rendered', message.key);
     // Once, when the bubble mounts.
   }, []);

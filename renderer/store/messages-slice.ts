@@ -40,19 +40,16 @@ export interface MessagesSlice {
   /** Recently opened chats, most recent first (eviction order). */
   timelineLru: number[];
   details: Record<number, ChatDetails | null>;
-  /** A sent message's key → the key of the local echo it replaced, so its row never remounts. */
-  keyAliases: Record<string, string>;
   patchTimeline(chatId: number, patch: Partial<Timeline>): void;
   touchTimeline(chatId: number): void;
   mergeTimeline(chatId: number, messages: readonly Message[]): void;
   removeMessages(chatId: number, keys: readonly string[]): void;
-  replaceEcho(chatId: number, echoKey: string, message: Message | null): void;
   setDetails(chatId: number, details: ChatDetails | null): void;
   dropTimeline(chatId: number): void;
   resetMessages(): void;
 }
 
-const initial = { timelines: {}, timelineLru: [], details: {}, keyAliases: {} };
+const initial = { timelines: {}, timelineLru: [], details: {} };
 
 export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (set) => ({
   ...initial,
@@ -90,19 +87,6 @@ export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (
           ...s.timelines,
           [chatId]: { ...timeline, messages: timeline.messages.filter((m) => !gone.has(m.key)) },
         },
-      };
-    }),
-  replaceEcho: (chatId, echoKey, message) =>
-    set((s) => {
-      const timeline = s.timelines[chatId];
-      if (!timeline) return {};
-      const without = timeline.messages.filter((m) => m.key !== echoKey);
-      return {
-        timelines: {
-          ...s.timelines,
-          [chatId]: { ...timeline, messages: message ? mergeMessages(without, [message]) : without },
-        },
-        keyAliases: message ? { ...s.keyAliases, [message.key]: echoKey } : s.keyAliases,
       };
     }),
   setDetails: (chatId, details) => set((s) => ({ details: { ...s.details, [chatId]: details } })),

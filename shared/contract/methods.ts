@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Call, Chat, Contact, Message, SyncStatus } from '../domain.ts';
 import { REACTION_KINDS } from '../domain.ts';
 import type { StorageStatus } from './errors.ts';
+import { EMPTY_MESSAGE, isSendable } from '../message-rules.ts';
 import type { StagedAttachment } from './staged.ts';
 import {
   cannedBody,
@@ -210,8 +211,26 @@ export const methods = {
   'messages.loadOlder': method(z.object({ chatId }).strict())<{ added: number; complete: boolean }>(),
   /** Messages by key (after a `messages.changed` event). */
   'messages.get': method(z.object({ keys: z.array(messageKey).min(1).max(1000) }).strict())<Message[]>(),
-  /** Queues a message: the optimistic bubble exists when this returns. Fails with `invalid_input`. */
-  'messages.send': method(z.object({ chatId, text, stagedIds, attachmentUrls }).strict())<{ key: string }>(),
+  /**
+   * Queues a message: the optimistic bubble exists when this returns, under `clientKey` (a UUID the
+   * renderer mints, also the send's idempotency key; the core mints one when absent), so the
+   * renderer's echo and the stored message share one key from Enter to delivered. Sending the same
+   * key again returns the existing message and sends nothing. Fails with `invalid_input` (no text and
+   * no attachment, a malformed key) or `conflict` (the key names a different message).
+   */
+  'messages.send': method(
+    z
+      .object({ chatId, text, stagedIds, attachmentUrls, clientKey: z.uuid().optional() })
+      .strict()
+      .refine(
+        (input) =>
+          isSendable({
+            text: input.text,
+            attachmentCount: input.stagedIds.length + input.attachmentUrls.length,
+          }),
+        { message: EMPTY_MESSAGE, path: ['text'] },
+      ),
+  )<{ key: string }>(),
   /** Sends a failed message again (same idempotency key: never twice). */
   'messages.retry': method(z.object({ key: messageKey }).strict())<void>(),
   /** Drops a failed or queued message and its staged files. */

@@ -1,7 +1,8 @@
 /**
  * Bad moments on the service. While the agent sends: 5xx errors and 429s on the send route; the
  * message says it is retrying, is delivered once the service recovers, and exists once. With no chat
- * open: every connection dropped; the indicator says Offline until the service is back.
+ * open: every connection dropped; the indicator says Offline until the service is back. A slow answer
+ * to a send: the service's copy, seen first, shows as the same one bubble.
  */
 import { expect, openInbox, test } from './support/parley.ts';
 import { bubble, liveIndicator, openChat, send } from './support/screen.ts';
@@ -75,4 +76,62 @@ test('an outage with no chat open: the indicator says Offline, never Live while 
   // When the service is back, then Live again
   await parley.control('DELETE', '/faults');
   await expect(indicator).toHaveAccessibleName(/^Connection: Live/);
+});
+
+test('a slow answer to a send: the chat shows one bubble for the message throughout, under one key', async ({
+  page,
+  parley,
+}) => {
+  const { chat, title } = await parley.pickChat((c) => c.service === 'iMessage' && !c.isGroup);
+  await openInbox(page, parley);
+  await openChat(page, title);
+
+  // Given the service does a send at once but holds its answer back for a while
+  await parley.control('POST', '/faults', {
+    method: 'POST',
+    path: `/chats/${chat.id}/chat_messages$`,
+    kind: 'slow_response',
+    latencyMs: 8_000,
+    times: 1,
+  });
+  const text = `Your part has arrived (${Date.now()})`;
+  // Every bubble showing this text, as each change to the timeline left it.
+  await page.evaluate((watched) => {
+    const seen: Array<{ count: number; keys: string[] }> = [];
+    (window as unknown as { seenBubbles: typeof seen }).seenBubbles = seen;
+    new MutationObserver(() => {
+      const mine = [...document.querySelectorAll<HTMLElement>('[data-testid="message"]')].filter(
+        (node) => node.querySelector('.message-text')?.textContent === watched,
+      );
+      if (mine.length > 0 || seen.length > 0)
+        seen.push({ count: mine.length, keys: mine.map((node) => node.dataset.key ?? '') });
+    }).observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
+  }, text);
+  const seen = () =>
+    page.evaluate(
+      () => (window as unknown as { seenBubbles: Array<{ count: number; keys: string[] }> }).seenBubbles,
+    );
+
+  // When the agent sends a message
+  await send(page, title, text);
+  const mine = bubble(page, text);
+  await expect(mine).toBeVisible();
+
+  // Then the service's copy, listed before the answer comes, shows as that same bubble…
+  await expect.poll(() => parley.copiesOnService(chat.id, text)).toBe(1);
+  await expect(mine).toHaveAttribute('data-state', /^(pending|delivered)$/);
+  const key = (await mine.getAttribute('data-key')) as string;
+  const outbox = parley.host.core.session.store.outbox;
+  expect(outbox.byMessageKey(key)).toBeDefined(); // the answer is still held
+  // …and it is delivered, and the send done, once the answer arrives
+  await expect(mine).toHaveAttribute('data-state', 'delivered');
+  await expect.poll(() => outbox.byMessageKey(key), { timeout: 20_000 }).toBeUndefined();
+
+  // One bubble at every moment, always under the key the renderer gave it; the service holds it once
+  const moments = await seen();
+  expect(moments.length).toBeGreaterThan(0);
+  expect(moments.every((m) => m.count === 1)).toBe(true);
+  expect([...new Set(moments.flatMap((m) => m.keys))]).toEqual([key]);
+  await expect(mine).toHaveCount(1);
+  expect(await parley.copiesOnService(chat.id, text)).toBe(1);
 });

@@ -3,6 +3,7 @@ import type { LineWithUnread } from '../../../shared/contract/views.ts';
 import { stagedView } from '../../../shared/contract/staged.ts';
 import type { Chat, Line } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
+import { ClientKeyInUse } from '../outbox/outbox.ts';
 import { ftsQuery } from '../store/search.ts';
 import { contactRecord, lineRecord } from '../sync/map.ts';
 import { vaultKeys } from '../vault/index.ts';
@@ -176,12 +177,24 @@ export function createHandlers(core: HandlerContext): Handlers {
     },
     'messages.loadOlder': async ({ chatId }) => s().sync.loadOlder(chatId),
     'messages.get': ({ keys }) => s().store.messages.byKeys(keys),
-    'messages.send': ({ chatId, text, stagedIds, attachmentUrls }) => {
+    'messages.send': ({ chatId, text, stagedIds, attachmentUrls, clientKey }) => {
       if (!s().store.chats.exists(chatId)) throw new UserFacingError('not_found', 'No such chat');
-      if (text.trim() === '' && stagedIds.length === 0 && attachmentUrls.length === 0) {
-        throw new UserFacingError('invalid_input', 'Type a message or add an attachment', { field: 'text' });
+      // An empty message never gets here: the contract refuses it (shared/message-rules.ts).
+      try {
+        return {
+          key: s().outbox.send({
+            chatId,
+            text,
+            stagedIds,
+            attachmentUrls,
+            ...(clientKey ? { clientKey } : {}),
+          }),
+        };
+      } catch (error) {
+        if (error instanceof ClientKeyInUse)
+          throw new UserFacingError('conflict', error.message, { field: 'clientKey' });
+        throw error;
       }
-      return { key: s().outbox.send({ chatId, text, stagedIds, attachmentUrls }) };
     },
     'messages.retry': ({ key }) => s().outbox.retry(key),
     'messages.discard': ({ key }) => s().outbox.discard(key),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageError, ReactionKind } from '../../../shared/domain.ts';
 import { stagedAttachmentId, stagedResource } from '../../../shared/contract/staged.ts';
+import { EMPTY_MESSAGE, isSendable } from '../../../shared/message-rules.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../api/retry-policy.ts';
 import { createLogger, drop } from '../log/logger.ts';
@@ -21,6 +22,19 @@ export interface SendInput {
   text: string;
   stagedIds?: string[];
   attachmentUrls?: string[];
+  /**
+   * The message's one identity, minted by whoever shows it first (the renderer's echo): its key here,
+   * the job's and the service's idempotency key. Minted here when absent.
+   */
+  clientKey?: string;
+}
+
+/** A client key already names another message: sending under it would merge two messages. */
+export class ClientKeyInUse extends Error {
+  constructor() {
+    super('This message key is already used by a different message');
+    this.name = 'ClientKeyInUse';
+  }
 }
 
 export interface NewChatInput {
@@ -107,10 +121,13 @@ export class Outbox {
     );
   }
 
-  /** Queues a message; returns the optimistic message's key. */
+  /**
+   * Queues a message; returns the optimistic message's key (the client key). Sending the same client
+   * key again is a repeat of that send: it returns the existing message's key and queues nothing.
+   */
   send(input: SendInput): string {
     const line = this.#lineOfChat(input.chatId);
-    const key = newKey();
+    const key = input.clientKey ?? newKey();
     const stagedIds = input.stagedIds ?? [];
     const payload: JobPayload<'send_message'> = {
       chatId: input.chatId,
@@ -119,7 +136,12 @@ export class Outbox {
       attachmentUrls: input.attachmentUrls ?? [],
     };
     this.#validateContent(payload.text, stagedIds, payload.attachmentUrls);
-    this.#store.transaction(() => {
+    const queued = this.#store.transaction(() => {
+      const used = this.#store.messages.byIdempotencyKey(key);
+      if (used) {
+        if (!this.#isRepeat(used, payload)) throw new ClientKeyInUse();
+        return used.key;
+      }
       this.#store.messages.insertLocal({
         key,
         chatId: input.chatId,
@@ -137,9 +159,24 @@ export class Outbox {
         messageKey: key,
       });
       this.#store.drafts.set(input.chatId, '', []);
+      return key;
     });
     this.#kick();
-    return key;
+    return queued;
+  }
+
+  /** Whether a send under a used client key is the same message again (a retried call), not another. */
+  #isRepeat(
+    used: { key: string; chatId: number; text: string },
+    payload: JobPayload<'send_message'>,
+  ): boolean {
+    if (used.chatId !== payload.chatId || used.text !== payload.text) return false;
+    const job = this.#store.outbox.byMessageKey(used.key);
+    const queued = job?.kind === 'send_message' ? this.#parse(job)?.payload : undefined;
+    if (!queued || !('stagedIds' in queued)) return true;
+    return (
+      sameList(queued.stagedIds, payload.stagedIds) && sameList(queued.attachmentUrls, payload.attachmentUrls)
+    );
   }
 
   /**
@@ -512,6 +549,15 @@ export class Outbox {
   }
 
   #fail(job: OutboxRow, reason: MessageError): void {
+    if (job.messageKey && this.#store.messages.get(job.messageKey)?.id != null) {
+      // A poll already found the service's copy of this send (matched to it): it was sent after all.
+      this.#store.outbox.complete(job.id);
+      log.warn('send answered with a failure, but the service has the message', {
+        job: job.id,
+        code: reason.code,
+      });
+      return;
+    }
     this.#store.transaction(() => {
       this.#store.outbox.markFailed(job.id, reason);
       // A refused reaction must not stay on screen as if it had been sent.
@@ -546,8 +592,8 @@ export class Outbox {
   }
 
   #validateContent(text: string, stagedIds: readonly string[], urls: readonly string[]): void {
-    if (text.trim() === '' && stagedIds.length === 0 && urls.length === 0)
-      throw new Error('A message needs text or an attachment');
+    if (!isSendable({ text, attachmentCount: stagedIds.length + urls.length }))
+      throw new Error(EMPTY_MESSAGE);
   }
 
   #lineOfChat(chatId: number): string {
@@ -561,4 +607,8 @@ export class Outbox {
 /** Key shared by the job, the optimistic message and the service's idempotency check. */
 function newKey(): string {
   return `p${randomUUID().replaceAll('-', '')}`;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }

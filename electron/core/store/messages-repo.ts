@@ -22,6 +22,11 @@ import {
 
 export const serverKey = (id: number): string => `m${id}`;
 
+/** How much earlier than the optimistic copy the service may date its message (clock skew). */
+const PENDING_MATCH_SKEW_MS = 5 * 60_000;
+/** How much later than the optimistic copy the service may date it (the send waited, retried). */
+const PENDING_MATCH_WINDOW_MS = 60 * 60_000;
+
 export interface LocalMessageInput {
   key: string;
   chatId: number;
@@ -133,22 +138,86 @@ export class MessagesRepo {
   }
 
   /**
-   * The stored row for this record. A poll can list a message sent from here before its send
-   * response arrives (or after a crash lost that response); it is then stored under its service id
-   * while the optimistic copy waits. When the record carries the idempotency key, the optimistic copy
-   * wins: it keeps its key (the UI's stable key) and the twin stored by id goes.
+   * The stored row for this record: by service id, else by idempotency key (the optimistic copy,
+   * when the source names the key: the send response, V3 events), else — a message of ours that no
+   * source has keyed yet (a V2 poll or webhook) — the optimistic copy it must be (#pendingTwin), so a
+   * slow send response never leaves two bubbles for one message.
+   *
+   * Two different real messages are never merged: a claim is only ever made on a copy without a
+   * service id, and when the send response later names another id for the claimed copy, the
+   * claimed message is given back its own row (#release) before the copy takes the send's id.
+   * A message stored by id before its key was known (a poll before any heuristic could match) gives
+   * way to the keyed optimistic copy: that keeps its key (the UI's stable key) and the twin goes.
    */
   #match(record: MessageRecord): MessageRow | undefined {
     const byId = this.#db.get<MessageRow>('SELECT * FROM messages WHERE id = ?', record.id);
-    const byKey = record.idempotencyKey
+    let byKey = record.idempotencyKey
       ? this.#db.get<MessageRow>('SELECT * FROM messages WHERE idempotency_key = ?', record.idempotencyKey)
       : undefined;
+    if (byKey && byKey.id !== null && byKey.id !== record.id) byKey = this.#release(byKey);
     if (byKey && byId && byKey.key !== byId.key) {
       this.#db.run('DELETE FROM messages WHERE key = ?', byId.key);
       this.#events.emit('messages.removed', { chatId: byId.chat_id, keys: [byId.key] });
       return { ...byKey, state: stateRank(byId.state) > stateRank(byKey.state) ? byId.state : byKey.state };
     }
-    return byKey ?? byId;
+    return byKey ?? byId ?? (record.idempotencyKey ? undefined : this.#pendingTwin(record));
+  }
+
+  /**
+   * The optimistic copy an unkeyed message of ours is (docs/api-gaps.md, "Matching a sent message"):
+   * same chat, from me, the same text, a copy whose send has started (`sending`: the request may be
+   * with the service) and has no service id yet, and the service's time no earlier than
+   * PENDING_MATCH_SKEW_MS before the copy was written nor later than PENDING_MATCH_WINDOW_MS after.
+   * The oldest such copy: a chat's sends go out in order.
+   */
+  #pendingTwin(record: MessageRecord): MessageRow | undefined {
+    if (!record.fromMe || record.text === undefined) return undefined;
+    // By the state index: sends in flight are a handful, while a chat's history loads by thousands.
+    return this.#db.get<MessageRow>(
+      `SELECT * FROM messages INDEXED BY messages_state
+       WHERE state = 'sending' AND deleted = 0 AND chat_id = ? AND from_me = 1 AND id IS NULL
+         AND idempotency_key IS NOT NULL AND text = ? AND sent_at BETWEEN ? AND ?
+       ORDER BY sent_at, key LIMIT 1`,
+      record.chatId,
+      record.text,
+      record.sentAt - PENDING_MATCH_WINDOW_MS,
+      record.sentAt + PENDING_MATCH_SKEW_MS,
+    );
+  }
+
+  /**
+   * The send response named another id than the message a copy had claimed: that message was not
+   * this send (the same words sent from elsewhere at the same time). It gets its own row back, and
+   * the copy is unclaimed, ready to take the send's id.
+   */
+  #release(claimed: MessageRow): MessageRow {
+    const id = claimed.id as number;
+    this.#db.run('UPDATE messages SET id = NULL WHERE key = ?', claimed.key);
+    this.#db.run(
+      `INSERT INTO messages (key, id, chat_id, text, sent_at, delivered_at, state, edited_at, is_read, from_me, sender,
+         handle_id, idempotency_key, updated_at)
+       SELECT ?, ?, chat_id, text, sent_at, delivered_at, state, edited_at, is_read, from_me, sender, handle_id, NULL, ?
+       FROM messages WHERE key = ?`,
+      serverKey(id),
+      id,
+      Date.now(),
+      claimed.key,
+    );
+    this.#announce(new Map([[claimed.chat_id, [serverKey(id)]]]));
+    return { ...claimed, id: null };
+  }
+
+  /**
+   * The message a client key (idempotency key) already names, deleted or not: a repeated send must
+   * find it rather than send it again.
+   */
+  byIdempotencyKey(idempotencyKey: string): { key: string; chatId: number; text: string } | undefined {
+    const row = this.#db.get<{ key: string; chat_id: number; text: string }>(
+      'SELECT key, chat_id, text FROM messages WHERE idempotency_key = ? OR key = ? LIMIT 1',
+      idempotencyKey,
+      idempotencyKey,
+    );
+    return row ? { key: row.key, chatId: row.chat_id, text: row.text } : undefined;
   }
 
   /** The optimistic copy of a message being sent from here. */
@@ -168,8 +237,16 @@ export class MessagesRepo {
     this.#announce(new Map([[input.chatId, [input.key]]]));
   }
 
+  /**
+   * The send lifecycle of an optimistic copy (queued, sending, failed). Once the service's copy is
+   * known (the row has its id) the service's state wins: a late retry or timeout of the send does
+   * not move it back.
+   */
   setState(key: string, state: MessageState, error: MessageError | null = null): void {
-    const row = this.#db.get<{ chat_id: number }>('SELECT chat_id FROM messages WHERE key = ?', key);
+    const row = this.#db.get<{ chat_id: number }>(
+      'SELECT chat_id FROM messages WHERE key = ? AND id IS NULL',
+      key,
+    );
     if (!row) return;
     this.#db.run(
       'UPDATE messages SET state = ?, error_json = ?, updated_at = ? WHERE key = ?',

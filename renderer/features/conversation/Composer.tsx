@@ -1,5 +1,6 @@
 import { Link as LinkIcon, MessageSquareText, Paperclip, SendHorizontal, StickyNote, X } from 'lucide-react';
 import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { isSendable } from '../../../shared/message-rules.ts';
 import { unfilledVariables } from '../../../shared/workbench.ts';
 import { previewUrl } from '../../bridge/parley.ts';
 import {
@@ -81,8 +82,10 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
     );
   };
 
-  const empty =
-    draft.text.trim() === '' && draft.attachments.length === 0 && draft.attachmentUrls.length === 0;
+  const empty = !isSendable({
+    text: draft.text,
+    attachmentCount: draft.attachments.length + draft.attachmentUrls.length,
+  });
   const hasAttachments = draft.attachments.length > 0 || draft.attachmentUrls.length > 0 || draft.staging > 0;
 
   return (

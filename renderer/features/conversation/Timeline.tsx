@@ -69,7 +69,6 @@ export function Timeline({ chatId }: { chatId: number }) {
   const chat = useStore((s) => s.chatsById[chatId]);
   const calls = useStore((s) => s.details[chatId]?.calls);
   const notes = useStore((s) => s.chatContexts[chatId]?.notes);
-  const aliases = useStore((s) => s.keyAliases);
   const editingKey = useStore((s) => (s.editing?.chatId === chatId ? s.editing.key : null));
   const offline = useStore((s) => reachabilityOf(s) === 'offline');
   const reveal = useStore((s) => (s.reveal?.chatId === chatId ? s.reveal : null));
@@ -283,7 +282,7 @@ export function Timeline({ chatId }: { chatId: number }) {
         data={items}
         firstItemIndex={firstItemIndex}
         initialTopMostItemIndex={startAt.current}
-        computeItemKey={(_i, item) => (item.kind === 'message' ? (aliases[item.key] ?? item.key) : item.key)}
+        computeItemKey={(_i, item) => item.key}
         itemContent={renderItem}
         components={COMPONENTS}
         context={{
@@ -339,8 +338,8 @@ function placeKey(scroller: HTMLElement | null): string | null {
   const top = scroller.getBoundingClientRect().top;
   for (const row of scroller.querySelectorAll<HTMLElement>('[data-testid="message"]')) {
     const key = row.dataset['key'];
-    // A local echo has no stored key yet: the next row down is a place that will still be there.
-    if (key && !key.startsWith('local-') && row.getBoundingClientRect().bottom > top + 4) return key;
+    // Every row's key is stored, a sent message's echo included (its client key).
+    if (key && row.getBoundingClientRect().bottom > top + 4) return key;
   }
   return null;
 }

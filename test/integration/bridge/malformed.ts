@@ -54,6 +54,7 @@ export const VALID_INPUTS: { [M in MethodName]: MethodInput<M> } = {
     text: 'hi',
     stagedIds: [UUID],
     attachmentUrls: ['https://example.com/a.png'],
+    clientKey: UUID,
   },
   'messages.retry': { key: 'm1' },
   'messages.discard': { key: 'm1' },

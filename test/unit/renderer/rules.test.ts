@@ -9,6 +9,8 @@ import {
   stagingFailureText,
 } from '../../../renderer/lib/attachment-rules.ts';
 import { canDelete, canEdit, canReact, deliveryLabel } from '../../../renderer/lib/message-rules.ts';
+import { methods } from '../../../shared/contract/methods.ts';
+import { isSendable } from '../../../shared/message-rules.ts';
 import { message } from './fixtures.ts';
 
 describe('attachment rules (the core’s types and size)', () => {
@@ -116,5 +118,30 @@ describe('message permissions', () => {
         false,
       ),
     ).toBe('Retrying… (Rate limit exceeded)');
+  });
+});
+
+describe('the empty-message rule (one rule for the Send button and the contract)', () => {
+  const UUID = '0b8e5c1e-7f43-4c1a-9d55-3f1c2b7a9e10';
+  const send = methods['messages.send'].input;
+
+  it('needs text that is not only whitespace, or an attachment', () => {
+    expect(isSendable({ text: 'On my way', attachmentCount: 0 })).toBe(true);
+    expect(isSendable({ text: '', attachmentCount: 1 })).toBe(true);
+    expect(isSendable({ text: ' \n\t ', attachmentCount: 0 })).toBe(false);
+  });
+
+  it('is what the contract refuses messages.send by, naming the text', () => {
+    const empty = send.safeParse({ chatId: 1, text: '   ' });
+    expect(empty.success).toBe(false);
+    expect(empty.error?.issues[0]?.path).toEqual(['text']);
+    expect(
+      send.safeParse({ chatId: 1, text: '', attachmentUrls: ['https://example.com/a.png'] }).success,
+    ).toBe(true);
+  });
+
+  it('takes a client key only as a UUID', () => {
+    expect(send.safeParse({ chatId: 1, text: 'hi', clientKey: UUID }).success).toBe(true);
+    expect(send.safeParse({ chatId: 1, text: 'hi', clientKey: 'local-1' }).success).toBe(false);
   });
 });

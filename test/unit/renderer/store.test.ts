@@ -30,12 +30,19 @@ describe('chats slice', () => {
 });
 
 describe('messages slice', () => {
-  it('replaces a local echo by the stored message and remembers the alias', () => {
+  it('folds the stored message into its echo: one row under the one client key, from queued to delivered', () => {
+    const key = '0b8e5c1e-7f43-4c1a-9d55-3f1c2b7a9e10';
     getState().patchTimeline(1, { status: 'ready' });
-    getState().mergeTimeline(1, [message({ key: 'local-1', id: null, state: 'queued', sentAt: 5 })]);
-    getState().replaceEcho(1, 'local-1', message({ key: 'k1', id: null, state: 'sending', sentAt: 6 }));
-    expect(getState().timelines[1]?.messages.map((m) => m.key)).toEqual(['k1']);
-    expect(getState().keyAliases.k1).toBe('local-1');
+    getState().mergeTimeline(1, [message({ key: 'm4', id: 4, sentAt: 4 })]);
+    // given the renderer's echo under the key it minted
+    getState().mergeTimeline(1, [message({ key, id: null, state: 'queued', sentAt: 5 })]);
+    // when the core's copy, then the sent one, arrive under that key
+    getState().mergeTimeline(1, [message({ key, id: null, state: 'sending', sentAt: 6 })]);
+    getState().mergeTimeline(1, [message({ key, id: 700, state: 'delivered', sentAt: 7 })]);
+    // then the timeline holds it once, as the service has it
+    const messages = getState().timelines[1]?.messages ?? [];
+    expect(messages.map((m) => m.key)).toEqual(['m4', key]);
+    expect(messages[1]).toMatchObject({ id: 700, state: 'delivered' });
   });
 
   it('holds a bounded number of timelines', () => {
