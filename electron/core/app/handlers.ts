@@ -1,13 +1,15 @@
 import { isEmailHandle, toHandle } from '../../../shared/phone.ts';
 import type { LineWithUnread } from '../../../shared/contract/views.ts';
 import { stagedView } from '../../../shared/contract/staged.ts';
-import type { Chat, Line } from '../../../shared/domain.ts';
+import type { MethodParsedInput } from '../../../shared/contract/methods.ts';
+import type { Chat, Line, Message } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { ftsQuery } from '../store/search.ts';
 import { contactRecord, lineRecord } from '../sync/map.ts';
 import { vaultKeys } from '../vault/index.ts';
 import type { AppCore } from './app-core.ts';
 import type { Handlers } from './dispatch.ts';
+import type { SendOptions } from '../outbox/jobs.ts';
 import { UserFacingError } from './errors.ts';
 import { safeExternalUrl } from './external-links.ts';
 import { createWorkbenchHandlers } from './workbench-handlers.ts';
@@ -174,12 +176,31 @@ export function createHandlers(core: AppCore): Handlers {
     },
     'messages.loadOlder': async ({ chatId }) => s().sync.loadOlder(chatId),
     'messages.get': ({ keys }) => s().store.messages.byKeys(keys),
-    'messages.send': ({ chatId, text, stagedIds, attachmentUrls }) => {
-      if (!s().store.chats.exists(chatId)) throw new UserFacingError('not_found', 'No such chat');
+    'messages.send': ({ chatId, text, stagedIds, attachmentUrls, replyTo, effect, preferredService }) => {
+      const chat = s().store.chats.get(chatId);
+      if (!chat) throw new UserFacingError('not_found', 'No such chat');
       if (text.trim() === '' && stagedIds.length === 0 && attachmentUrls.length === 0) {
         throw new UserFacingError('invalid_input', 'Type a message or add an attachment', { field: 'text' });
       }
-      return { key: s().outbox.send({ chatId, text, stagedIds, attachmentUrls }) };
+      refuseOptedOut(chat);
+      const options = v3SendOptions(chat, { replyTo, effect, preferredService }, (key) =>
+        s().store.messages.get(key),
+      );
+      return {
+        key: s().outbox.send({ chatId, text, stagedIds, attachmentUrls, ...(options ? { options } : {}) }),
+      };
+    },
+    'messages.thread': ({ key }) => {
+      const named = s().store.messages.get(key);
+      if (!named) throw new UserFacingError('not_found', 'No such message');
+      // Read from the chat's stored timeline until the store indexes replies (the service's
+      // GET /messages/{id}/thread can back this later); a chat holds at most a few thousand.
+      const timeline = s().store.messages.page(named.chatId, { limit: THREAD_SCAN_LIMIT });
+      const rootId = named.replyTo?.messageId ?? named.v3Id;
+      if (rootId === undefined) return [named];
+      const root = timeline.find((m) => m.v3Id === rootId);
+      const replies = timeline.filter((m) => m.replyTo?.messageId === rootId);
+      return [...(root ? [root] : []), ...replies];
     },
     'messages.retry': ({ key }) => s().outbox.retry(key),
     'messages.discard': ({ key }) => s().outbox.discard(key),
@@ -190,6 +211,8 @@ export function createHandlers(core: AppCore): Handlers {
         throw new UserFacingError('forbidden', 'Only messages you sent can be edited');
       const chat = s().store.chats.get(message.chatId);
       if (chat?.service === 'SMS') throw new UserFacingError('forbidden', 'SMS messages cannot be edited');
+      if (chat?.apiVersion === 'v3' && Date.now() - message.sentAt > V3_EDIT_WINDOW_MS)
+        throw new UserFacingError('forbidden', 'Messages can be edited within 15 minutes of sending');
       s().outbox.edit(key, text);
     },
     'messages.delete': ({ key }) => {
@@ -199,7 +222,18 @@ export function createHandlers(core: AppCore): Handlers {
       s().outbox.delete(key);
     },
     'messages.react': ({ messageId, kind, operation }) => {
-      if (!s().store.messages.byId(messageId)) throw new UserFacingError('not_found', 'No such message');
+      const message = s().store.messages.byId(messageId);
+      if (!message) throw new UserFacingError('not_found', 'No such message');
+      if (kind === 'custom') {
+        const chat = s().store.chats.get(message.chatId);
+        throw new UserFacingError(
+          'unsupported',
+          chat?.apiVersion === 'v3'
+            ? 'Custom reactions are not sent from this app yet'
+            : 'Custom reactions need a V3 workspace',
+          { field: 'kind' },
+        );
+      }
       s().outbox.react(messageId, kind, operation);
     },
 
@@ -339,6 +373,59 @@ export function createHandlers(core: AppCore): Handlers {
 
     // ── the agent's workbench
     ...createWorkbenchHandlers(core),
+  };
+}
+
+/** How far back `messages.thread` looks in a chat's stored timeline. */
+const THREAD_SCAN_LIMIT = 5_000;
+/** V3: a message can be edited for 15 minutes after sending (and at most 5 times: the service counts). */
+const V3_EDIT_WINDOW_MS = 15 * 60_000;
+
+/** An opted-out chat takes nothing more: the recipient asked not to be messaged. */
+function refuseOptedOut(chat: Chat): void {
+  if (chat.health?.status === 'OPTED_OUT')
+    throw new UserFacingError('opted_out', 'The recipient asked you to stop messaging them', {
+      field: 'chatId',
+    });
+}
+
+/**
+ * The V3-only options of a send, checked against the chat: refused on a V2 chat (`unsupported`),
+ * an effect only on iMessage, a reply only to a message of this chat the service knows.
+ */
+function v3SendOptions(
+  chat: Chat,
+  requested: Pick<MethodParsedInput<'messages.send'>, 'replyTo' | 'effect' | 'preferredService'>,
+  messageByKey: (key: string) => Message | undefined,
+): SendOptions | null {
+  const asked = (['replyTo', 'effect', 'preferredService'] as const).filter(
+    (name) => requested[name] !== undefined,
+  );
+  if (asked.length === 0) return null;
+  const field = asked[0] as string;
+  if (chat.apiVersion !== 'v3')
+    throw new UserFacingError('unsupported', 'Replies, effects and a chosen service need a V3 workspace', {
+      field,
+    });
+  if (requested.effect && chat.service !== 'iMessage')
+    throw new UserFacingError('unsupported', 'Effects are shown on iMessage only', { field: 'effect' });
+  let replyTo: SendOptions['replyTo'];
+  if (requested.replyTo) {
+    const target = messageByKey(requested.replyTo.messageKey);
+    if (!target || target.chatId !== chat.id)
+      throw new UserFacingError('not_found', 'The message replied to is not in this chat', {
+        field: 'replyTo.messageKey',
+      });
+    if (!target.v3Id)
+      throw new UserFacingError('invalid_input', 'Only a message the service has accepted can be replied to', {
+        field: 'replyTo.messageKey',
+      });
+    replyTo = { messageId: target.v3Id, partIndex: requested.replyTo.partIndex ?? 0 };
+  }
+  return {
+    ...(replyTo ? { replyTo } : {}),
+    ...(requested.effect ? { effect: requested.effect } : {}),
+    ...(requested.preferredService ? { preferredService: requested.preferredService } : {}),
   };
 }
 

@@ -10,7 +10,7 @@ import type { OutboxRow } from '../store/outbox-repo.ts';
 import { isStorageError } from '../store/storage-errors.ts';
 import type { Reconciler } from '../sync/reconciler.ts';
 import { assertNever } from '../util.ts';
-import { JOB_SCHEMAS, type JobKind, type JobPayload } from './jobs.ts';
+import { JOB_SCHEMAS, type JobKind, type JobPayload, type SendOptions } from './jobs.ts';
 import { AttachmentRejected, type Staging } from './staging.ts';
 
 const log = createLogger('outbox');
@@ -21,6 +21,8 @@ export interface SendInput {
   text: string;
   stagedIds?: string[];
   attachmentUrls?: string[];
+  /** V3 send options, kept with the job for the client call. */
+  options?: SendOptions;
 }
 
 export interface NewChatInput {
@@ -117,6 +119,7 @@ export class Outbox {
       text: input.text,
       stagedIds,
       attachmentUrls: input.attachmentUrls ?? [],
+      ...(input.options ? { options: input.options } : {}),
     };
     this.#validateContent(payload.text, stagedIds, payload.attachmentUrls);
     this.#store.transaction(() => {
