@@ -15,6 +15,7 @@ import { getState } from '../store/index.ts';
 import { EMPTY_DRAFT } from '../store/composer-slice.ts';
 import { selectChat } from './chats.ts';
 import { saveDraftNow, stopTyping } from './composer.ts';
+import { clearSentOptions, v3SendOptions } from './v3.ts';
 
 const PAGE = 60;
 
@@ -225,7 +226,9 @@ export async function sendDraft(chatId: number): Promise<boolean> {
       text,
       stagedIds: draft.attachments.map((a) => a.id),
       attachmentUrls: draft.attachmentUrls,
+      ...v3SendOptions(chatId),
     });
+    clearSentOptions(chatId);
     // The row becomes the stored message's at once, under the echo's key: the core announced the
     // message before answering, and its copy fetched for that event must land on this row, not
     // beside it as a second bubble.
