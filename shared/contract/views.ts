@@ -1,5 +1,5 @@
 /** Shapes that exist only at the bridge: what the UI is shown of workspaces, settings, live status. */
-import type { Call, Chat, Contact, ConnectionStatus, Line, Message, SyncStatus } from '../domain.ts';
+import type { ApiVersion, Call, Chat, Contact, ConnectionStatus, Line, Message, SyncStatus } from '../domain.ts';
 import type { StagedAttachment } from './staged.ts';
 
 /** Kept here too, where the other views are: the one definition lives in staged.ts. */
@@ -13,6 +13,8 @@ export interface WorkspaceInfo {
   baseUrl: string | null;
   tokenHeader: string;
   active: boolean;
+  /** The API version the workspace speaks; absent means V2. */
+  apiVersion?: ApiVersion;
 }
 
 export interface WorkspaceList {
