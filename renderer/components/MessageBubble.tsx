@@ -1,4 +1,15 @@
-import { AlertCircle, Copy, ExternalLink, MessagesSquare, Pencil, Reply, RotateCw, SmilePlus, Sparkles, Trash2 } from 'lucide-react';
+import {
+  AlertCircle,
+  Copy,
+  ExternalLink,
+  MessagesSquare,
+  Pencil,
+  Reply,
+  RotateCw,
+  SmilePlus,
+  Sparkles,
+  Trash2,
+} from 'lucide-react';
 import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ApiVersion, Attachment, Message, ReactionKind } from '../../shared/domain.ts';
 import { formatDateTime, formatTimeOfDay } from '../lib/format.ts';
@@ -262,7 +273,8 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
             )}
             {replies > 0 && (
               <button type="button" className="link-button" onClick={() => handlers.onOpenThread(message)}>
-                <MessagesSquare size={12} aria-hidden="true" /> {replies} {replies === 1 ? 'reply' : 'replies'}
+                <MessagesSquare size={12} aria-hidden="true" /> {replies}{' '}
+                {replies === 1 ? 'reply' : 'replies'}
               </button>
             )}
           </div>
@@ -287,7 +299,11 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
               </button>
             )}
             {failure && failure.action !== 'retry' && outbound && (
-              <button type="button" className="link-button danger" onClick={() => handlers.onDiscard(message.key)}>
+              <button
+                type="button"
+                className="link-button danger"
+                onClick={() => handlers.onDiscard(message.key)}
+              >
                 Discard
               </button>
             )}
@@ -338,7 +354,9 @@ function ReactionSummary({ message, nameOf, handlers }: MessageBubbleProps) {
             aria-pressed={group.mine}
             disabled={message.id === null}
             onClick={() =>
-              custom ? handlers.onCustomReact(message, custom) : handlers.onReact(message, kind as ReactionKind)
+              custom
+                ? handlers.onCustomReact(message, custom)
+                : handlers.onReact(message, kind as ReactionKind)
             }
           >
             <span aria-hidden="true">{look.emoji}</span>
@@ -416,7 +434,9 @@ function ReactionPicker({
         }}
       >
         <input
-          aria-label={custom.allowed ? 'Any emoji as a reaction' : `Any emoji as a reaction: ${custom.reason}`}
+          aria-label={
+            custom.allowed ? 'Any emoji as a reaction' : `Any emoji as a reaction: ${custom.reason}`
+          }
           placeholder={custom.allowed ? 'Any emoji' : 'V3 only'}
           value={emoji}
           maxLength={16}

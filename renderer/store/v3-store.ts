@@ -43,7 +43,9 @@ export const useV3Store = create<V3Store>()((set) => ({
   composer: {},
   thread: null,
   patchComposer: (chatId, patch) =>
-    set((s) => ({ composer: { ...s.composer, [chatId]: { ...(s.composer[chatId] ?? NO_OPTIONS), ...patch } } })),
+    set((s) => ({
+      composer: { ...s.composer, [chatId]: { ...(s.composer[chatId] ?? NO_OPTIONS), ...patch } },
+    })),
   resetComposer: (chatId) =>
     set((s) => {
       const { [chatId]: _dropped, ...rest } = s.composer;

@@ -70,9 +70,7 @@ export const BUBBLE_EFFECTS = ['slam', 'loud', 'gentle', 'invisible'] as const;
 export const PREFERRED_SERVICES = ['iMessage', 'RCS', 'SMS'] as const;
 
 /** V3: the message this one answers (by its key; the core finds its V3 id), and which part of it. */
-const replyTo = z
-  .object({ messageKey, partIndex: z.number().int().min(0).max(99).optional() })
-  .strict();
+const replyTo = z.object({ messageKey, partIndex: z.number().int().min(0).max(99).optional() }).strict();
 /** V3: one effect per message; iMessage chats only. */
 const effect = z.discriminatedUnion('type', [
   z.object({ type: z.literal('screen'), name: z.enum(SCREEN_EFFECTS) }).strict(),

@@ -1,5 +1,14 @@
 /** Shapes that exist only at the bridge: what the UI is shown of workspaces, settings, live status. */
-import type { ApiVersion, Call, Chat, Contact, ConnectionStatus, Line, Message, SyncStatus } from '../domain.ts';
+import type {
+  ApiVersion,
+  Call,
+  Chat,
+  Contact,
+  ConnectionStatus,
+  Line,
+  Message,
+  SyncStatus,
+} from '../domain.ts';
 import type { StagedAttachment } from './staged.ts';
 
 /** Kept here too, where the other views are: the one definition lives in staged.ts. */

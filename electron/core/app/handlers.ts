@@ -417,9 +417,13 @@ function v3SendOptions(
         field: 'replyTo.messageKey',
       });
     if (!target.v3Id)
-      throw new UserFacingError('invalid_input', 'Only a message the service has accepted can be replied to', {
-        field: 'replyTo.messageKey',
-      });
+      throw new UserFacingError(
+        'invalid_input',
+        'Only a message the service has accepted can be replied to',
+        {
+          field: 'replyTo.messageKey',
+        },
+      );
     replyTo = { messageId: target.v3Id, partIndex: requested.replyTo.partIndex ?? 0 };
   }
   return {

@@ -204,7 +204,9 @@ export function Timeline({ chatId }: { chatId: number }) {
       onReply: (m, author) => startReply(m, author),
       onOpenThread: (m) => void openThread(m),
       onRevealQuoted: (m) => {
-        const quoted = m.replyTo ? getState().timelines[m.chatId]?.messages.find((x) => x.v3Id === m.replyTo?.messageId) : undefined;
+        const quoted = m.replyTo
+          ? getState().timelines[m.chatId]?.messages.find((x) => x.v3Id === m.replyTo?.messageId)
+          : undefined;
         if (quoted) void revealMessage(m.chatId, quoted.key);
         else void openThread(m);
       },
@@ -248,13 +250,26 @@ export function Timeline({ chatId }: { chatId: number }) {
               nameOf={nameOf}
               handlers={handlers}
               version={version}
-              quoted={item.message.replyTo ? (threads.byV3Id.get(item.message.replyTo.messageId) ?? null) : null}
+              quoted={
+                item.message.replyTo ? (threads.byV3Id.get(item.message.replyTo.messageId) ?? null) : null
+              }
               replies={item.message.v3Id ? (threads.replies.get(item.message.v3Id) ?? 0) : 0}
             />
           );
       }
     },
-    [chat?.service, chat?.isGroup, now, offline, editingKey, highlightKey, nameOf, handlers, version, threads],
+    [
+      chat?.service,
+      chat?.isGroup,
+      now,
+      offline,
+      editingKey,
+      highlightKey,
+      nameOf,
+      handlers,
+      version,
+      threads,
+    ],
   );
 
   if (timeline.status === 'loading' && timeline.messages.length === 0)

@@ -318,7 +318,12 @@ export function contractCalls(): Record<MethodName, Call> {
         t.parley.messages.react({ messageId: mine!.id, kind: 'custom', customEmoji: '🦄', operation: 'add' }),
       ).rejects.toMatchObject({ code: 'unsupported' });
       await expect(
-        t.parley.messages.react({ messageId: mine!.id, kind: 'custom', customEmoji: 'abc', operation: 'add' }),
+        t.parley.messages.react({
+          messageId: mine!.id,
+          kind: 'custom',
+          customEmoji: 'abc',
+          operation: 'add',
+        }),
       ).rejects.toMatchObject({ code: 'invalid_input', field: 'customEmoji' });
       const [message] = await t.parley.messages.get({ keys: [mine!.key] });
       expect(message?.reactions.some((r) => r.kind === 'custom')).toBe(false);
