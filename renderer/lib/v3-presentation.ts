@@ -305,7 +305,7 @@ export function versionText(version: ApiVersion): string {
 export function isSingleEmoji(value: string): boolean {
   const trimmed = value.trim();
   if (
-    !/^\p{Extended_Pictographic}[\p{Extended_Pictographic}\p{Emoji_Component}\u200d\ufe0f\p{M}]*$/u.test(
+    !/^\p{Extended_Pictographic}(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f|\p{M})*$/u.test(
       trimmed,
     )
   )

@@ -81,9 +81,12 @@ const customEmoji = z
   .string()
   .min(1)
   .max(32)
-  .regex(/^\p{Extended_Pictographic}[\p{Extended_Pictographic}\p{Emoji_Component}\u200d\ufe0f\p{M}]*$/u, {
-    message: 'A custom reaction is one emoji',
-  });
+  .regex(
+    /^\p{Extended_Pictographic}(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f|\p{M})*$/u,
+    {
+      message: 'A custom reaction is one emoji',
+    },
+  );
 const contactFields = z
   .object({
     firstName: z.string().max(200),
