@@ -401,30 +401,34 @@ function ReactionPicker({
     }
     if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
       if (event.target instanceof HTMLInputElement) return;
-      const buttons = [...(ref.current?.querySelectorAll('button') ?? [])];
+      const buttons = [
+        ...(ref.current?.querySelectorAll<HTMLButtonElement>('[role="menuitemcheckbox"]') ?? []),
+      ];
       const index = buttons.indexOf(document.activeElement as HTMLButtonElement);
       buttons[(index + (event.key === 'ArrowRight' ? 1 : buttons.length - 1)) % buttons.length]?.focus();
     }
   };
   return (
-    <div ref={ref} className="reaction-picker" role="menu" aria-label="Reactions" onKeyDown={onKeyDown}>
-      {REACTIONS.map((r) => {
-        const mine = message.reactions.some((x) => x.fromMe && x.kind === r.kind);
-        return (
-          <button
-            key={r.kind}
-            type="button"
-            role="menuitemcheckbox"
-            aria-checked={mine}
-            aria-label={mine ? `Remove ${r.label}` : r.label}
-            title={r.label}
-            className={mine ? 'is-mine' : ''}
-            onClick={() => onPick(r.kind)}
-          >
-            {r.emoji}
-          </button>
-        );
-      })}
+    <div ref={ref} className="reaction-picker" onKeyDown={onKeyDown}>
+      <div className="reaction-picker-menu" role="menu" aria-label="Reactions">
+        {REACTIONS.map((r) => {
+          const mine = message.reactions.some((x) => x.fromMe && x.kind === r.kind);
+          return (
+            <button
+              key={r.kind}
+              type="button"
+              role="menuitemcheckbox"
+              aria-checked={mine}
+              aria-label={mine ? `Remove ${r.label}` : r.label}
+              title={r.label}
+              className={mine ? 'is-mine' : ''}
+              onClick={() => onPick(r.kind)}
+            >
+              {r.emoji}
+            </button>
+          );
+        })}
+      </div>
       <form
         className="reaction-custom"
         title={custom.allowed ? 'Any emoji' : custom.reason}
