@@ -89,6 +89,8 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
   const failure = failurePresentation(message);
   const effect = effectLabel(message.effect);
   const card = editing ? null : linkCard(message);
+  // A bare address shows as its card alone, as messaging apps do.
+  const textIsOnlyTheLink = card !== null && /^https?:\/\/\S+$/i.test(message.text.trim());
   const quoted = props.quoted ?? null;
   const replies = props.replies ?? 0;
   const status = v3DeliveryLabel(message) ?? deliveryLabel(message, now, offline);
@@ -139,7 +141,7 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
                 ))}
               </div>
             )}
-            {(editing || message.text) && (
+            {(editing || (message.text && !textIsOnlyTheLink)) && (
               <div
                 className={`message-bubble${failed ? ' is-failed' : ''}${message.id === null && !failed ? ' is-unsent' : ''}`}
               >

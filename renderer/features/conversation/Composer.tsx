@@ -237,13 +237,13 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
           <SendHorizontal size={17} />
         </button>
       </div>
+      {chat && chatId > 0 && <SendOptions chat={chat} version={version} />}
       <div className="composer-footer">
         <span className="hint">
           {offline
             ? 'Offline: messages are queued and sent when Parley reconnects'
             : 'Enter to send · Shift+Enter for a new line · / for canned replies'}
         </span>
-        {chat && chatId > 0 && <SendOptions chat={chat} version={version} />}
         {service === 'SMS' && <SegmentCounter text={draft.text} />}
       </div>
     </div>
