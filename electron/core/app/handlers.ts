@@ -1,16 +1,15 @@
 import { isEmailHandle, toHandle } from '../../../shared/phone.ts';
 import type { LineWithUnread } from '../../../shared/contract/views.ts';
 import { stagedView } from '../../../shared/contract/staged.ts';
-import type { MethodParsedInput } from '../../../shared/contract/methods.ts';
-import type { Chat, Line, Message } from '../../../shared/domain.ts';
+import type { Chat, Line } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { ftsQuery } from '../store/search.ts';
 import { contactRecord, lineRecord } from '../sync/map.ts';
 import { vaultKeys } from '../vault/index.ts';
 import type { AppCore } from './app-core.ts';
 import type { Handlers } from './dispatch.ts';
-import type { SendOptions } from '../outbox/jobs.ts';
 import { UserFacingError } from './errors.ts';
+import { refuseOptedOut, v3SendOptions } from './v3-send-rules.ts';
 import { safeExternalUrl } from './external-links.ts';
 import { createWorkbenchHandlers } from './workbench-handlers.ts';
 
@@ -380,58 +379,6 @@ export function createHandlers(core: AppCore): Handlers {
 const THREAD_SCAN_LIMIT = 5_000;
 /** V3: a message can be edited for 15 minutes after sending (and at most 5 times: the service counts). */
 const V3_EDIT_WINDOW_MS = 15 * 60_000;
-
-/** An opted-out chat takes nothing more: the recipient asked not to be messaged. */
-function refuseOptedOut(chat: Chat): void {
-  if (chat.health?.status === 'OPTED_OUT')
-    throw new UserFacingError('opted_out', 'The recipient asked you to stop messaging them', {
-      field: 'chatId',
-    });
-}
-
-/**
- * The V3-only options of a send, checked against the chat: refused on a V2 chat (`unsupported`),
- * an effect only on iMessage, a reply only to a message of this chat the service knows.
- */
-function v3SendOptions(
-  chat: Chat,
-  requested: Pick<MethodParsedInput<'messages.send'>, 'replyTo' | 'effect' | 'preferredService'>,
-  messageByKey: (key: string) => Message | undefined,
-): SendOptions | null {
-  const asked = (['replyTo', 'effect', 'preferredService'] as const).filter(
-    (name) => requested[name] !== undefined,
-  );
-  if (asked.length === 0) return null;
-  const field = asked[0] as string;
-  if (chat.apiVersion !== 'v3')
-    throw new UserFacingError('unsupported', 'Replies, effects and a chosen service need a V3 workspace', {
-      field,
-    });
-  if (requested.effect && chat.service !== 'iMessage')
-    throw new UserFacingError('unsupported', 'Effects are shown on iMessage only', { field: 'effect' });
-  let replyTo: SendOptions['replyTo'];
-  if (requested.replyTo) {
-    const target = messageByKey(requested.replyTo.messageKey);
-    if (!target || target.chatId !== chat.id)
-      throw new UserFacingError('not_found', 'The message replied to is not in this chat', {
-        field: 'replyTo.messageKey',
-      });
-    if (!target.v3Id)
-      throw new UserFacingError(
-        'invalid_input',
-        'Only a message the service has accepted can be replied to',
-        {
-          field: 'replyTo.messageKey',
-        },
-      );
-    replyTo = { messageId: target.v3Id, partIndex: requested.replyTo.partIndex ?? 0 };
-  }
-  return {
-    ...(replyTo ? { replyTo } : {}),
-    ...(requested.effect ? { effect: requested.effect } : {}),
-    ...(requested.preferredService ? { preferredService: requested.preferredService } : {}),
-  };
-}
 
 function preservedUser(line: Line | undefined): Partial<Pick<Line, 'userName' | 'userEmail'>> {
   return line ? { userName: line.userName, userEmail: line.userEmail } : {};
