@@ -202,7 +202,13 @@ export function createHandlers(core: AppCore): Handlers {
       return [...(root ? [root] : []), ...replies];
     },
     'messages.retry': ({ key }) => s().outbox.retry(key),
-    'messages.discard': ({ key }) => s().outbox.discard(key),
+    'messages.discard': ({ key }) => {
+      // A V3 message the service accepted and then failed to deliver is no outbox job: discarding it
+      // deletes it (from the service's store; the recipient never got it).
+      const message = s().store.messages.get(key);
+      if (message?.failure && message.fromMe && message.id !== null) s().outbox.delete(key);
+      else s().outbox.discard(key);
+    },
     'messages.edit': ({ key, text }) => {
       const message = s().store.messages.get(key);
       if (!message) throw new UserFacingError('not_found', 'No such message');
