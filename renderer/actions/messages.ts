@@ -16,6 +16,7 @@ import { getState } from '../store/index.ts';
 import { EMPTY_DRAFT } from '../store/composer-slice.ts';
 import { selectChat } from './chats.ts';
 import { saveDraftNow, stopTyping } from './composer.ts';
+import { clearSentOptions, v3SendOptions } from './v3.ts';
 
 const PAGE = 60;
 
@@ -226,7 +227,9 @@ export async function sendDraft(chatId: number): Promise<boolean> {
       stagedIds: draft.attachments.map((a) => a.id),
       attachmentUrls: draft.attachmentUrls,
       clientKey: key,
+      ...v3SendOptions(chatId),
     });
+    clearSentOptions(chatId);
     return true;
   } catch (error) {
     // Nothing was queued: take the bubble back and give the agent their words again.

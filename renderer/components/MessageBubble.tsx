@@ -1,9 +1,31 @@
-import { AlertCircle, Copy, Pencil, RotateCw, SmilePlus, Trash2 } from 'lucide-react';
+import {
+  AlertCircle,
+  Copy,
+  ExternalLink,
+  MessagesSquare,
+  Pencil,
+  Reply,
+  RotateCw,
+  SmilePlus,
+  Sparkles,
+  Trash2,
+} from 'lucide-react';
 import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { Attachment, Message, ReactionKind } from '../../shared/domain.ts';
+import type { ApiVersion, Attachment, Message, ReactionKind } from '../../shared/domain.ts';
 import { formatDateTime, formatTimeOfDay } from '../lib/format.ts';
 import { markNextFrame } from '../lib/perf.ts';
 import { canDelete, canEdit, canReact, deliveryLabel, isFailed, isInFlight } from '../lib/message-rules.ts';
+import {
+  canCustomReact,
+  canReply,
+  editAllowance,
+  effectLabel,
+  failurePresentation,
+  isSingleEmoji,
+  linkCard,
+  quoteText,
+  v3DeliveryLabel,
+} from '../lib/v3-presentation.ts';
 import { AttachmentView, type AttachmentActions } from './AttachmentView.tsx';
 import { Avatar } from './Avatar.tsx';
 import { REACTIONS, reactionLook } from './reactions.ts';
@@ -17,6 +39,15 @@ export interface MessageHandlers extends AttachmentActions {
   onCopy(text: string): void;
   onRetry(key: string): void;
   onDiscard(key: string): void;
+  /** V3: a new message with the same words and a fresh key. */
+  onSendAgain(message: Message): void;
+  onReply(message: Message, author: string): void;
+  onOpenThread(message: Message): void;
+  /** Shows the quoted message (scrolls to it, or opens the thread when it is not loaded). */
+  onRevealQuoted(message: Message): void;
+  onCustomReact(message: Message, emoji: string): void;
+  /** Opens a link card's address in the system browser. */
+  onOpenLink(url: string): void;
 }
 
 export interface MessageBubbleProps {
@@ -32,6 +63,12 @@ export interface MessageBubbleProps {
   /** Names for reaction senders (identifier → contact name). */
   nameOf(identifier: string): string;
   handlers: MessageHandlers;
+  /** The workspace's API version for this chat: V3-only actions are disabled with the reason on V2. */
+  version?: ApiVersion;
+  /** The message this one replies to, when loaded. */
+  quoted?: Message | null;
+  /** How many loaded messages reply to this one. */
+  replies?: number;
 }
 
 /** One message: bubble, attachments, reactions, delivery status, and its hover/keyboard actions. */
@@ -44,7 +81,19 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
   const inFlight = isInFlight(message) || message.state === 'pending';
   const sender = message.senderName ?? props.nameOf(message.sender);
   const showStatus = outbound && (endsRun || failed || inFlight);
-  const edit = canEdit(message, { service: props.service });
+  const version = props.version ?? 'v2';
+  const allowance = editAllowance(message, version, now);
+  const editRule = canEdit(message, { service: props.service });
+  const edit = editRule.allowed ? allowance.permission : editRule;
+  const reply = canReply(message, version);
+  const failure = failurePresentation(message);
+  const effect = effectLabel(message.effect);
+  const card = editing ? null : linkCard(message);
+  // A bare address shows as its card alone, as messaging apps do.
+  const textIsOnlyTheLink = card !== null && /^https?:\/\/\S+$/i.test(message.text.trim());
+  const quoted = props.quoted ?? null;
+  const replies = props.replies ?? 0;
+  const status = v3DeliveryLabel(message) ?? deliveryLabel(message, now, offline);
   const del = canDelete(message);
   const react = canReact(message);
   // An optimistic bubble just put on screen (bench:ui's "Enter to bubble").
@@ -61,7 +110,7 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
       data-key={message.key}
       data-state={message.state}
       tabIndex={0}
-      aria-label={`${outbound ? 'You' : sender}, ${formatDateTime(message.sentAt)}: ${message.text || `${message.attachments.length} attachment(s)`}${outbound ? `. ${deliveryLabel(message, now, offline)}` : ''}`}
+      aria-label={`${outbound ? 'You' : sender}, ${formatDateTime(message.sentAt)}: ${message.text || `${message.attachments.length} attachment(s)`}${outbound ? `. ${status}` : ''}`}
       onKeyDown={(e) => {
         if (e.target !== e.currentTarget) return;
         if (e.key === 'c' && (e.ctrlKey || e.metaKey) && message.text) handlers.onCopy(message.text);
@@ -72,6 +121,17 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
       )}
       <div className="message-column">
         {!outbound && isGroup && startsRun && <div className="message-sender">{sender}</div>}
+        {message.replyTo && (
+          <button
+            type="button"
+            className="message-quote"
+            aria-label={`Replying to ${quoted ? quoteText(quoted) : 'an earlier message'}. Show it`}
+            onClick={() => handlers.onRevealQuoted(message)}
+          >
+            <Reply size={12} aria-hidden="true" />
+            <span>{quoted ? quoteText(quoted, 70) : 'An earlier message'}</span>
+          </button>
+        )}
         <div className="message-bubble-wrap">
           <div className="message-content">
             {message.attachments.length > 0 && (
@@ -81,7 +141,7 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
                 ))}
               </div>
             )}
-            {(editing || message.text) && (
+            {(editing || (message.text && !textIsOnlyTheLink)) && (
               <div
                 className={`message-bubble${failed ? ' is-failed' : ''}${message.id === null && !failed ? ' is-unsent' : ''}`}
               >
@@ -95,6 +155,20 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
                   <div className="message-text">{linkify(message.text)}</div>
                 )}
               </div>
+            )}
+            {card && (
+              <button
+                type="button"
+                className="link-card"
+                aria-label={`Link to ${card.host}: ${card.url}. Open in your browser`}
+                onClick={() => handlers.onOpenLink(card.url)}
+              >
+                <ExternalLink size={16} aria-hidden="true" />
+                <span className="link-card-text">
+                  <span className="link-card-host">{card.host}</span>
+                  <span className="link-card-url">{card.url}</span>
+                </span>
+              </button>
             )}
           </div>
           {!editing && (
@@ -110,12 +184,22 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
               >
                 <SmilePlus size={15} />
               </button>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label="Reply"
+                title={reply.allowed ? 'Reply in a thread' : reply.reason}
+                disabled={!reply.allowed}
+                onClick={() => handlers.onReply(message, outbound ? 'You' : sender)}
+              >
+                <Reply size={14} />
+              </button>
               {outbound && (
                 <button
                   type="button"
                   className="icon-button"
                   aria-label="Edit"
-                  title={edit.allowed ? 'Edit' : edit.reason}
+                  title={edit.allowed ? (allowance.note ? `Edit · ${allowance.note}` : 'Edit') : edit.reason}
                   disabled={!edit.allowed}
                   onClick={() => handlers.onStartEdit(message)}
                 >
@@ -147,9 +231,14 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
               {picking && (
                 <ReactionPicker
                   message={message}
+                  version={version}
                   onPick={(kind) => {
                     setPicking(false);
                     handlers.onReact(message, kind);
+                  }}
+                  onPickEmoji={(emoji) => {
+                    setPicking(false);
+                    handlers.onCustomReact(message, emoji);
                   }}
                   onClose={() => setPicking(false)}
                 />
@@ -177,6 +266,21 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
           </div>
         )}
         {message.reactions.length > 0 && <ReactionSummary {...props} />}
+        {(effect || replies > 0) && (
+          <div className="message-v3-meta">
+            {effect && (
+              <span className="effect-label">
+                <Sparkles size={12} aria-hidden="true" /> {effect}
+              </span>
+            )}
+            {replies > 0 && (
+              <button type="button" className="link-button" onClick={() => handlers.onOpenThread(message)}>
+                <MessagesSquare size={12} aria-hidden="true" /> {replies}{' '}
+                {replies === 1 ? 'reply' : 'replies'}
+              </button>
+            )}
+          </div>
+        )}
         {(showStatus || message.editedAt !== null || (!outbound && endsRun)) && (
           <div className="message-meta">
             {message.editedAt !== null && <span className="message-edited">Edited</span>}
@@ -186,10 +290,26 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
             {showStatus && (
               <span className={`message-status state-${message.state}`}>
                 {failed && <AlertCircle size={12} aria-hidden="true" />}
-                {deliveryLabel(message, now, offline)}
+                {status}
               </span>
             )}
-            {failed && (
+            {failure?.hint && <span className="message-failure-hint">{failure.hint}</span>}
+            {failure?.code && <span className="message-failure-code">Code {failure.code}</span>}
+            {failure?.action === 'send-again' && (
+              <button type="button" className="link-button" onClick={() => handlers.onSendAgain(message)}>
+                <RotateCw size={12} aria-hidden="true" /> Send again
+              </button>
+            )}
+            {failure && failure.action !== 'retry' && outbound && (
+              <button
+                type="button"
+                className="link-button danger"
+                onClick={() => handlers.onDiscard(message.key)}
+              >
+                Discard
+              </button>
+            )}
+            {failure?.action === 'retry' && (
               <>
                 <button type="button" className="link-button" onClick={() => handlers.onRetry(message.key)}>
                   <RotateCw size={12} aria-hidden="true" /> Retry
@@ -213,15 +333,18 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
 function ReactionSummary({ message, nameOf, handlers }: MessageBubbleProps) {
   const groups = new Map<string, { mine: boolean; who: string[] }>();
   for (const r of message.reactions) {
-    const group = groups.get(r.kind) ?? { mine: false, who: [] };
+    // A custom reaction is grouped by its emoji; the six tapbacks by their kind.
+    const id = r.kind === 'custom' && r.customEmoji ? `custom:${r.customEmoji}` : r.kind;
+    const group = groups.get(id) ?? { mine: false, who: [] };
     group.mine ||= r.fromMe;
     group.who.push(r.fromMe ? 'You' : nameOf(r.from));
-    groups.set(r.kind, group);
+    groups.set(id, group);
   }
   return (
     <div className="message-reactions">
       {[...groups].map(([kind, group]) => {
-        const look = reactionLook(kind);
+        const custom = kind.startsWith('custom:') ? kind.slice('custom:'.length) : null;
+        const look = custom ? { emoji: custom, verb: `Reacted ${custom}` } : reactionLook(kind);
         const label = `${look.verb} by ${group.who.join(', ')}`;
         return (
           <button
@@ -232,10 +355,15 @@ function ReactionSummary({ message, nameOf, handlers }: MessageBubbleProps) {
             aria-label={`${label}.${group.mine ? ' Click to remove yours.' : ''}`}
             aria-pressed={group.mine}
             disabled={message.id === null}
-            onClick={() => handlers.onReact(message, kind as ReactionKind)}
+            onClick={() =>
+              custom
+                ? handlers.onCustomReact(message, custom)
+                : handlers.onReact(message, kind as ReactionKind)
+            }
           >
             <span aria-hidden="true">{look.emoji}</span>
             {group.who.length > 1 && <span className="reaction-count">{group.who.length}</span>}
+            {custom && <span className="reaction-who">{group.who.join(', ')}</span>}
           </button>
         );
       })}
@@ -245,14 +373,21 @@ function ReactionSummary({ message, nameOf, handlers }: MessageBubbleProps) {
 
 function ReactionPicker({
   message,
+  version,
   onPick,
+  onPickEmoji,
   onClose,
 }: {
   message: Message;
+  version: ApiVersion;
   onPick(kind: ReactionKind): void;
+  onPickEmoji(emoji: string): void;
   onClose(): void;
 }) {
   const ref = useRef<HTMLDivElement>(null);
+  const [emoji, setEmoji] = useState('');
+  const custom = canCustomReact(version);
+  const emojiOk = isSingleEmoji(emoji);
   useEffect(() => {
     ref.current?.querySelector('button')?.focus();
     const onDocument = (event: MouseEvent) => {
@@ -267,30 +402,57 @@ function ReactionPicker({
       onClose();
     }
     if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
-      const buttons = [...(ref.current?.querySelectorAll('button') ?? [])];
+      if (event.target instanceof HTMLInputElement) return;
+      const buttons = [
+        ...(ref.current?.querySelectorAll<HTMLButtonElement>('[role="menuitemcheckbox"]') ?? []),
+      ];
       const index = buttons.indexOf(document.activeElement as HTMLButtonElement);
       buttons[(index + (event.key === 'ArrowRight' ? 1 : buttons.length - 1)) % buttons.length]?.focus();
     }
   };
   return (
-    <div ref={ref} className="reaction-picker" role="menu" aria-label="Reactions" onKeyDown={onKeyDown}>
-      {REACTIONS.map((r) => {
-        const mine = message.reactions.some((x) => x.fromMe && x.kind === r.kind);
-        return (
-          <button
-            key={r.kind}
-            type="button"
-            role="menuitemcheckbox"
-            aria-checked={mine}
-            aria-label={mine ? `Remove ${r.label}` : r.label}
-            title={r.label}
-            className={mine ? 'is-mine' : ''}
-            onClick={() => onPick(r.kind)}
-          >
-            {r.emoji}
-          </button>
-        );
-      })}
+    <div ref={ref} className="reaction-picker" onKeyDown={onKeyDown}>
+      <div className="reaction-picker-menu" role="menu" aria-label="Reactions">
+        {REACTIONS.map((r) => {
+          const mine = message.reactions.some((x) => x.fromMe && x.kind === r.kind);
+          return (
+            <button
+              key={r.kind}
+              type="button"
+              role="menuitemcheckbox"
+              aria-checked={mine}
+              aria-label={mine ? `Remove ${r.label}` : r.label}
+              title={r.label}
+              className={mine ? 'is-mine' : ''}
+              onClick={() => onPick(r.kind)}
+            >
+              {r.emoji}
+            </button>
+          );
+        })}
+      </div>
+      <form
+        className="reaction-custom"
+        title={custom.allowed ? 'Any emoji' : custom.reason}
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (emojiOk) onPickEmoji(emoji.trim());
+        }}
+      >
+        <input
+          aria-label={
+            custom.allowed ? 'Any emoji as a reaction' : `Any emoji as a reaction: ${custom.reason}`
+          }
+          placeholder={custom.allowed ? 'Any emoji' : 'V3 only'}
+          value={emoji}
+          maxLength={16}
+          disabled={!custom.allowed}
+          onChange={(e) => setEmoji(e.target.value)}
+        />
+        <button type="submit" className="button small" disabled={!custom.allowed || !emojiOk}>
+          React
+        </button>
+      </form>
     </div>
   );
 }

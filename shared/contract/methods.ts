@@ -55,6 +55,40 @@ const attachmentUrls = z
   .default([]);
 const text = z.string().max(20_000);
 const noteText = z.string().trim().min(1).max(10_000);
+
+/** V3 message effects (iMessage only), as the service names them (V3-DECISIONS.md → Effects). */
+export const SCREEN_EFFECTS = [
+  'confetti',
+  'fireworks',
+  'lasers',
+  'sparkles',
+  'hearts',
+  'balloons',
+  'echo',
+  'spotlight',
+] as const;
+export const BUBBLE_EFFECTS = ['slam', 'loud', 'gentle', 'invisible'] as const;
+/** The services an agent may ask a message to go over (V3 `preferred_service`). */
+export const PREFERRED_SERVICES = ['iMessage', 'RCS', 'SMS'] as const;
+
+/** V3: the message this one answers (by its key; the core finds its V3 id), and which part of it. */
+const replyTo = z.object({ messageKey, partIndex: z.number().int().min(0).max(99).optional() }).strict();
+/** V3: one effect per message; iMessage chats only. */
+const effect = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('screen'), name: z.enum(SCREEN_EFFECTS) }).strict(),
+  z.object({ type: z.literal('bubble'), name: z.enum(BUBBLE_EFFECTS) }).strict(),
+]);
+/** One emoji (a grapheme, possibly with modifiers and joiners): a V3 custom reaction. */
+const customEmoji = z
+  .string()
+  .min(1)
+  .max(32)
+  .regex(
+    /^\p{Extended_Pictographic}(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f|\p{M})*$/u,
+    {
+      message: 'A custom reaction is one emoji',
+    },
+  );
 const contactFields = z
   .object({
     firstName: z.string().max(200),
@@ -216,11 +250,25 @@ export const methods = {
    * renderer mints, also the send's idempotency key; the core mints one when absent), so the
    * renderer's echo and the stored message share one key from Enter to delivered. Sending the same
    * key again returns the existing message and sends nothing. Fails with `invalid_input` (no text and
-   * no attachment, a malformed key) or `conflict` (the key names a different message).
+   * no attachment, a malformed key), `conflict` (the key names a different message), `not_found`,
+   * `opted_out` (the recipient asked you to stop), and `unsupported` for a V3-only option on a V2
+   * workspace or an effect outside iMessage.
    */
   'messages.send': method(
     z
-      .object({ chatId, text, stagedIds, attachmentUrls, clientKey: z.uuid().optional() })
+      .object({
+        chatId,
+        text,
+        stagedIds,
+        attachmentUrls,
+        clientKey: z.uuid().optional(),
+        /** V3: answer a message in its thread. */
+        replyTo: replyTo.optional(),
+        /** V3, iMessage only: a screen or bubble effect. */
+        effect: effect.optional(),
+        /** V3: the service to try first; absent lets the service choose (auto). */
+        preferredService: z.enum(PREFERRED_SERVICES).optional(),
+      })
       .strict()
       .refine(
         (input) =>
@@ -231,6 +279,11 @@ export const methods = {
         { message: EMPTY_MESSAGE, path: ['text'] },
       ),
   )<{ key: string }>(),
+  /**
+   * V3: a thread from the local store: its originating message, then its replies, oldest first (any
+   * message of the thread may be named). Fails with `not_found`.
+   */
+  'messages.thread': method(z.object({ key: messageKey }).strict())<Message[]>(),
   /** Sends a failed message again (same idempotency key: never twice). */
   'messages.retry': method(z.object({ key: messageKey }).strict())<void>(),
   /** Drops a failed or queued message and its staged files. */
@@ -241,15 +294,25 @@ export const methods = {
   )<void>(),
   /** Deletes one of your sent messages. */
   'messages.delete': method(z.object({ key: messageKey }).strict())<void>(),
-  /** Adds or removes one of the six reactions on a message. */
+  /**
+   * Adds or removes one of the six reactions on a message, or (V3 workspaces) any emoji with
+   * `kind: 'custom'` and `customEmoji`. Fails with `not_found`, `invalid_input`, and `unsupported`
+   * for a custom reaction on V2.
+   */
   'messages.react': method(
     z
       .object({
         messageId: z.number().int().positive(),
-        kind: z.enum(REACTION_KINDS),
+        kind: z.enum([...REACTION_KINDS, 'custom']),
         operation: z.enum(['add', 'remove']),
+        /** V3: the emoji of a `custom` reaction (required with it, refused without). */
+        customEmoji: customEmoji.optional(),
       })
-      .strict(),
+      .strict()
+      .refine((input) => (input.kind === 'custom') === (input.customEmoji !== undefined), {
+        message: 'A custom reaction needs its emoji, and only a custom reaction has one',
+        path: ['customEmoji'],
+      }),
   )<void>(),
 
   // ── attachments ───────────────────────────────────────────────────────────────────────────

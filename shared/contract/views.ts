@@ -1,9 +1,9 @@
 /** Shapes that exist only at the bridge: what the UI is shown of workspaces, settings, live status. */
 import type {
+  ApiVersion,
   Call,
   Chat,
   Contact,
-  ApiVersion,
   ConnectionStatus,
   Line,
   Message,

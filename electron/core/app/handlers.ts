@@ -10,6 +10,7 @@ import { vaultKeys } from '../vault/index.ts';
 import type { Handlers } from './dispatch.ts';
 import type { HandlerContext } from './handler-context.ts';
 import { UserFacingError } from './errors.ts';
+import { refuseOptedOut, v3SendOptions } from './v3-send-rules.ts';
 import { safeExternalUrl } from './external-links.ts';
 import { createWorkbenchHandlers } from './workbench-handlers.ts';
 
@@ -177,9 +178,23 @@ export function createHandlers(core: HandlerContext): Handlers {
     },
     'messages.loadOlder': async ({ chatId }) => s().sync.loadOlder(chatId),
     'messages.get': ({ keys }) => s().store.messages.byKeys(keys),
-    'messages.send': ({ chatId, text, stagedIds, attachmentUrls, clientKey }) => {
-      if (!s().store.chats.exists(chatId)) throw new UserFacingError('not_found', 'No such chat');
+    'messages.send': ({
+      chatId,
+      text,
+      stagedIds,
+      attachmentUrls,
+      clientKey,
+      replyTo,
+      effect,
+      preferredService,
+    }) => {
+      const chat = s().store.chats.get(chatId);
+      if (!chat) throw new UserFacingError('not_found', 'No such chat');
       // An empty message never gets here: the contract refuses it (shared/message-rules.ts).
+      refuseOptedOut(chat);
+      const options = v3SendOptions(chat, { replyTo, effect, preferredService }, (key) =>
+        s().store.messages.get(key),
+      );
       try {
         return {
           key: s().outbox.send({
@@ -188,6 +203,7 @@ export function createHandlers(core: HandlerContext): Handlers {
             stagedIds,
             attachmentUrls,
             ...(clientKey ? { clientKey } : {}),
+            ...(options ? { options } : {}),
           }),
         };
       } catch (error) {
@@ -196,8 +212,26 @@ export function createHandlers(core: HandlerContext): Handlers {
         throw error;
       }
     },
+    'messages.thread': ({ key }) => {
+      const named = s().store.messages.get(key);
+      if (!named) throw new UserFacingError('not_found', 'No such message');
+      // Read from the chat's stored timeline until the store indexes replies (the service's
+      // GET /messages/{id}/thread can back this later); a chat holds at most a few thousand.
+      const timeline = s().store.messages.page(named.chatId, { limit: THREAD_SCAN_LIMIT });
+      const rootId = named.replyTo?.messageId ?? named.v3Id;
+      if (rootId === undefined) return [named];
+      const root = timeline.find((m) => m.v3Id === rootId);
+      const replies = timeline.filter((m) => m.replyTo?.messageId === rootId);
+      return [...(root ? [root] : []), ...replies];
+    },
     'messages.retry': ({ key }) => s().outbox.retry(key),
-    'messages.discard': ({ key }) => s().outbox.discard(key),
+    'messages.discard': ({ key }) => {
+      // A V3 message the service accepted and then failed to deliver is no outbox job: discarding it
+      // deletes it (from the service's store; the recipient never got it).
+      const message = s().store.messages.get(key);
+      if (message?.failure && message.fromMe && message.id !== null) s().outbox.delete(key);
+      else s().outbox.discard(key);
+    },
     'messages.edit': ({ key, text }) => {
       const message = s().store.messages.get(key);
       if (!message) throw new UserFacingError('not_found', 'No such message');
@@ -205,6 +239,8 @@ export function createHandlers(core: HandlerContext): Handlers {
         throw new UserFacingError('forbidden', 'Only messages you sent can be edited');
       const chat = s().store.chats.get(message.chatId);
       if (chat?.service === 'SMS') throw new UserFacingError('forbidden', 'SMS messages cannot be edited');
+      if (chat?.apiVersion === 'v3' && Date.now() - message.sentAt > V3_EDIT_WINDOW_MS)
+        throw new UserFacingError('forbidden', 'Messages can be edited within 15 minutes of sending');
       s().outbox.edit(key, text);
     },
     'messages.delete': ({ key }) => {
@@ -214,7 +250,18 @@ export function createHandlers(core: HandlerContext): Handlers {
       s().outbox.delete(key);
     },
     'messages.react': ({ messageId, kind, operation }) => {
-      if (!s().store.messages.byId(messageId)) throw new UserFacingError('not_found', 'No such message');
+      const message = s().store.messages.byId(messageId);
+      if (!message) throw new UserFacingError('not_found', 'No such message');
+      if (kind === 'custom') {
+        const chat = s().store.chats.get(message.chatId);
+        throw new UserFacingError(
+          'unsupported',
+          chat?.apiVersion === 'v3'
+            ? 'Custom reactions are not sent from this app yet'
+            : 'Custom reactions need a V3 workspace',
+          { field: 'kind' },
+        );
+      }
       s().outbox.react(messageId, kind, operation);
     },
 
@@ -358,6 +405,11 @@ export function createHandlers(core: HandlerContext): Handlers {
     ...createWorkbenchHandlers(core),
   };
 }
+
+/** How far back `messages.thread` looks in a chat's stored timeline. */
+const THREAD_SCAN_LIMIT = 5_000;
+/** V3: a message can be edited for 15 minutes after sending (and at most 5 times: the service counts). */
+const V3_EDIT_WINDOW_MS = 15 * 60_000;
 
 function preservedUser(line: Line | undefined): Partial<Pick<Line, 'userName' | 'userEmail'>> {
   return line ? { userName: line.userName, userEmail: line.userEmail } : {};

@@ -1,12 +1,22 @@
 import { z } from 'zod';
 import { REACTION_KINDS } from '../../../shared/domain.ts';
 
+/** V3 options of a send, checked by the bridge handler; the reply names the V3 id of its target. */
+export const sendOptions = z.object({
+  replyTo: z.object({ messageId: z.string().min(1), partIndex: z.number().int().min(0) }).optional(),
+  effect: z.object({ type: z.enum(['screen', 'bubble']), name: z.string().min(1) }).optional(),
+  preferredService: z.enum(['iMessage', 'RCS', 'SMS']).optional(),
+});
+export type SendOptions = z.output<typeof sendOptions>;
+
 /** Persisted job payloads, validated when read back (a stored job is input like any other). */
 export const sendMessageJob = z.object({
   chatId: z.number().int(),
   text: z.string(),
   stagedIds: z.array(z.string()),
   attachmentUrls: z.array(z.string()),
+  /** V3 only: reply, effect, preferred service (absent on V2 sends and on jobs stored before). */
+  options: sendOptions.optional(),
 });
 
 export const createChatJob = z.object({

@@ -11,7 +11,7 @@ import { isStorageError } from '../store/storage-errors.ts';
 import type { MessagingService } from '../sync/messaging.ts';
 import type { Reconciler } from '../sync/reconciler.ts';
 import { assertNever } from '../util.ts';
-import { JOB_SCHEMAS, type JobKind, type JobPayload } from './jobs.ts';
+import { JOB_SCHEMAS, type JobKind, type JobPayload, type SendOptions } from './jobs.ts';
 import { AttachmentRejected, type Staging } from './staging.ts';
 
 const log = createLogger('outbox');
@@ -27,6 +27,8 @@ export interface SendInput {
    * the job's and the service's idempotency key. Minted here when absent.
    */
   clientKey?: string;
+  /** V3 send options, kept with the job for the client call. */
+  options?: SendOptions;
 }
 
 /** A client key already names another message: sending under it would merge two messages. */
@@ -134,6 +136,7 @@ export class Outbox {
       text: input.text,
       stagedIds,
       attachmentUrls: input.attachmentUrls ?? [],
+      ...(input.options ? { options: input.options } : {}),
     };
     this.#validateContent(payload.text, stagedIds, payload.attachmentUrls);
     const queued = this.#store.transaction(() => {

@@ -24,6 +24,9 @@ import { loadChatContext } from '../../actions/workbench.ts';
 import { useCannedPicker } from '../workbench/CannedPicker.tsx';
 import { NewChatNote } from '../workbench/Notes.tsx';
 import { UnfilledVariables } from '../workbench/UnfilledVariables.tsx';
+import { apiVersionOf, sendPermission } from '../../lib/v3-presentation.ts';
+import { workspaceVersionOf } from '../../store/workspace-version.ts';
+import { ComposerNotices, SendOptions } from './V3ComposerBar.tsx';
 
 /** Where the agent writes: Enter sends, Shift+Enter breaks the line; files by picker, paste or drop. */
 export function Composer({ chatId, service, title }: { chatId: number; service: string; title: string }) {
@@ -35,6 +38,10 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
   const [linkOpen, setLinkOpen] = useState(false);
   const picker = useCannedPicker(chatId, draft.text);
   const unfilled = unfilledVariables(draft.text);
+  const chat = useStore((s) => s.chatsById[chatId]);
+  const line = useStore((s) => s.lines.find((l) => l.id === chat?.lineId)) ?? null;
+  const version = apiVersionOf(chat, { apiVersion: useStore(workspaceVersionOf) });
+  const sendable = chat ? sendPermission(chat) : { allowed: true as const };
 
   // The customer's contact and the line fill canned replies' variables.
   useEffect(() => void loadChatContext(chatId), [chatId]);
@@ -53,6 +60,7 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
   }, [draft.text]);
 
   const send = () => {
+    if (!sendable.allowed) return;
     void sendDraft(chatId);
     textarea.current?.focus();
   };
@@ -88,8 +96,18 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
   });
   const hasAttachments = draft.attachments.length > 0 || draft.attachmentUrls.length > 0 || draft.staging > 0;
 
+  if (!sendable.allowed)
+    return (
+      <div className="composer is-blocked">
+        <p className="composer-blocked" role="status">
+          {sendable.reason}
+        </p>
+      </div>
+    );
+
   return (
     <div className="composer">
+      {chat && <ComposerNotices chat={chat} line={line} />}
       {draft.notices.length > 0 && (
         <div className="composer-notices" role="alert">
           <ul>
@@ -222,6 +240,7 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
           <SendHorizontal size={17} />
         </button>
       </div>
+      {chat && chatId > 0 && <SendOptions chat={chat} version={version} />}
       <div className="composer-footer">
         <span className="hint">
           {offline

@@ -11,6 +11,7 @@ import { getState, useStore } from '../../store/index.ts';
 import { Composer } from './Composer.tsx';
 import { DetailsPanel } from './DetailsPanel.tsx';
 import { Timeline } from './Timeline.tsx';
+import { ThreadPanel } from '../thread/ThreadPanel.tsx';
 
 /** The open conversation: header, timeline, composer; files dropped anywhere on it are attached. */
 export function Conversation({ chatId }: { chatId: number }) {
@@ -157,6 +158,7 @@ export function Conversation({ chatId }: { chatId: number }) {
           </div>
         )}
       </section>
+      <ThreadPanel chatId={chatId} />
       {detailsOpen && <DetailsPanel chatId={chatId} />}
     </div>
   );

@@ -11,6 +11,8 @@ import { chatTitle, customerHandles, handleLabel } from '../../lib/chat-presenta
 import { errorText } from '../../lib/errors.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { ContactNotes } from '../workbench/Notes.tsx';
+import { apiVersionOf, standingText, versionText } from '../../lib/v3-presentation.ts';
+import { workspaceVersionOf } from '../../store/workspace-version.ts';
 
 /** Everything about the open chat: people, service, line, counts, V3 id, share the contact card. */
 export function DetailsPanel({ chatId }: { chatId: number }) {
@@ -25,7 +27,9 @@ export function DetailsPanel({ chatId }: { chatId: number }) {
   const [share, setShare] = useState<{ state: 'idle' | 'loading' | 'done' | 'error'; text?: string }>({
     state: 'idle',
   });
+  const workspaceVersion = useStore(workspaceVersionOf);
   if (!chat) return null;
+  const version = apiVersionOf(chat, { apiVersion: workspaceVersion });
 
   const v3 = chat.v3ChatId ?? (migration.state === 'done' ? migration.text : undefined);
   const lookUp = async () => {
@@ -96,6 +100,16 @@ export function DetailsPanel({ chatId }: { chatId: number }) {
             {line ? formatHandle(line.phoneNumber) : '—'}
             {line?.userName ? <span className="muted"> · {line.userName}</span> : null}
           </dd>
+          <dt>API version</dt>
+          <dd>{versionText(version)}</dd>
+          {version === 'v3' && (
+            <>
+              <dt>Chat health</dt>
+              <dd>{standingText(chat.health?.status)}</dd>
+              <dt>Line reputation</dt>
+              <dd>{standingText(line?.reputation?.status)}</dd>
+            </>
+          )}
           <dt>Messages</dt>
           <dd>{chat.messageCount.toLocaleString()}</dd>
           <dt>Chat ID</dt>

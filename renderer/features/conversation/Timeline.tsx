@@ -27,6 +27,10 @@ import { notePlace } from '../../actions/place.ts';
 import { EMPTY_TIMELINE } from '../../store/messages-slice.ts';
 import { reachabilityOf } from '../../store/workspace-slice.ts';
 import { useFirstItemIndex } from './use-first-item-index.ts';
+import { openThread, sendAgain, startReply, toggleCustomReaction } from '../../actions/v3.ts';
+import { revealMessage } from '../../actions/messages.ts';
+import { apiVersionOf } from '../../lib/v3-presentation.ts';
+import { workspaceVersionOf } from '../../store/workspace-version.ts';
 import { NoteItem } from '../workbench/Notes.tsx';
 
 interface HeaderContext {
@@ -67,6 +71,18 @@ const COMPONENTS = { List: LogList, Header: HistoryHeader, Footer: () => <div st
 export function Timeline({ chatId }: { chatId: number }) {
   const timeline = useStore((s) => s.timelines[chatId] ?? EMPTY_TIMELINE);
   const chat = useStore((s) => s.chatsById[chatId]);
+  const version = apiVersionOf(chat, { apiVersion: useStore(workspaceVersionOf) });
+  // Replies among the loaded messages: whom each quotes, and how many answer each.
+  const threads = useMemo(() => {
+    const byV3Id = new Map<string, Message>();
+    const replies = new Map<string, number>();
+    for (const m of timeline.messages) {
+      if (m.v3Id) byV3Id.set(m.v3Id, m);
+      const root = m.replyTo?.messageId;
+      if (root) replies.set(root, (replies.get(root) ?? 0) + 1);
+    }
+    return { byV3Id, replies };
+  }, [timeline.messages]);
   const calls = useStore((s) => s.details[chatId]?.calls);
   const notes = useStore((s) => s.chatContexts[chatId]?.notes);
   const editingKey = useStore((s) => (s.editing?.chatId === chatId ? s.editing.key : null));
@@ -183,6 +199,18 @@ export function Timeline({ chatId }: { chatId: number }) {
       onCopy: (text) => void copyText(text),
       onRetry: (key) => void retryMessage(key),
       onDiscard: (key) => void discardMessage(key),
+      onSendAgain: (m) => void sendAgain(m),
+      onReply: (m, author) => startReply(m, author),
+      onOpenThread: (m) => void openThread(m),
+      onRevealQuoted: (m) => {
+        const quoted = m.replyTo
+          ? getState().timelines[m.chatId]?.messages.find((x) => x.v3Id === m.replyTo?.messageId)
+          : undefined;
+        if (quoted) void revealMessage(m.chatId, quoted.key);
+        else void openThread(m);
+      },
+      onCustomReact: (m, emoji) => void toggleCustomReaction(m, emoji),
+      onOpenLink: (url) => void parley.app.openExternal({ url }).catch(() => undefined),
     }),
     [],
   );
@@ -220,11 +248,27 @@ export function Timeline({ chatId }: { chatId: number }) {
               highlighted={highlightKey === item.message.key}
               nameOf={nameOf}
               handlers={handlers}
+              version={version}
+              quoted={
+                item.message.replyTo ? (threads.byV3Id.get(item.message.replyTo.messageId) ?? null) : null
+              }
+              replies={item.message.v3Id ? (threads.replies.get(item.message.v3Id) ?? 0) : 0}
             />
           );
       }
     },
-    [chat?.service, chat?.isGroup, now, offline, editingKey, highlightKey, nameOf, handlers],
+    [
+      chat?.service,
+      chat?.isGroup,
+      now,
+      offline,
+      editingKey,
+      highlightKey,
+      nameOf,
+      handlers,
+      version,
+      threads,
+    ],
   );
 
   if (timeline.status === 'loading' && timeline.messages.length === 0)

@@ -80,6 +80,8 @@ function WorkspaceRow({ workspace }: { workspace: WorkspaceInfo }) {
         )}
         <span className="muted small">
           {workspace.kind === 'demo' ? 'Simulated demo' : workspace.baseUrl}
+          {' · '}
+          <span className="workspace-version">API {workspace.apiVersion === 'v3' ? 'V3' : 'V2'}</span>
         </span>
         {error && <span className="field-error">{error}</span>}
       </div>

@@ -238,6 +238,27 @@ export function contractCalls(): Record<MethodName, Call> {
         'the send',
       );
       expect(id).toBeGreaterThan(0);
+      // V3-only options on this V2 workspace: refused with a clear code, and nothing is queued.
+      const before = (await t.parley.messages.page({ chatId: f.chatId, limit: 1000 })).messages.length;
+      for (const option of [
+        { replyTo: { messageKey: f.inbound.key } },
+        { effect: { type: 'screen', name: 'confetti' } as const },
+        { preferredService: 'SMS' as const },
+      ]) {
+        await expect(
+          t.parley.messages.send({ chatId: f.chatId, text: 'With a V3 option', ...option }),
+        ).rejects.toMatchObject({ code: 'unsupported', field: Object.keys(option)[0] });
+      }
+      const after = (await t.parley.messages.page({ chatId: f.chatId, limit: 1000 })).messages.length;
+      expect(after).toBe(before);
+    },
+    'messages.thread': async (t) => {
+      // A V2 message belongs to no thread: the thread is the message alone.
+      const thread = await t.parley.messages.thread({ key: f.inbound.key });
+      expect(thread.map((m) => m.key)).toEqual([f.inbound.key]);
+      await expect(t.parley.messages.thread({ key: 'no-such-message' })).rejects.toMatchObject({
+        code: 'not_found',
+      });
     },
     'messages.retry': async (t) => {
       const files = await attachmentServer(PNG);
@@ -296,6 +317,20 @@ export function contractCalls(): Record<MethodName, Call> {
         const [message] = await t.parley.messages.get({ keys: [mine!.key] });
         return message?.reactions.some((r) => r.kind === 'love' && r.fromMe);
       }, 'the reaction');
+      // A custom emoji needs a V3 workspace; one that is not an emoji is bad input.
+      await expect(
+        t.parley.messages.react({ messageId: mine!.id, kind: 'custom', customEmoji: '🦄', operation: 'add' }),
+      ).rejects.toMatchObject({ code: 'unsupported' });
+      await expect(
+        t.parley.messages.react({
+          messageId: mine!.id,
+          kind: 'custom',
+          customEmoji: 'abc',
+          operation: 'add',
+        }),
+      ).rejects.toMatchObject({ code: 'invalid_input', field: 'customEmoji' });
+      const [message] = await t.parley.messages.get({ keys: [mine!.key] });
+      expect(message?.reactions.some((r) => r.kind === 'custom')).toBe(false);
     },
     'messages.delete': async (t) => {
       const mine = f.mine[1]!;

@@ -1,0 +1,99 @@
+/**
+ * V3 actions on messages: reply in a thread, open a thread, effects and the service for the next
+ * send, send a failed message again as a new message (a fresh key), and custom emoji reactions.
+ */
+import type { MethodInput } from '../../shared/contract/methods.ts';
+import type { Message, MessageEffect } from '../../shared/domain.ts';
+import { parley } from '../bridge/parley.ts';
+import { errorText } from '../lib/errors.ts';
+import { quoteText, type ServiceChoice } from '../lib/v3-presentation.ts';
+import { getState } from '../store/index.ts';
+import { NO_OPTIONS, useV3Store } from '../store/v3-store.ts';
+
+const v3 = () => useV3Store.getState();
+
+/** "Reply": the composer quotes the message; the next send answers it in its thread. */
+export function startReply(message: Message, author: string): void {
+  v3().patchComposer(message.chatId, {
+    replyTo: { messageKey: message.key, quote: quoteText(message), author },
+  });
+  document.querySelector<HTMLTextAreaElement>('.composer-input')?.focus();
+}
+
+export function cancelReply(chatId: number): void {
+  v3().patchComposer(chatId, { replyTo: null });
+}
+
+export function chooseEffect(chatId: number, effect: MessageEffect | null): void {
+  v3().patchComposer(chatId, { effect });
+}
+
+export function chooseService(chatId: number, service: ServiceChoice): void {
+  v3().patchComposer(chatId, { service });
+}
+
+/** The V3 options of the next send from this chat's composer (none chosen: an empty object). */
+export function v3SendOptions(
+  chatId: number,
+): Pick<MethodInput<'messages.send'>, 'replyTo' | 'effect' | 'preferredService'> {
+  const options = v3().composer[chatId] ?? NO_OPTIONS;
+  return {
+    ...(options.replyTo ? { replyTo: { messageKey: options.replyTo.messageKey } } : {}),
+    ...(options.effect ? { effect: options.effect as MethodInput<'messages.send'>['effect'] } : {}),
+    ...(options.service !== 'auto' ? { preferredService: options.service } : {}),
+  };
+}
+
+/** After a send was queued: the reply and effect were for that message only (the service choice stays). */
+export function clearSentOptions(chatId: number): void {
+  v3().patchComposer(chatId, { replyTo: null, effect: null });
+}
+
+/** Opens the thread of a message in the side panel (its root, then the replies). */
+export async function openThread(message: Message): Promise<void> {
+  v3().setThread({ chatId: message.chatId, key: message.key, status: 'loading', messages: [], error: null });
+  try {
+    const messages = await parley.messages.thread({ key: message.key });
+    if (v3().thread?.key === message.key)
+      v3().setThread({ chatId: message.chatId, key: message.key, status: 'ready', messages, error: null });
+  } catch (error) {
+    if (v3().thread?.key === message.key)
+      v3().setThread({
+        chatId: message.chatId,
+        key: message.key,
+        status: 'error',
+        messages: [],
+        error: errorText(error),
+      });
+  }
+}
+
+export function closeThread(): void {
+  v3().setThread(null);
+}
+
+/**
+ * "Send again" for a delivery failure the service reports: a new message with the same words and a
+ * fresh key (the old key would return the stored failure without sending), then the failed one is
+ * discarded. Attachments are not carried over: their staged files went with the first send.
+ */
+export async function sendAgain(message: Message): Promise<void> {
+  try {
+    await parley.messages.send({
+      chatId: message.chatId,
+      text: message.text,
+    });
+    await parley.messages.discard({ key: message.key }).catch(() => undefined);
+  } catch (error) {
+    getState().pushToast(`Not sent: ${errorText(error)}`, 'error');
+  }
+}
+
+/** Adds (or, when it is already yours, removes) any emoji as a reaction: V3 workspaces. */
+export async function toggleCustomReaction(message: Message, emoji: string): Promise<void> {
+  if (message.id === null) return;
+  const mine = message.reactions.some((r) => r.fromMe && r.kind === 'custom' && r.customEmoji === emoji);
+  await parley.messages
+    .react({ messageId: message.id, kind: 'custom', customEmoji: emoji, operation: mine ? 'remove' : 'add' })
+    .catch((e: unknown) => getState().pushToast(`Not reacted: ${errorText(e)}`, 'error'));
+}

@@ -1,0 +1,158 @@
+/**
+ * V3 as a mode of the inbox, on the demo workspace. The demo speaks V2 until the V3 sync lands, so
+ * these tests prove the V2 side of issue #10: V3-only controls stay visible but disabled with the
+ * reason, the core refuses V3-only options with `unsupported` and queues nothing, link messages get
+ * a card built from the address alone, and V2 sending works unchanged. The views are axe-checked and
+ * photographed in both themes (docs/screenshots/v3-*.png with PARLEY_DOCS_SCREENSHOTS=1).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, openInbox, test, type Parley } from './support/parley.ts';
+import { bubble, bubbles, composer, goTo, openChat, send } from './support/screen.ts';
+
+const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+async function openImessageChat(page: Page, parley: Parley) {
+  const picked = await parley.pickChat((c) => c.service === 'iMessage' && !c.isGroup);
+  await openInbox(page, parley);
+  await openChat(page, picked.title);
+  return picked;
+}
+
+test('on a V2 workspace the V3-only controls say why they are off, and sending works unchanged', async ({
+  page,
+  parley,
+}) => {
+  const { chat, title } = await openImessageChat(page, parley);
+
+  // Given the composer of an iMessage chat on the V2 demo
+  const effect = page.getByRole('combobox', { name: /^Effect/ });
+  await expect(effect).toBeDisabled();
+  await expect(effect).toHaveAccessibleName('Effect: Effects: needs a V3 workspace');
+  const sendAs = page.getByRole('combobox', { name: 'Send as' });
+  await expect(sendAs).toHaveValue('auto');
+  await expect(
+    sendAs.getByRole('option', { name: /^SMS \(Choosing a service: needs a V3 workspace\)$/ }),
+  ).toBeDisabled();
+
+  // When the agent sends a plain message, it goes as on V2
+  const text = `Your table is booked for 8pm (${Date.now()})`;
+  await send(page, title, text);
+  const mine = bubble(page, text);
+  await expect(mine).toHaveAttribute('data-state', /^(pending|delivered)$/);
+
+  // Then replying in a thread and any-emoji reactions are off, with the reason
+  await mine.hover();
+  const reply = mine.getByRole('button', { name: 'Reply' });
+  await expect(reply).toBeDisabled();
+  await expect(reply).toHaveAttribute('title', 'Replies in a thread: needs a V3 workspace');
+  await mine.getByRole('button', { name: 'React' }).click();
+  await expect(
+    page.getByRole('textbox', {
+      name: 'Any emoji as a reaction: Any emoji as a reaction: needs a V3 workspace',
+    }),
+  ).toBeDisabled();
+  await page.keyboard.press('Escape');
+
+  // And the core refuses V3-only options itself, queueing nothing
+  const before = (await parley.call('messages.page', { chatId: chat.id, limit: 1000 })).messages.length;
+  await expect(
+    parley.call('messages.send', {
+      chatId: chat.id,
+      text: 'With confetti',
+      effect: { type: 'screen', name: 'confetti' },
+    }),
+  ).rejects.toThrow(/^messages\.send: unsupported /);
+  const after = (await parley.call('messages.page', { chatId: chat.id, limit: 1000 })).messages.length;
+  expect(after).toBe(before);
+  await expect(bubble(page, 'With confetti')).toHaveCount(0);
+
+  // And the details panel names the workspace's version
+  await page.getByRole('button', { name: 'Conversation details' }).click();
+  const details = page.getByRole('complementary', { name: 'Conversation details' });
+  await expect(details.getByText('API version')).toBeVisible();
+  await expect(details.locator('dt:text-is("API version") + dd')).toHaveText('V2');
+});
+
+test('a message that is only a link shows a card with its host, fetched from nowhere', async ({
+  page,
+  parley,
+}) => {
+  const { title } = await openImessageChat(page, parley);
+  const thirdParty: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith(new URL(parley.url).origin)) thirdParty.push(request.url());
+  });
+
+  // When the agent sends a bare address
+  const url = `https://www.example.com/orders/${Date.now()}`;
+  await send(page, title, url);
+
+  // Then its bubble carries a card with the host and the address, and nothing was fetched from it
+  const card = bubbles(page).getByRole('button', {
+    name: `Link to example.com: ${url}. Open in your browser`,
+  });
+  await expect(card).toBeVisible();
+  await expect(card).toContainText('example.com');
+  expect(thirdParty).toEqual([]);
+});
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`the V3 controls in the ${theme} theme are accessible (and photographed)`, async ({
+    page,
+    parley,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const problems: Record<string, string[]> = {};
+    const check = async (view: string) => {
+      await photograph(page, testInfo, `v3-${view}-${theme}`);
+      const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+      const found = violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .flatMap((v) =>
+          v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary}`),
+        );
+      if (found.length) problems[view] = found;
+    };
+    const picked = await parley.pickChat((c) => c.service === 'iMessage' && !c.isGroup);
+    await openInbox(page, parley);
+    await goTo(page, 'Settings');
+    await page
+      .getByRole('radiogroup', { name: 'Theme' })
+      .getByRole('radio', { name: theme === 'light' ? 'Light' : 'Dark' })
+      .click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await expect(page.getByText('API V2').first()).toBeVisible();
+    await check('settings');
+
+    await goTo(page, 'Inbox');
+    await openChat(page, picked.title);
+    const url = `https://shop.example.com/receipt/${Date.now()}`;
+    await send(page, picked.title, url);
+    await expect(bubbles(page).getByRole('button', { name: /^Link to shop\.example\.com/ })).toBeVisible();
+    await page.getByRole('button', { name: 'Conversation details' }).click();
+    await composer(page, picked.title).focus();
+    await check('conversation');
+
+    const mine = bubbles(page).filter({ has: page.getByRole('button', { name: /^Link to shop/ }) });
+    await expect(mine).toHaveAttribute('data-state', /^(pending|delivered)$/);
+    await mine.hover();
+    await mine.getByRole('button', { name: 'React' }).click();
+    await expect(page.getByRole('menu', { name: 'Reactions' })).toBeVisible();
+    await check('reactions');
+
+    expect(problems).toEqual({});
+  });
+}
+
+async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const body = await page.screenshot({ caret: 'hide', animations: 'disabled' });
+  await testInfo.attach(name, { body, contentType: 'image/png' });
+  if (process.env['PARLEY_DOCS_SCREENSHOTS'] === '1') {
+    mkdirSync(DOCS, { recursive: true });
+    writeFileSync(join(DOCS, `${name}.png`), body);
+  }
+}
