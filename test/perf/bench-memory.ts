@@ -42,6 +42,8 @@ const { values: args } = parseArgs({
     minutes: { type: 'string', default: '20' },
     quick: { type: 'boolean', default: false },
   },
+  // Imported by heap-diff.ts, whose own arguments are not these.
+  strict: import.meta.main,
 });
 const QUICK = args.quick;
 const MINUTES = QUICK ? 1 : Number(args.minutes);
@@ -53,8 +55,9 @@ const SAMPLE_EVERY_MS = QUICK ? 15_000 : 60_000;
 const INBOUND_PER_SECOND = 5;
 const SWITCH_EVERY_MS = 2_000;
 const SEND_EVERY = 5; // switches: every 10 s
-const SCROLL_EVERY = 15; // switches: every 30 s
-const ATTACHMENT_EVERY = 30; // switches: every 60 s
+// In switches (2 s each): every 30 s and 60 s; the quick run does each a few times in its minute.
+const SCROLL_EVERY = QUICK ? 5 : 15;
+const ATTACHMENT_EVERY = QUICK ? 10 : 30;
 const TARGETS = {
   together_end_mb: 300,
   last_half_slope_mb_per_min: '≤ 0 (no upward trend)',
@@ -86,16 +89,18 @@ function rssBytes(pid: number): number {
 
 // ── the host, in its own process ─────────────────────────────────────────────────────────────
 
-interface HostProcess {
+export interface HostProcess {
   url: string;
   pid: number;
   spawnedAt: number;
+  /** When it announced its server (wall clock). */
+  listeningAt: number;
   call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
   heapUsed(): Promise<number>;
   stop(): Promise<void>;
 }
 
-async function startHost(
+export async function startHost(
   dataDir: string,
   service: SandboxProcess,
   vaultService: string,
@@ -142,6 +147,7 @@ async function startHost(
     url,
     pid: child.pid!,
     spawnedAt,
+    listeningAt: wallNow(),
     call: (method, input) => request({ cmd: 'dispatch', method, input }) as never,
     heapUsed: async () => ((await request({ cmd: 'heap' })) as { used: number }).used,
     stop: async () => {
@@ -154,7 +160,7 @@ async function startHost(
 
 // ── the service, in its own process ──────────────────────────────────────────────────────────
 
-async function control<T = unknown>(service: SandboxProcess, path: string, body: unknown): Promise<T> {
+export async function control<T = unknown>(service: SandboxProcess, path: string, body: unknown): Promise<T> {
   const response = await fetch(`${service.url}/__sandbox${path}`, {
     method: 'POST',
     headers: { 'x-sandbox-admin-secret': service.adminSecret, 'content-type': 'application/json' },
@@ -212,7 +218,7 @@ function chromiumPath(): string {
   return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }
 
-async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     args: [
@@ -229,7 +235,7 @@ async function launchBrowser(): Promise<Browser> {
 }
 
 /** Waits for a User Timing mark made after `after` (page clock), and returns its start time. */
-async function waitForMark(page: Page, name: string, after = 0, timeout = 60_000): Promise<number> {
+export async function waitForMark(page: Page, name: string, after = 0, timeout = 60_000): Promise<number> {
   const handle = await page.waitForFunction(
     ({ name, after }) =>
       performance
@@ -242,18 +248,18 @@ async function waitForMark(page: Page, name: string, after = 0, timeout = 60_000
   return (await handle.jsonValue()) as number;
 }
 
-const pageNow = (page: Page): Promise<number> => page.evaluate(() => performance.now());
+export const pageNow = (page: Page): Promise<number> => page.evaluate(() => performance.now());
 
-async function rendererPids(browser: Browser): Promise<number[]> {
+async function rendererPids(browser: Browser, except: ReadonlySet<number> = new Set()): Promise<number[]> {
   const cdp = await browser.newBrowserCDPSession();
   const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
     processInfo: Array<{ type: string; id: number }>;
   };
   await cdp.detach();
-  return processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+  return processInfo.filter((p) => p.type === 'renderer' && !except.has(p.id)).map((p) => p.id);
 }
 
-async function pageHeapUsed(page: Page): Promise<number> {
+export async function pageHeapUsed(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.enable');
   await cdp.send('HeapProfiler.collectGarbage');
@@ -273,8 +279,15 @@ interface Sample {
   page_heap_after_gc_mb: number;
 }
 
-async function sample(browser: Browser, page: Page, host: HostProcess, startedAt: number): Promise<Sample> {
-  const pids = await rendererPids(browser);
+/** `others`: renderers that existed before the page was opened (not the page's). */
+async function sample(
+  browser: Browser,
+  others: ReadonlySet<number>,
+  page: Page,
+  host: HostProcess,
+  startedAt: number,
+): Promise<Sample> {
+  const pids = await rendererPids(browser, others);
   const hostRss = rssBytes(host.pid);
   const rendererRss = pids.reduce((sum, pid) => sum + rssBytes(pid), 0);
   return {
@@ -331,7 +344,9 @@ async function customers(
   await Promise.all(inFlight);
 }
 
-async function openLongChat(page: Page, title: string): Promise<void> {
+export async function openLongChat(page: Page, title: string): Promise<void> {
+  // Already open (a switch can land on it): choosing it again paints nothing new.
+  if ((await page.getByRole('textbox', { name: `Message ${title}` }).count()) > 0) return;
   await page.keyboard.press('Control+k');
   await page.getByRole('combobox', { name: 'Jump to a conversation, contact or action' }).fill(title);
   const after = await pageNow(page);
@@ -446,6 +461,7 @@ async function main(): Promise<void> {
 
     // 2. Cold start on the synced folder: process spawn → the inbox interactive in a fresh page.
     browser = await launchBrowser();
+    const others = new Set(await rendererPids(browser));
     host = await startHost(dataDir, service, vaultService);
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
@@ -455,6 +471,7 @@ async function main(): Promise<void> {
     report.cold_start = {
       what: 'host process spawned on an already-synced data folder → the page\'s "inbox-interactive" mark (first frame with rows), fresh browser context',
       ms: round(pageOrigin + interactive - host.spawnedAt),
+      of_which_host_listening_ms: round(host.listeningAt - host.spawnedAt),
       of_which_page_load_to_interactive_ms: round(interactive),
     };
     console.log('bench:memory: cold start', report.cold_start);
@@ -484,22 +501,26 @@ async function main(): Promise<void> {
       scrolls: 0,
       attachments_opened: 0,
     };
-    const samples: Sample[] = [await sample(browser, page, host, startedAt)];
+    const samples: Sample[] = [await sample(browser, others, page, host, startedAt)];
     console.log('bench:memory:', samples[0]);
     const day = Promise.all([
       customers(service, longChat, photos.url, until, counts),
       agent(page, longTitle, until, counts),
     ]);
     let dayDone = false;
-    void day.finally(() => (dayDone = true));
+    // Settled here so a failure surfaces at `await day` below, not as an unhandled rejection.
+    day.then(
+      () => (dayDone = true),
+      () => (dayDone = true),
+    );
     for (let next = startedAt + SAMPLE_EVERY_MS; next <= until + 1; next += SAMPLE_EVERY_MS) {
       await sleep(Math.max(0, next - wallNow()));
       if (dayDone) break;
-      samples.push(await sample(browser, page, host, startedAt));
+      samples.push(await sample(browser, others, page, host, startedAt));
       console.log('bench:memory:', samples[samples.length - 1], counts);
     }
     await day;
-    samples.push(await sample(browser, page, host, startedAt));
+    samples.push(await sample(browser, others, page, host, startedAt));
 
     const lastHalf = samples.filter((s) => s.minute >= MINUTES / 2);
     const trend = (pick: (s: Sample) => number) => round(slope(lastHalf.map((s) => [s.minute, pick(s)])), 2);
@@ -536,7 +557,8 @@ async function main(): Promise<void> {
   clearTimeout(cap);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (import.meta.main)
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
