@@ -14,7 +14,8 @@
  *      service's webhooks → the core), the agent switches conversation every 2 s, sends every 10 s,
  *      scrolls back in the long chat every 30 s and opens a photo every 60 s.
  *   4. Every minute: RSS of the host process and of Chromium's renderer processes (/proc/<pid>/status
- *      VmRSS; the renderer pids from CDP SystemInfo.getProcessInfo), the core's V8 heap after a full
+ *      VmRSS; the renderer pids from CDP SystemInfo.getProcessInfo, less the browser UI's own renderer
+ *      and any that existed before the page), the core's V8 heap after a full
  *      GC, and the page's JS heap after GC (CDP HeapProfiler.collectGarbage + Runtime.getHeapUsage).
  *      The report gives the end figures and the least-squares slope of the last half (MB/min).
  *
@@ -256,7 +257,12 @@ async function rendererPids(browser: Browser, except: ReadonlySet<number> = new 
     processInfo: Array<{ type: string; id: number }>;
   };
   await cdp.detach();
-  return processInfo.filter((p) => p.type === 'renderer' && !except.has(p.id)).map((p) => p.id);
+  // Headless Chromium also runs a renderer for its own (invisible) browser UI: not the page's.
+  const isBrowserUi = (pid: number) =>
+    readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--top-chrome-webui');
+  return processInfo
+    .filter((p) => p.type === 'renderer' && !except.has(p.id) && !isBrowserUi(p.id))
+    .map((p) => p.id);
 }
 
 export async function pageHeapUsed(page: Page): Promise<number> {
