@@ -316,6 +316,7 @@ interface DayCounts {
   sends: number;
   scrolls: number;
   attachments_opened: number;
+  attachments_not_found: number;
 }
 
 /** Customers writing at a steady rate to random chats, some with a photo, until `until`. */
@@ -368,6 +369,26 @@ async function agent(page: Page, longTitle: string, until: number, counts: DayCo
     await page.keyboard.press('Alt+ArrowDown');
     await waitForMark(page, 'timeline-painted', after).catch(() => undefined);
     counts.switches++;
+    if (tick % ATTACHMENT_EVERY === 0) {
+      // The newest photos are at the bottom of the long chat, wherever the agent last left it.
+      await openLongChat(page, longTitle);
+      await page.getByRole('log', { name: 'Messages' }).hover();
+      for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 50_000);
+      const open = page
+        .getByRole('log', { name: 'Messages' })
+        .getByRole('button', { name: /^Open .*\.png$/ });
+      await open
+        .last()
+        .waitFor({ timeout: 5_000 })
+        .catch(() => undefined);
+      if ((await open.count()) > 0) {
+        await open.last().click();
+        await page.getByRole('dialog').waitFor();
+        await page.keyboard.press('Escape');
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+        counts.attachments_opened++;
+      } else counts.attachments_not_found++;
+    }
     if (tick % SCROLL_EVERY === 0) {
       await openLongChat(page, longTitle);
       await page.getByRole('log', { name: 'Messages' }).hover();
@@ -376,19 +397,6 @@ async function agent(page: Page, longTitle: string, until: number, counts: DayCo
         await sleep(16);
       }
       counts.scrolls++;
-    }
-    if (tick % ATTACHMENT_EVERY === 0) {
-      await openLongChat(page, longTitle);
-      const open = page
-        .getByRole('log', { name: 'Messages' })
-        .getByRole('button', { name: /^Open .*\.png$/ });
-      if ((await open.count()) > 0) {
-        await open.last().click();
-        await page.getByRole('dialog').waitFor();
-        await page.keyboard.press('Escape');
-        await page.getByRole('dialog').waitFor({ state: 'detached' });
-        counts.attachments_opened++;
-      }
     }
     if (tick % SEND_EVERY === 0) {
       const box = page.getByRole('textbox', { name: /^Message / });
@@ -506,6 +514,7 @@ async function main(): Promise<void> {
       sends: 0,
       scrolls: 0,
       attachments_opened: 0,
+      attachments_not_found: 0,
     };
     const samples: Sample[] = [await sample(browser, others, page, host, startedAt)];
     console.log('bench:memory:', samples[0]);
