@@ -279,7 +279,8 @@ interface Sample {
   minute: number;
   host_rss_mb: number;
   renderer_rss_mb: number;
-  renderers: number;
+  /** Each renderer counted: pid, RSS, and when Chromium started it (its --launch-time-ticks). */
+  renderers: Array<{ pid: number; rss_mb: number; launched: string }>;
   together_mb: number;
   core_heap_after_gc_mb: number;
   page_heap_after_gc_mb: number;
@@ -300,7 +301,15 @@ async function sample(
     minute: round((wallNow() - startedAt) / 60_000, 2),
     host_rss_mb: mb(hostRss),
     renderer_rss_mb: mb(rendererRss),
-    renderers: pids.length,
+    renderers: pids.map((pid) => ({
+      pid,
+      rss_mb: mb(rssBytes(pid)),
+      launched:
+        readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+          .split('\0')
+          .find((a) => a.startsWith('--launch-time-ticks='))
+          ?.slice('--launch-time-ticks='.length) ?? '',
+    })),
     together_mb: mb(hostRss + rendererRss),
     core_heap_after_gc_mb: mb(await host.heapUsed()),
     page_heap_after_gc_mb: mb(await pageHeapUsed(page)),
