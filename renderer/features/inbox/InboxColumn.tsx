@@ -8,7 +8,7 @@ import { useStore } from '../../store/index.ts';
 import { ChatList } from './ChatList.tsx';
 
 // Search results load on demand (their own chunk, with the highlighting and note results).
-export const SearchResultsList = lazyNamed(() => import('./SearchResultsList.tsx'), 'SearchResultsList');
+const SearchResultsList = lazyNamed(() => import('./SearchResultsList.tsx'), 'SearchResultsList');
 
 /** The middle column: search, the unread and service filters, and the list (or search results). */
 export function InboxColumn() {

@@ -1,17 +1,17 @@
 import { MessageSquare } from 'lucide-react';
-import { Suspense, useEffect } from 'react';
+import { Suspense } from 'react';
 import { EmptyState, Kbd } from '../../components/EmptyState.tsx';
-import { lazyNamed, preloadWhenIdle } from '../../lib/lazy.ts';
+import { lazyNamed } from '../../lib/lazy.ts';
 import { useStore } from '../../store/index.ts';
 import { Conversation } from '../conversation/Conversation.tsx';
-import { InboxColumn, SearchResultsList } from '../inbox/InboxColumn.tsx';
+import { InboxColumn } from '../inbox/InboxColumn.tsx';
 import { Announcer, Toasts } from './Toasts.tsx';
 import { DemoBanner, OfflineBanner, StorageBanner } from './Banners.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { SkipLinks } from './SkipLinks.tsx';
 import { useDocumentTitle, useShortcuts, useTheme } from './use-app-effects.ts';
 
-// Off the inbox path: each in its own chunk, fetched when first shown (or ahead, once idle).
+// Off the inbox path: each in its own chunk, fetched when first shown.
 const ContactsView = lazyNamed(() => import('../contacts/ContactsView.tsx'), 'ContactsView');
 const LinesView = lazyNamed(() => import('../lines/LinesView.tsx'), 'LinesView');
 const LivePanel = lazyNamed(() => import('../live/LivePanel.tsx'), 'LivePanel');
@@ -22,26 +22,12 @@ const SettingsView = lazyNamed(() => import('../settings/SettingsView.tsx'), 'Se
 const CannedRepliesView = lazyNamed(() => import('../workbench/CannedRepliesView.tsx'), 'CannedRepliesView');
 const WaitingView = lazyNamed(() => import('../workbench/WaitingView.tsx'), 'WaitingView');
 const MediaViewer = lazyNamed(() => import('./MediaViewer.tsx'), 'MediaViewer');
-const LAZY_PARTS = [
-  SearchResultsList,
-  QuickSwitcher,
-  NewChatDialog,
-  MediaViewer,
-  ShortcutSheet,
-  SettingsView,
-  ContactsView,
-  LinesView,
-  WaitingView,
-  CannedRepliesView,
-  LivePanel,
-];
 
 /** The shell: banners, sidebar, and the current view; dialogs float above. */
 export function App() {
   useTheme();
   useDocumentTitle();
   useShortcuts();
-  useEffect(() => preloadWhenIdle(LAZY_PARTS), []);
   const view = useStore((s) => s.view);
   const overlay = useStore((s) => s.overlay);
   const viewerOpen = useStore((s) => s.viewer !== null);
@@ -68,7 +54,7 @@ export function App() {
           </Suspense>
         </main>
       </div>
-      {/* A dialog appears whole once its chunk is in (preloaded when idle): no half-drawn frame. */}
+      {/* A dialog appears whole once its chunk is in: no half-drawn frame. */}
       <Suspense fallback={null}>
         {overlay === 'newChat' && <NewChatDialog />}
         {overlay === 'quickSwitcher' && <QuickSwitcher />}
