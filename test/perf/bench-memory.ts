@@ -82,6 +82,14 @@ export function slope(points: ReadonlyArray<readonly [number, number]>): number 
   return sxx === 0 ? Number.NaN : sxy / sxx;
 }
 
+/**
+ * A process's arguments. Chromium rewrites its child processes' titles, which joins the arguments
+ * with spaces in /proc/<pid>/cmdline, so both separators count.
+ */
+function processArgs(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+}
+
 function rssBytes(pid: number): number {
   const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   if (!match) throw new Error(`no VmRSS for process ${pid}`);
@@ -258,8 +266,7 @@ async function rendererPids(browser: Browser, except: ReadonlySet<number> = new 
   };
   await cdp.detach();
   // Headless Chromium also runs a renderer for its own (invisible) browser UI: not the page's.
-  const isBrowserUi = (pid: number) =>
-    readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--top-chrome-webui');
+  const isBrowserUi = (pid: number) => processArgs(pid).includes('--top-chrome-webui');
   return processInfo
     .filter((p) => p.type === 'renderer' && !except.has(p.id) && !isBrowserUi(p.id))
     .map((p) => p.id);
@@ -305,8 +312,7 @@ async function sample(
       pid,
       rss_mb: mb(rssBytes(pid)),
       launched:
-        readFileSync(`/proc/${pid}/cmdline`, 'utf8')
-          .split('\0')
+        processArgs(pid)
           .find((a) => a.startsWith('--launch-time-ticks='))
           ?.slice('--launch-time-ticks='.length) ?? '',
     })),
