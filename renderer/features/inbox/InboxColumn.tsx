@@ -1,11 +1,14 @@
 import { Search, X } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { KNOWN_SERVICES } from '../../../shared/domain.ts';
 import { setChatFilter } from '../../actions/chats.ts';
 import { clearSearch, setSearchQuery } from '../../actions/search.ts';
+import { lazyNamed } from '../../lib/lazy.ts';
 import { useStore } from '../../store/index.ts';
 import { ChatList } from './ChatList.tsx';
-import { SearchResultsList } from './SearchResultsList.tsx';
+
+// Search results load on demand (their own chunk, with the highlighting and note results).
+const SearchResultsList = lazyNamed(() => import('./SearchResultsList.tsx'), 'SearchResultsList');
 
 /** The middle column: search, the unread and service filters, and the list (or search results). */
 export function InboxColumn() {
@@ -97,7 +100,19 @@ export function InboxColumn() {
           </div>
         )}
       </div>
-      {query ? <SearchResultsList /> : <ChatList />}
+      {query ? (
+        <Suspense
+          fallback={
+            <div className="view-loading" role="status" aria-live="polite">
+              <span className="visually-hidden">Searching…</span>
+            </div>
+          }
+        >
+          <SearchResultsList />
+        </Suspense>
+      ) : (
+        <ChatList />
+      )}
     </section>
   );
 }

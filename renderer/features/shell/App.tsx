@@ -1,23 +1,27 @@
 import { MessageSquare } from 'lucide-react';
+import { Suspense } from 'react';
 import { EmptyState, Kbd } from '../../components/EmptyState.tsx';
+import { lazyNamed } from '../../lib/lazy.ts';
 import { useStore } from '../../store/index.ts';
-import { ContactsView } from '../contacts/ContactsView.tsx';
 import { Conversation } from '../conversation/Conversation.tsx';
 import { InboxColumn } from '../inbox/InboxColumn.tsx';
-import { LinesView } from '../lines/LinesView.tsx';
-import { LivePanel } from '../live/LivePanel.tsx';
-import { NewChatDialog } from '../new-chat/NewChatDialog.tsx';
-import { QuickSwitcher } from '../palette/QuickSwitcher.tsx';
-import { ShortcutSheet } from '../palette/ShortcutSheet.tsx';
-import { SettingsView } from '../settings/SettingsView.tsx';
-import { CannedRepliesView } from '../workbench/CannedRepliesView.tsx';
-import { WaitingView } from '../workbench/WaitingView.tsx';
 import { Announcer, Toasts } from './Toasts.tsx';
 import { DemoBanner, OfflineBanner, StorageBanner } from './Banners.tsx';
-import { MediaViewer } from './MediaViewer.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { SkipLinks } from './SkipLinks.tsx';
 import { useDocumentTitle, useShortcuts, useTheme } from './use-app-effects.ts';
+
+// Off the inbox path: each in its own chunk, fetched when first shown.
+const ContactsView = lazyNamed(() => import('../contacts/ContactsView.tsx'), 'ContactsView');
+const LinesView = lazyNamed(() => import('../lines/LinesView.tsx'), 'LinesView');
+const LivePanel = lazyNamed(() => import('../live/LivePanel.tsx'), 'LivePanel');
+const NewChatDialog = lazyNamed(() => import('../new-chat/NewChatDialog.tsx'), 'NewChatDialog');
+const QuickSwitcher = lazyNamed(() => import('../palette/QuickSwitcher.tsx'), 'QuickSwitcher');
+const ShortcutSheet = lazyNamed(() => import('../palette/ShortcutSheet.tsx'), 'ShortcutSheet');
+const SettingsView = lazyNamed(() => import('../settings/SettingsView.tsx'), 'SettingsView');
+const CannedRepliesView = lazyNamed(() => import('../workbench/CannedRepliesView.tsx'), 'CannedRepliesView');
+const WaitingView = lazyNamed(() => import('../workbench/WaitingView.tsx'), 'WaitingView');
+const MediaViewer = lazyNamed(() => import('./MediaViewer.tsx'), 'MediaViewer');
 
 /** The shell: banners, sidebar, and the current view; dialogs float above. */
 export function App() {
@@ -41,18 +45,23 @@ export function App() {
         <Sidebar />
         <main className="main">
           {view === 'inbox' && <InboxView />}
-          {view === 'contacts' && <ContactsView />}
-          {view === 'lines' && <LinesView />}
-          {view === 'settings' && <SettingsView />}
-          {view === 'waiting' && <WaitingView />}
-          {view === 'canned' && <CannedRepliesView />}
+          <Suspense fallback={<ViewLoading />}>
+            {view === 'contacts' && <ContactsView />}
+            {view === 'lines' && <LinesView />}
+            {view === 'settings' && <SettingsView />}
+            {view === 'waiting' && <WaitingView />}
+            {view === 'canned' && <CannedRepliesView />}
+          </Suspense>
         </main>
       </div>
-      {overlay === 'newChat' && <NewChatDialog />}
-      {overlay === 'quickSwitcher' && <QuickSwitcher />}
-      {overlay === 'shortcuts' && <ShortcutSheet />}
-      {overlay === 'live' && <LivePanel />}
-      <MediaViewer />
+      {/* A dialog appears whole once its chunk is in: no half-drawn frame. */}
+      <Suspense fallback={null}>
+        {overlay === 'newChat' && <NewChatDialog />}
+        {overlay === 'quickSwitcher' && <QuickSwitcher />}
+        {overlay === 'shortcuts' && <ShortcutSheet />}
+        {overlay === 'live' && <LivePanel />}
+        {viewerOpen && <MediaViewer />}
+      </Suspense>
       <Toasts />
       <Announcer />
     </div>
@@ -78,6 +87,15 @@ function NoChatSelected() {
           <Kbd>?</Kbd> for every shortcut.
         </p>
       </EmptyState>
+    </div>
+  );
+}
+
+/** While a view's chunk loads: announced to assistive technology, and no visible flash. */
+function ViewLoading() {
+  return (
+    <div className="view-loading" role="status" aria-live="polite">
+      <span className="visually-hidden">Loading…</span>
     </div>
   );
 }

@@ -1,0 +1,594 @@
+/**
+ * npm run bench:memory — a compressed working day, and the cold start on its data.
+ *
+ * Three processes, so each figure is one process's own: the sandbox (`spawnSandbox`, 2,000 chats and
+ * 120,000 messages: the bulk seed for 1,999 chats × 50 and one chat of 20,000 built through the
+ * control API), the browser host (test/perf/memory-host.ts: the real core and the built renderer's
+ * server, no sandbox in it) and Chromium (Playwright), with this script only driving them.
+ *
+ *   1. First sync into a fresh data folder (and the long chat's whole history), then the host stops.
+ *   2. Cold start: the host starts again on that folder; from the process's spawn to the page's
+ *      'inbox-interactive' mark (renderer/lib/perf.ts: the first frame with inbox rows), in a fresh
+ *      browser context. Both clocks are the machine's wall clock.
+ *   3. The day, on that host and page: customers write at 5 messages a second (control API → the
+ *      service's webhooks → the core), the agent switches conversation every 2 s, sends every 10 s,
+ *      scrolls back in the long chat every 30 s and opens a photo every 60 s.
+ *   4. Every minute: RSS of the host process and of Chromium's renderer processes (/proc/<pid>/status
+ *      VmRSS; the renderer pids from CDP SystemInfo.getProcessInfo, less the browser UI's own renderer
+ *      and any that existed before the page), the core's V8 heap after a full
+ *      GC, and the page's JS heap after GC (CDP HeapProfiler.collectGarbage + Runtime.getHeapUsage).
+ *      The report gives the end figures and the least-squares slope of the last half (MB/min).
+ *
+ *   npm run bench:memory                         20 minutes; writes docs/bench/memory.json
+ *   npm run bench:memory -- --minutes 40
+ *   npm run bench:memory -- --quick              a 1-minute smoke run on a small organization (not recorded)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { bulkCustomerPhone } from '../../sandbox/seed/numbers.ts';
+import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/methods.ts';
+import { png } from '../e2e/support/files.ts';
+import { machine, ROOT, spawnSandbox, writeReport, type SandboxProcess } from './lib.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '20' },
+    quick: { type: 'boolean', default: false },
+  },
+  // Imported by heap-diff.ts, whose own arguments are not these.
+  strict: import.meta.main,
+});
+const QUICK = args.quick;
+const MINUTES = QUICK ? 1 : Number(args.minutes);
+if (!(MINUTES >= 1)) throw new Error(`--minutes ${args.minutes} must be at least 1`);
+const ORG = QUICK
+  ? { chats: 200, perChat: 10, longChat: 2_000 }
+  : { chats: 2_000, perChat: 50, longChat: 20_000 };
+const SAMPLE_EVERY_MS = QUICK ? 15_000 : 60_000;
+const INBOUND_PER_SECOND = 5;
+const SWITCH_EVERY_MS = 2_000;
+const SEND_EVERY = 5; // switches: every 10 s
+// In switches (2 s each): every 30 s and 60 s; the quick run does each a few times in its minute.
+const SCROLL_EVERY = QUICK ? 5 : 15;
+const ATTACHMENT_EVERY = QUICK ? 10 : 30;
+const TARGETS = {
+  together_end_mb: 300,
+  last_half_slope_mb_per_min: '≤ 0 (no upward trend)',
+  cold_start_ms: 1000,
+};
+const HARD_CAP_MS = (MINUTES + 30) * 60_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
+const mb = (bytes: number): number => round(bytes / 1024 / 1024, 1);
+const wallNow = (): number => performance.timeOrigin + performance.now();
+
+/** Least-squares slope of y over x. */
+export function slope(points: ReadonlyArray<readonly [number, number]>): number {
+  const n = points.length;
+  if (n < 2) return Number.NaN;
+  const mx = points.reduce((s, [x]) => s + x, 0) / n;
+  const my = points.reduce((s, [, y]) => s + y, 0) / n;
+  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  const sxy = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
+  return sxx === 0 ? Number.NaN : sxy / sxx;
+}
+
+/**
+ * A process's arguments. Chromium rewrites its child processes' titles, which joins the arguments
+ * with spaces in /proc/<pid>/cmdline, so both separators count.
+ */
+function processArgs(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+}
+
+function rssBytes(pid: number): number {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(match[1]) * 1024;
+}
+
+// ── the host, in its own process ─────────────────────────────────────────────────────────────
+
+export interface HostProcess {
+  url: string;
+  pid: number;
+  spawnedAt: number;
+  /** When it announced its server (wall clock). */
+  listeningAt: number;
+  call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
+  heapUsed(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startHost(
+  dataDir: string,
+  service: SandboxProcess,
+  vaultService: string,
+): Promise<HostProcess> {
+  const spawnedAt = wallNow();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--expose-gc',
+      join(ROOT, 'test/perf/memory-host.ts'),
+      '--data-dir',
+      dataDir,
+      '--service-url',
+      service.url,
+      '--token',
+      service.token,
+      '--vault-service',
+      vaultService,
+    ],
+    // The core's log goes to stderr; only its figures matter here.
+    { stdio: ['pipe', 'pipe', 'ignore'] },
+  );
+  const pending = new Map<number, (reply: { ok: boolean; value?: unknown; error?: unknown }) => void>();
+  let nextId = 1;
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the host exited (${code})`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const message = JSON.parse(line) as { event?: string; url?: string; id?: number };
+      if (message.event === 'listening' && message.url) resolve(message.url);
+      else if (message.id !== undefined) pending.get(message.id)?.(message as never);
+    });
+  });
+  const request = (body: Record<string, unknown>) =>
+    new Promise<unknown>((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, (reply) => {
+        pending.delete(id);
+        if (reply.ok) resolve(reply.value);
+        else reject(new Error(`${String(body.method ?? body.cmd)}: ${JSON.stringify(reply.error)}`));
+      });
+      child.stdin!.write(`${JSON.stringify({ id, ...body })}\n`);
+    });
+  return {
+    url,
+    pid: child.pid!,
+    spawnedAt,
+    listeningAt: wallNow(),
+    call: (method, input) => request({ cmd: 'dispatch', method, input }) as never,
+    heapUsed: async () => ((await request({ cmd: 'heap' })) as { used: number }).used,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      await request({ cmd: 'stop' }).catch(() => child.kill('SIGTERM'));
+      await exited;
+    },
+  };
+}
+
+// ── the service, in its own process ──────────────────────────────────────────────────────────
+
+export async function control<T = unknown>(service: SandboxProcess, path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${service.url}/__sandbox${path}`, {
+    method: 'POST',
+    headers: { 'x-sandbox-admin-secret': service.adminSecret, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`control POST ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** The long chat: a customer not in the bulk seed, messages built through the control API. */
+async function seedLongChat(
+  service: SandboxProcess,
+  messages: number,
+): Promise<{ chatId: number; from: string }> {
+  const from = bulkCustomerPhone(ORG.chats);
+  const { chat_id: chatId } = await control<{ chat_id: number }>(service, '/inbound/message', {
+    from,
+    text: 'Hi! Is the 10am appointment still on for tomorrow?',
+  });
+  for (let sent = 1; sent < messages; sent += 50) {
+    const batch = Math.min(50, messages - sent);
+    await Promise.all(
+      Array.from({ length: batch }, (_, i) =>
+        control(service, '/inbound/message', { chat_id: chatId, text: `Earlier message ${sent + i}` }),
+      ),
+    );
+  }
+  return { chatId, from };
+}
+
+/** A loopback file server the service downloads customers' photos from. */
+async function photoServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const photo = png(320, 240, [40, 120, 220]);
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'image/png', 'content-length': photo.length });
+    response.end(photo);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/photo.png`,
+    close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
+  };
+}
+
+// ── the page ─────────────────────────────────────────────────────────────────────────────────
+
+function chromiumPath(): string {
+  try {
+    const bundled = chromium.executablePath();
+    if (existsSync(bundled)) return bundled;
+  } catch {
+    // No bundled browser for this platform: the system one.
+  }
+  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      // No spare renderer kept warm: the one page's renderer is then the only one.
+      '--disable-features=SpareRendererForSitePerProcess',
+    ],
+  });
+}
+
+/** Waits for a User Timing mark made after `after` (page clock), and returns its start time. */
+export async function waitForMark(page: Page, name: string, after = 0, timeout = 60_000): Promise<number> {
+  const handle = await page.waitForFunction(
+    ({ name, after }) =>
+      performance
+        .getEntriesByName(name, 'mark')
+        .map((m) => m.startTime)
+        .find((t) => t > after) ?? null,
+    { name, after },
+    { timeout, polling: 100 },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
+export const pageNow = (page: Page): Promise<number> => page.evaluate(() => performance.now());
+
+async function rendererPids(browser: Browser, except: ReadonlySet<number> = new Set()): Promise<number[]> {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
+    processInfo: Array<{ type: string; id: number }>;
+  };
+  await cdp.detach();
+  // Headless Chromium also runs a renderer for its own (invisible) browser UI: not the page's.
+  const isBrowserUi = (pid: number) => processArgs(pid).includes('--top-chrome-webui');
+  return processInfo
+    .filter((p) => p.type === 'renderer' && !except.has(p.id) && !isBrowserUi(p.id))
+    .map((p) => p.id);
+}
+
+export async function pageHeapUsed(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.enable');
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  await cdp.detach();
+  return usedSize;
+}
+
+interface Sample {
+  minute: number;
+  host_rss_mb: number;
+  renderer_rss_mb: number;
+  /** Each renderer counted: pid, RSS, and when Chromium started it (its --launch-time-ticks). */
+  renderers: Array<{ pid: number; rss_mb: number; launched: string }>;
+  together_mb: number;
+  core_heap_after_gc_mb: number;
+  page_heap_after_gc_mb: number;
+}
+
+/** `others`: renderers that existed before the page was opened (not the page's). */
+async function sample(
+  browser: Browser,
+  others: ReadonlySet<number>,
+  page: Page,
+  host: HostProcess,
+  startedAt: number,
+): Promise<Sample> {
+  const pids = await rendererPids(browser, others);
+  const hostRss = rssBytes(host.pid);
+  const rendererRss = pids.reduce((sum, pid) => sum + rssBytes(pid), 0);
+  return {
+    minute: round((wallNow() - startedAt) / 60_000, 2),
+    host_rss_mb: mb(hostRss),
+    renderer_rss_mb: mb(rendererRss),
+    renderers: pids.map((pid) => ({
+      pid,
+      rss_mb: mb(rssBytes(pid)),
+      launched:
+        processArgs(pid)
+          .find((a) => a.startsWith('--launch-time-ticks='))
+          ?.slice('--launch-time-ticks='.length) ?? '',
+    })),
+    together_mb: mb(hostRss + rendererRss),
+    core_heap_after_gc_mb: mb(await host.heapUsed()),
+    page_heap_after_gc_mb: mb(await pageHeapUsed(page)),
+  };
+}
+
+// ── the day ──────────────────────────────────────────────────────────────────────────────────
+
+interface DayCounts {
+  inbound: number;
+  inbound_failed: number;
+  switches: number;
+  sends: number;
+  scrolls: number;
+  attachments_opened: number;
+  attachments_not_found: number;
+}
+
+/** Customers writing at a steady rate to random chats, some with a photo, until `until`. */
+async function customers(
+  service: SandboxProcess,
+  longChat: { chatId: number },
+  photoUrl: string,
+  until: number,
+  counts: DayCounts,
+): Promise<void> {
+  const interval = 1000 / INBOUND_PER_SECOND;
+  const inFlight = new Set<Promise<unknown>>();
+  for (let i = 0, next = wallNow(); wallNow() < until; i++, next += interval) {
+    await sleep(Math.max(0, next - wallNow()));
+    // Every tenth to the long chat (so its tail moves), every 25th with a photo.
+    const target =
+      i % 10 === 0
+        ? { chat_id: longChat.chatId }
+        : { from: bulkCustomerPhone(Math.floor(Math.random() * ORG.chats)) };
+    const body = {
+      ...target,
+      text: `Customer message ${i + 1} (${randomUUID().slice(0, 8)})`,
+      ...(i % 25 === 0 ? { attachment_urls: [photoUrl] } : {}),
+    };
+    const call = control(service, '/inbound/message', body).then(
+      () => counts.inbound++,
+      () => counts.inbound_failed++,
+    );
+    inFlight.add(call);
+    void call.finally(() => inFlight.delete(call));
+  }
+  await Promise.all(inFlight);
+}
+
+export async function openLongChat(page: Page, title: string): Promise<void> {
+  // Already open (a switch can land on it): choosing it again paints nothing new.
+  if ((await page.getByRole('textbox', { name: `Message ${title}` }).count()) > 0) return;
+  await page.keyboard.press('Control+k');
+  await page.getByRole('combobox', { name: 'Jump to a conversation, contact or action' }).fill(title);
+  const after = await pageNow(page);
+  await page.keyboard.press('Enter');
+  await waitForMark(page, 'timeline-painted', after);
+}
+
+/** The agent: switches every 2 s, sends, scrolls back in the long chat, opens photos. */
+async function agent(page: Page, longTitle: string, until: number, counts: DayCounts): Promise<void> {
+  for (let tick = 1, next = wallNow(); wallNow() < until; tick++) {
+    next += SWITCH_EVERY_MS;
+    const after = await pageNow(page);
+    await page.keyboard.press('Alt+ArrowDown');
+    await waitForMark(page, 'timeline-painted', after).catch(() => undefined);
+    counts.switches++;
+    if (tick % ATTACHMENT_EVERY === 0) {
+      // The newest photos are at the bottom of the long chat, wherever the agent last left it.
+      await openLongChat(page, longTitle);
+      await page.getByRole('log', { name: 'Messages' }).hover();
+      for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 50_000);
+      const open = page
+        .getByRole('log', { name: 'Messages' })
+        .getByRole('button', { name: /^Open .*\.png$/ });
+      await open
+        .last()
+        .waitFor({ timeout: 5_000 })
+        .catch(() => undefined);
+      if ((await open.count()) > 0) {
+        await open.last().click();
+        await page.getByRole('dialog').waitFor();
+        await page.keyboard.press('Escape');
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+        counts.attachments_opened++;
+      } else counts.attachments_not_found++;
+    }
+    if (tick % SCROLL_EVERY === 0) {
+      await openLongChat(page, longTitle);
+      await page.getByRole('log', { name: 'Messages' }).hover();
+      for (let i = 0; i < 30; i++) {
+        await page.mouse.wheel(0, -800);
+        await sleep(16);
+      }
+      counts.scrolls++;
+    }
+    if (tick % SEND_EVERY === 0) {
+      const box = page.getByRole('textbox', { name: /^Message / });
+      await box.fill(`On our way, see you soon (${randomUUID().slice(0, 8)})`);
+      const before = await pageNow(page);
+      await box.press('Enter');
+      await waitForMark(page, 'bubble-rendered', before).catch(() => undefined);
+      counts.sends++;
+    }
+    await sleep(Math.max(0, next - wallNow()));
+  }
+}
+
+// ── main ─────────────────────────────────────────────────────────────────────────────────────
+
+async function main(): Promise<void> {
+  const cap = setTimeout(() => {
+    console.error('bench:memory: hard cap reached, stopping');
+    process.exit(2);
+  }, HARD_CAP_MS);
+  cap.unref();
+  const load = { before: loadavg().map((n) => round(n, 2)) };
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-memory-'));
+  const vaultService = `parley-bench-memory-${randomUUID()}`;
+  const service = await spawnSandbox([
+    '--seed',
+    `bulk:${ORG.chats}x${ORG.perChat}`,
+    '--quiet',
+    '--rate',
+    '100000',
+    '--burst',
+    '100000',
+  ]);
+  const photos = await photoServer();
+  let browser: Browser | null = null;
+  let host: HostProcess | null = null;
+  const report: Record<string, unknown> = {
+    command: `npm run bench:memory${QUICK ? ' -- --quick' : MINUTES === 20 ? '' : ` -- --minutes ${MINUTES}`}`,
+    at: new Date().toISOString(),
+    machine: machine(),
+    quick: QUICK,
+    organization: {
+      chats: ORG.chats + 1,
+      messages: ORG.chats * ORG.perChat + ORG.longChat,
+      long_chat_messages: ORG.longChat,
+    },
+    targets: TARGETS,
+  };
+  try {
+    const seeding = wallNow();
+    const longChat = await seedLongChat(service, ORG.longChat);
+    console.log(`bench:memory: long chat seeded in ${round((wallNow() - seeding) / 1000)} s`);
+
+    // 1. The first sync, and the long chat's whole history (as scrolling back would fetch it).
+    host = await startHost(dataDir, service, vaultService);
+    const syncing = wallNow();
+    for (;;) {
+      const status = await host.call('app.syncStatus', {});
+      if (status.phase === 'incremental' && status.chatsKnown >= ORG.chats + 1) break;
+      if (wallNow() - syncing > 20 * 60_000)
+        throw new Error(`the first sync did not finish: ${JSON.stringify(status)}`);
+      await sleep(500);
+    }
+    const firstSyncS = round((wallNow() - syncing) / 1000);
+    for (;;) {
+      const { complete } = await host.call('messages.loadOlder', { chatId: longChat.chatId });
+      if (complete) break;
+    }
+    report.setup = {
+      first_sync_s: firstSyncS,
+      with_long_chat_history_s: round((wallNow() - syncing) / 1000),
+    };
+    console.log('bench:memory: synced', report.setup);
+    await host.stop();
+    host = null;
+
+    // 2. Cold start on the synced folder: process spawn → the inbox interactive in a fresh page.
+    browser = await launchBrowser();
+    const others = new Set(await rendererPids(browser));
+    host = await startHost(dataDir, service, vaultService);
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(host.url);
+    const interactive = await waitForMark(page, 'inbox-interactive');
+    const pageOrigin = await page.evaluate(() => performance.timeOrigin);
+    report.cold_start = {
+      what: 'host process spawned on an already-synced data folder → the page\'s "inbox-interactive" mark (first frame with rows), fresh browser context',
+      ms: round(pageOrigin + interactive - host.spawnedAt),
+      of_which_host_listening_ms: round(host.listeningAt - host.spawnedAt),
+      of_which_page_load_to_interactive_ms: round(interactive),
+    };
+    console.log('bench:memory: cold start', report.cold_start);
+
+    // 3. The day.
+    await host.call('webhooks.configure', { enabled: true, provider: 'direct' });
+    for (let i = 0; (await host.call('webhooks.status', {})).state !== 'live'; i++) {
+      if (i > 300) throw new Error('live events did not turn on');
+      await sleep(100);
+    }
+    const longTitle = await page
+      .getByRole('list', { name: 'Conversations' })
+      .getByRole('button')
+      .first()
+      .getAttribute('aria-label')
+      .then((label) => label?.split('. ')[0] ?? '');
+    if (!longTitle) throw new Error('the long chat is not at the top of the inbox');
+    await openLongChat(page, longTitle);
+
+    const startedAt = wallNow();
+    const until = startedAt + MINUTES * 60_000;
+    const counts: DayCounts = {
+      inbound: 0,
+      inbound_failed: 0,
+      switches: 0,
+      sends: 0,
+      scrolls: 0,
+      attachments_opened: 0,
+      attachments_not_found: 0,
+    };
+    const samples: Sample[] = [await sample(browser, others, page, host, startedAt)];
+    console.log('bench:memory:', samples[0]);
+    const day = Promise.all([
+      customers(service, longChat, photos.url, until, counts),
+      agent(page, longTitle, until, counts),
+    ]);
+    let dayDone = false;
+    // Settled here so a failure surfaces at `await day` below, not as an unhandled rejection.
+    day.then(
+      () => (dayDone = true),
+      () => (dayDone = true),
+    );
+    for (let next = startedAt + SAMPLE_EVERY_MS; next <= until + 1; next += SAMPLE_EVERY_MS) {
+      await sleep(Math.max(0, next - wallNow()));
+      if (dayDone) break;
+      samples.push(await sample(browser, others, page, host, startedAt));
+      console.log('bench:memory:', samples[samples.length - 1], counts);
+    }
+    await day;
+    samples.push(await sample(browser, others, page, host, startedAt));
+
+    const lastHalf = samples.filter((s) => s.minute >= MINUTES / 2);
+    const trend = (pick: (s: Sample) => number) => round(slope(lastHalf.map((s) => [s.minute, pick(s)])), 2);
+    const end = samples[samples.length - 1]!;
+    report.day = {
+      minutes: MINUTES,
+      what: `customers: ${INBOUND_PER_SECOND} messages/s by webhooks (1 in 25 with a photo); agent: a switch every ${SWITCH_EVERY_MS / 1000} s, a send every ${(SEND_EVERY * SWITCH_EVERY_MS) / 1000} s, the long chat scrolled back every ${(SCROLL_EVERY * SWITCH_EVERY_MS) / 1000} s, a photo opened every ${(ATTACHMENT_EVERY * SWITCH_EVERY_MS) / 1000} s`,
+      counts,
+      samples,
+      end: {
+        host_rss_mb: end.host_rss_mb,
+        renderer_rss_mb: end.renderer_rss_mb,
+        together_mb: end.together_mb,
+      },
+      last_half_slope_mb_per_min: {
+        together: trend((s) => s.together_mb),
+        host_rss: trend((s) => s.host_rss_mb),
+        renderer_rss: trend((s) => s.renderer_rss_mb),
+        core_heap: trend((s) => s.core_heap_after_gc_mb),
+        page_heap: trend((s) => s.page_heap_after_gc_mb),
+      },
+    };
+    await context.close();
+  } finally {
+    await browser?.close();
+    await host?.stop();
+    await photos.close();
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  report.load_average_1_5_15 = { ...load, after: loadavg().map((n) => round(n, 2)) };
+  if (!QUICK) console.log(`bench:memory: wrote ${writeReport('memory', report)}`);
+  else console.log(JSON.stringify(report, null, 2));
+  clearTimeout(cap);
+}
+
+if (import.meta.main)
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });

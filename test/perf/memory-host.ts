@@ -1,0 +1,76 @@
+/**
+ * The browser host (real core, built renderer) alone in its own process, for `npm run bench:memory`:
+ * its RSS is then the core's own, with no benchmark driver and no sandbox in it. The demo workspace
+ * points at a sandbox running in another process. Talks to the benchmark over stdio, one JSON
+ * object a line: it announces `{ "event": "listening", "url" }`, then answers requests
+ * `{ "id", "cmd": "dispatch", "method", "input" }` (a core method) and `{ "id", "cmd": "heap" }`
+ * (the V8 heap after a full GC; the process runs with --expose-gc).
+ *
+ *   node --expose-gc test/perf/memory-host.ts --data-dir <dir> --service-url <url> --token <t> --vault-service <s>
+ */
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { getHeapStatistics } from 'node:v8';
+import { startBrowserHost } from '../../electron/browser-host.ts';
+import { budgetFor } from '../../electron/core/api/budget.ts';
+import type { MethodName } from '../../shared/contract/methods.ts';
+
+const { values } = parseArgs({
+  options: {
+    'data-dir': { type: 'string' },
+    'service-url': { type: 'string' },
+    token: { type: 'string' },
+    'vault-service': { type: 'string' },
+  },
+});
+const dataDir = values['data-dir'];
+const url = values['service-url'];
+const token = values.token;
+const vaultService = values['vault-service'];
+if (!dataDir || !url || !token || !vaultService)
+  throw new Error('--data-dir, --service-url, --token and --vault-service are required');
+
+const send = (message: unknown): void => {
+  process.stdout.write(`${JSON.stringify(message)}\n`);
+};
+
+// Not the subject here: the client's request budget should not pace the sync.
+budgetFor(url, token, { ratePerSecond: 100_000, burst: 100_000 });
+const host = await startBrowserHost({
+  dataDir,
+  port: 0,
+  vaultService,
+  demo: { start: async () => ({ url, token }) },
+});
+send({ event: 'listening', url: host.url });
+
+const gc = (globalThis as { gc?: () => void }).gc;
+interface Request {
+  id: number;
+  cmd: 'dispatch' | 'heap' | 'stop';
+  method?: MethodName;
+  input?: unknown;
+}
+
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const request = JSON.parse(line) as Request;
+  void (async () => {
+    try {
+      if (request.cmd === 'heap') {
+        if (!gc) throw new Error('run with --expose-gc');
+        gc();
+        const heap = getHeapStatistics();
+        send({ id: request.id, ok: true, value: { used: heap.used_heap_size, total: heap.total_heap_size } });
+      } else if (request.cmd === 'dispatch' && request.method) {
+        const result = await host.core.dispatch(request.method, request.input as never);
+        send({ id: request.id, ...result });
+      } else if (request.cmd === 'stop') {
+        await host.stop();
+        send({ id: request.id, ok: true, value: null });
+        process.exit(0);
+      } else throw new Error(`unknown request ${line}`);
+    } catch (error) {
+      send({ id: request.id, ok: false, error: { message: String(error) } });
+    }
+  })();
+});
