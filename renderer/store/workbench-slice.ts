@@ -35,7 +35,7 @@ const initial = {
   cannedStatus: 'idle' as const,
   waiting: [],
   waitingLoaded: false,
-  workbenchSettings: { agentName: '', overdueMinutes: 15 },
+  workbenchSettings: { agentName: '', overdueMinutes: 15, undoSeconds: 0 },
   chatContexts: {},
   noteFormOpen: {},
 };

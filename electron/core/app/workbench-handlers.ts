@@ -12,6 +12,7 @@ import {
 import { ALLOWED_ATTACHMENT_TYPES } from '../api/outgoing.ts';
 import type { CannedFileInput } from '../store/canned-replies-repo.ts';
 import type { AppCore } from './app-core.ts';
+import { createScheduleHandlers, type ScheduleMethod } from './schedule-handlers.ts';
 import type { Handlers } from './dispatch.ts';
 import { UserFacingError } from './errors.ts';
 
@@ -29,10 +30,17 @@ type WorkbenchMethod =
   | 'workbench.chatContext'
   | 'waiting.list'
   | 'workbench.settings'
-  | 'workbench.updateSettings';
+  | 'workbench.updateSettings'
+  | ScheduleMethod;
 
 /** The workbench's bridge methods: canned replies, private notes, waiting on you. Inputs arrive validated. */
 export function createWorkbenchHandlers(core: AppCore): Pick<Handlers, WorkbenchMethod> {
+  return { ...createCoreWorkbenchHandlers(core), ...createScheduleHandlers(core) };
+}
+
+function createCoreWorkbenchHandlers(
+  core: AppCore,
+): Pick<Handlers, Exclude<WorkbenchMethod, ScheduleMethod>> {
   const s = () => core.session;
   const store = () => core.session.store;
 

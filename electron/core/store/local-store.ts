@@ -12,8 +12,10 @@ import { LinesRepo } from './lines-repo.ts';
 import { MessagesRepo } from './messages-repo.ts';
 import { NotesRepo } from './notes-repo.ts';
 import { OutboxRepo } from './outbox-repo.ts';
+import { ScheduledSendsRepo } from './scheduled-sends-repo.ts';
 import { digitsOf, ftsQuery } from './search.ts';
 import { SeenEventsRepo } from './seen-events-repo.ts';
+import { SnoozesRepo } from './snoozes-repo.ts';
 import { StagedFilesRepo } from './staged-files-repo.ts';
 import { TypingState } from './typing.ts';
 import { WebhookInboxRepo } from './webhook-inbox-repo.ts';
@@ -62,6 +64,8 @@ export class LocalStore {
   readonly canned: CannedRepliesRepo;
   readonly notes: NotesRepo;
   readonly workbench: WorkbenchRepo;
+  readonly scheduled: ScheduledSendsRepo;
+  readonly snoozes: SnoozesRepo;
 
   constructor(path: string) {
     this.path = path;
@@ -85,6 +89,8 @@ export class LocalStore {
     this.canned = new CannedRepliesRepo(this.#db);
     this.notes = new NotesRepo(this.#db);
     this.workbench = new WorkbenchRepo(this.#db);
+    this.scheduled = new ScheduledSendsRepo(this.#db);
+    this.snoozes = new SnoozesRepo(this.#db);
     // A first sync that died with indexing paused left the index incomplete: rebuild it now.
     if (this.#db.get<{ live: number }>('SELECT live FROM fts_state')?.live === 0) this.resumeIndexing();
   }

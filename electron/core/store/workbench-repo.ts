@@ -2,7 +2,11 @@ import type { WorkbenchSettings } from '../../../shared/contract/views.ts';
 import { byLongestWait, type WaitingEntry } from '../../../shared/workbench.ts';
 import type { Database } from './database.ts';
 
-export const DEFAULT_WORKBENCH_SETTINGS: WorkbenchSettings = { agentName: '', overdueMinutes: 15 };
+export const DEFAULT_WORKBENCH_SETTINGS: WorkbenchSettings = {
+  agentName: '',
+  overdueMinutes: 15,
+  undoSeconds: 0,
+};
 
 /** The workbench's questions of the inbox ("who is waiting on me?") and its per-workspace settings. */
 export class WorkbenchRepo {
@@ -59,6 +63,8 @@ export class WorkbenchRepo {
         typeof stored.overdueMinutes === 'number'
           ? stored.overdueMinutes
           : DEFAULT_WORKBENCH_SETTINGS.overdueMinutes,
+      undoSeconds:
+        typeof stored.undoSeconds === 'number' ? stored.undoSeconds : DEFAULT_WORKBENCH_SETTINGS.undoSeconds,
     };
   }
 
