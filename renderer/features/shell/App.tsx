@@ -12,6 +12,7 @@ import { ShortcutSheet } from '../palette/ShortcutSheet.tsx';
 import { SettingsView } from '../settings/SettingsView.tsx';
 import { CannedRepliesView } from '../workbench/CannedRepliesView.tsx';
 import { WaitingView } from '../workbench/WaitingView.tsx';
+import { SnoozedView } from '../workbench/SnoozedView.tsx';
 import { Announcer, Toasts } from './Toasts.tsx';
 import { DemoBanner, OfflineBanner, StorageBanner } from './Banners.tsx';
 import { MediaViewer } from './MediaViewer.tsx';
@@ -46,6 +47,7 @@ export function App() {
           {view === 'settings' && <SettingsView />}
           {view === 'waiting' && <WaitingView />}
           {view === 'canned' && <CannedRepliesView />}
+          {view === 'snoozed' && <SnoozedView />}
         </main>
       </div>
       {overlay === 'newChat' && <NewChatDialog />}

@@ -2,14 +2,16 @@ import { useEffect, useState } from 'react';
 import { updateWorkbenchSettings } from '../../actions/workbench.ts';
 import { useStore } from '../../store/index.ts';
 
-/** Settings: the agent's name for canned replies, and when a wait counts as overdue. */
+/** Settings: the agent's name for canned replies, when a wait counts as overdue, undo send. */
 export function WorkbenchSettingsSection() {
   const settings = useStore((s) => s.workbenchSettings);
   const [name, setName] = useState(settings.agentName);
   const [minutes, setMinutes] = useState(String(settings.overdueMinutes));
+  const [undo, setUndo] = useState(settings.undoSeconds);
   useEffect(() => {
     setName(settings.agentName);
     setMinutes(String(settings.overdueMinutes));
+    setUndo(settings.undoSeconds);
   }, [settings]);
   const minutesValid = /^\d+$/.test(minutes) && Number(minutes) <= 1440;
   return (
@@ -20,7 +22,11 @@ export function WorkbenchSettingsSection() {
         onSubmit={(e) => {
           e.preventDefault();
           if (minutesValid)
-            void updateWorkbenchSettings({ agentName: name, overdueMinutes: Number(minutes) });
+            void updateWorkbenchSettings({
+              agentName: name,
+              overdueMinutes: Number(minutes),
+              undoSeconds: undo,
+            });
         }}
       >
         <div className="field">
@@ -52,6 +58,26 @@ export function WorkbenchSettingsSection() {
             {minutesValid
               ? 'Waits this long are marked overdue in Waiting on you; 0 turns it off.'
               : 'A whole number of minutes, up to 1440.'}
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor="workbench-undo">Undo send</label>
+          <select
+            id="workbench-undo"
+            className="input"
+            value={undo}
+            aria-describedby="workbench-undo-hint"
+            onChange={(e) => setUndo(Number(e.target.value))}
+          >
+            <option value={0}>Off</option>
+            {[3, 5, 10].map((n) => (
+              <option key={n} value={n}>
+                {n} seconds
+              </option>
+            ))}
+          </select>
+          <span id="workbench-undo-hint" className="field-hint">
+            A sent message waits this long, with an Undo button, before it goes out.
           </span>
         </div>
         <div className="field span-2">
