@@ -1,4 +1,4 @@
-import type { IncomingNotice } from '../../../shared/contract/views.ts';
+import type { ChatSnooze, IncomingNotice } from '../../../shared/contract/views.ts';
 import type { LocalStore } from '../store/local-store.ts';
 
 /**
@@ -39,5 +39,27 @@ export class Notifier {
       notices.push({ chatId, messageKey: message.key, title, body });
     }
     return notices;
+  }
+
+  /**
+   * A snoozed conversation came back: one notice, which replaces the chat's earlier one (the hosts
+   * group notices per chat). Its text stays out when previews are off.
+   */
+  snoozeReturned(snooze: ChatSnooze, preview: boolean): IncomingNotice | null {
+    const chat = this.#store.chats.get(snooze.chatId);
+    if (!chat) return null;
+    const until = new Date(snooze.until).toLocaleString(undefined, {
+      weekday: 'short',
+      hour: 'numeric',
+      minute: '2-digit',
+    });
+    const why = snooze.wokeBy === 'reply' ? 'the customer replied' : 'its time came';
+    const last = chat.lastMessage;
+    return {
+      chatId: chat.id,
+      messageKey: `snooze-${chat.id}-${snooze.wokeAt ?? snooze.until}`,
+      title: `${chat.displayName || 'Conversation'} is back`,
+      body: preview ? `Snoozed until ${until}; back because ${why}.${last?.text ? ` ${last.text}` : ''}` : '',
+    };
   }
 }

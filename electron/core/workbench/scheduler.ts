@@ -33,6 +33,7 @@ export class WorkbenchScheduler {
   readonly #hooks: SchedulerHooks;
   readonly #now: () => number;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #wokeListeners = new Set<(snooze: ChatSnooze) => void>();
   #unsubscribe: (() => void) | undefined;
   #started = false;
 
@@ -62,6 +63,17 @@ export class WorkbenchScheduler {
     this.#started = false;
     clearTimeout(this.#timer);
     this.#unsubscribe?.();
+  }
+
+  /** Listens for snoozed conversations coming back (the app core notifies the agent). */
+  onSnoozeWoke(listener: (snooze: ChatSnooze) => void): () => void {
+    this.#wokeListeners.add(listener);
+    return () => this.#wokeListeners.delete(listener);
+  }
+
+  #announceWoke(snooze: ChatSnooze): void {
+    this.#hooks.snoozeWoke?.(snooze);
+    for (const listener of this.#wokeListeners) listener(snooze);
   }
 
   /** Holds a message back until `dueAt` (a scheduled send, or the undo grace period). */
@@ -171,7 +183,7 @@ export class WorkbenchScheduler {
       }
       return rows;
     });
-    for (const snooze of woke) this.#hooks.snoozeWoke?.(snooze);
+    for (const snooze of woke) this.#announceWoke(snooze);
     this.#arm();
   }
 
@@ -205,7 +217,7 @@ export class WorkbenchScheduler {
       return row;
     });
     if (woke) {
-      this.#hooks.snoozeWoke?.(woke);
+      this.#announceWoke(woke);
       this.#arm();
     }
   }
