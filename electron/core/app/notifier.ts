@@ -1,4 +1,5 @@
 import type { ChatSnooze, IncomingNotice } from '../../../shared/contract/views.ts';
+import type { Chat } from '../../../shared/domain.ts';
 import type { LocalStore } from '../store/local-store.ts';
 
 /**
@@ -58,8 +59,15 @@ export class Notifier {
     return {
       chatId: chat.id,
       messageKey: `snooze-${chat.id}-${snooze.wokeAt ?? snooze.until}`,
-      title: `${chat.displayName || 'Conversation'} is back`,
+      title: `${chatName(chat)} is back`,
       body: preview ? `Snoozed until ${until}; back because ${why}.${last?.text ? ` ${last.text}` : ''}` : '',
     };
   }
+}
+
+/** How a chat is called in a notice: its name, else its customer's contact name or number. */
+function chatName(chat: Chat): string {
+  if (chat.displayName) return chat.displayName;
+  const customer = chat.handles.find((h) => !h.isMe);
+  return customer?.contactName ?? customer?.identifier ?? 'A conversation';
 }
