@@ -470,6 +470,13 @@ export const methods = {
   'snooze.set': method(z.object({ chatId, until: z.number().int().positive() }).strict())<ChatSnooze>(),
   /** Unsnoozes a conversation, or clears its "back from snooze" mark. Never fails. */
   'snooze.clear': method(z.object({ chatId }).strict())<void>(),
+  /**
+   * A reply written where the notification is (the quick-reply window): sent through the outbox,
+   * and the conversation marked read. Fails with `not_found`, `invalid_input` (empty).
+   */
+  'workbench.quickReply': method(z.object({ chatId, text: z.string().trim().min(1).max(20_000) }).strict())<{
+    key: string;
+  }>(),
 } as const;
 
 export type Methods = typeof methods;

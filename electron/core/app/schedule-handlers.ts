@@ -2,6 +2,7 @@ import { stagedView } from '../../../shared/contract/staged.ts';
 import type { ScheduledSend, SnoozedChat } from '../../../shared/contract/views.ts';
 import { MAX_SCHEDULE_AHEAD_MS } from '../../../shared/schedule.ts';
 import type { ScheduledSendRow } from '../store/scheduled-sends-repo.ts';
+import { QuickReplyRefused, replyFromNotification } from '../workbench/quick-reply.ts';
 import type { AppCore } from './app-core.ts';
 import type { Handlers } from './dispatch.ts';
 import { UserFacingError } from './errors.ts';
@@ -15,9 +16,10 @@ export type ScheduleMethod =
   | 'scheduled.withdraw'
   | 'snooze.list'
   | 'snooze.set'
-  | 'snooze.clear';
+  | 'snooze.clear'
+  | 'workbench.quickReply';
 
-/** Send later, undo send and snooze over the bridge. Inputs arrive validated. */
+/** Send later, undo send, snooze and quick replies over the bridge. Inputs arrive validated. */
 export function createScheduleHandlers(core: AppCore): Pick<Handlers, ScheduleMethod> {
   const s = () => core.session;
   const store = () => core.session.store;
@@ -147,6 +149,14 @@ export function createScheduleHandlers(core: AppCore): Pick<Handlers, ScheduleMe
       });
       s().scheduler.rearm();
       return snooze;
+    },
+    'workbench.quickReply': async ({ chatId, text }) => {
+      try {
+        return { key: await replyFromNotification(s(), chatId, text) };
+      } catch (error) {
+        if (error instanceof QuickReplyRefused) throw new UserFacingError('not_found', error.message);
+        throw error;
+      }
     },
     'snooze.clear': ({ chatId }) => {
       store().transaction(() => {

@@ -9,7 +9,7 @@ import type { AppCore } from '../../../electron/core/app/app-core.ts';
 import type { ParleyApi } from '../../../shared/contract/client.ts';
 import type { MethodName } from '../../../shared/contract/methods.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
-import { eventually } from '../core/helpers.ts';
+import { control, eventually } from '../core/helpers.ts';
 import { inspectStore, type StoreInspector } from '../store-inspector.ts';
 import { attachmentServer, PNG } from './support.ts';
 
@@ -612,7 +612,7 @@ export function contractCalls(): Record<MethodName, Call> {
     'scheduled.sendNow': async (t) => {
       const { key } = await t.parley.scheduled.sendNow({ id: scheduledId });
       expect(await t.parley.scheduled.list({ chatId: f.chatId })).toEqual([]);
-      await eventually(() => expect(outbox(t, key)).toBeUndefined());
+      await eventually(() => outbox(t, key) === undefined, 'the message to leave the outbox');
       expect((await t.parley.messages.get({ keys: [key] }))[0]?.text).toBe('See you at ten');
       await expect(t.parley.scheduled.sendNow({ id: scheduledId })).rejects.toMatchObject({
         code: 'not_found',
@@ -652,6 +652,26 @@ export function contractCalls(): Record<MethodName, Call> {
       expect(await t.parley.snooze.clear({ chatId: f.chatId })).toBeNull();
       expect((await t.parley.snooze.list()).snoozed).toEqual([]);
       expect((await t.parley.chats.list({})).map((c) => c.id)).toContain(f.chatId);
+    },
+    'workbench.quickReply': async (t) => {
+      // Given the customer wrote and the chat is unread
+      await control(t.demo, 'POST', '/inbound/message', { chat_id: f.chatId, text: 'Ping?' });
+      await t.parley.app.syncNow();
+      await eventually(
+        async () => ((await t.parley.chats.details({ chatId: f.chatId }))?.chat.unreadCount ?? 0) > 0,
+        'the customer message to arrive',
+      );
+      // When the agent answers from the notification, the reply goes out once and the chat is read
+      const { key } = await t.parley.workbench.quickReply({
+        chatId: f.chatId,
+        text: 'Answered from the toast',
+      });
+      await eventually(() => outbox(t, key) === undefined, 'the message to leave the outbox');
+      expect((await t.parley.messages.get({ keys: [key] }))[0]?.text).toBe('Answered from the toast');
+      expect((await t.parley.chats.details({ chatId: f.chatId }))?.chat.unreadCount).toBe(0);
+      await expect(t.parley.workbench.quickReply({ chatId: 999_999_999, text: 'x' })).rejects.toMatchObject({
+        code: 'not_found',
+      });
     },
     'waiting.list': async (t) => {
       const waiting = await t.parley.waiting.list();

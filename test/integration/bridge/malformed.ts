@@ -119,6 +119,7 @@ export const VALID_INPUTS: { [M in MethodName]: MethodInput<M> } = {
   'snooze.list': {},
   'snooze.set': { chatId: 1, until: 1_900_000_000_000 },
   'snooze.clear': { chatId: 1 },
+  'workbench.quickReply': { chatId: 1, text: 'On it!' },
 };
 
 export interface MalformedCase {
