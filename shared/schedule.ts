@@ -4,6 +4,7 @@
  * the platform's time-zone database (Intl), so a DST change in between moves the instant, never
  * the clock time the agent picked.
  */
+import { z } from 'zod';
 
 export const MORNING_HOUR = 8;
 /** "Later today" is this many hours ahead, rounded up to a quarter hour. */
@@ -130,6 +131,27 @@ export function instantOfLocalInput(value: string, timeZone: string): number | n
   // 31 February and friends: the calendar must agree.
   if (addDays(wall, 0).day !== day) return null;
   return instantOf(wall, timeZone);
+}
+
+/** A wall-clock time of day, "HH:MM" (24 h). */
+export const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use a time like 07:30');
+
+/**
+ * Whether `now` falls in the do-not-disturb window on the agent's wall clock; a window whose end is
+ * before its start runs overnight ("22:00"–"07:00"). Equal start and end mean no quiet time.
+ */
+export function isQuietTime(
+  now: number,
+  quiet: { start: string; end: string } | null,
+  timeZone: string,
+): boolean {
+  if (!quiet || quiet.start === quiet.end) return false;
+  const wall = wallTimeAt(now, timeZone);
+  const minutes = wall.hour * 60 + wall.minute;
+  const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+  const start = toMinutes(quiet.start);
+  const end = toMinutes(quiet.end);
+  return start < end ? minutes >= start && minutes < end : minutes >= start || minutes < end;
 }
 
 /** Grace period for undo send: off by default, up to 10 s. */

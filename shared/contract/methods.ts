@@ -14,7 +14,7 @@ import {
   MAX_CANNED_ATTACHMENTS,
   MAX_CANNED_FILE_CHARS,
 } from '../workbench.ts';
-import { MAX_UNDO_SECONDS } from '../schedule.ts';
+import { clockTime, MAX_UNDO_SECONDS } from '../schedule.ts';
 import type {
   AppInfo,
   CannedReply,
@@ -424,6 +424,8 @@ export const methods = {
           .max(24 * 60)
           .optional(),
         undoSeconds: z.number().int().min(0).max(MAX_UNDO_SECONDS).optional(),
+        quietHours: z.object({ start: clockTime, end: clockTime }).strict().nullable().optional(),
+        mutedLineIds: z.array(z.number().int()).max(200).optional(),
       })
       .strict(),
   )<WorkbenchSettings>(),

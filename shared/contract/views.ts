@@ -171,6 +171,10 @@ export interface WorkbenchSettings {
   overdueMinutes: number;
   /** Undo send: a sent message waits this many seconds (0 = off, at most 10) before it goes out. */
   undoSeconds: number;
+  /** Do not disturb: no notifications between these wall-clock times ("22:00"–"07:00"); null = off. */
+  quietHours: { start: string; end: string } | null;
+  /** Lines whose conversations never notify. */
+  mutedLineIds: number[];
 }
 
 export interface ChatContext {

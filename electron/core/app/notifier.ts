@@ -1,11 +1,12 @@
 import type { ChatSnooze, IncomingNotice } from '../../../shared/contract/views.ts';
 import type { Chat } from '../../../shared/domain.ts';
+import { isQuietTime } from '../../../shared/schedule.ts';
 import type { LocalStore } from '../store/local-store.ts';
 
 /**
  * Decides which new inbound messages deserve a notification: not from us, not read, not seen before,
- * newer than the session (a restart or a first sync notifies nothing), and not in the chat the agent
- * is looking at with the window focused.
+ * newer than the session (a restart or a first sync notifies nothing), not in the chat the agent
+ * is looking at with the window focused, not during do-not-disturb hours, not on a muted line.
  */
 export class Notifier {
   readonly #store: LocalStore;
@@ -13,9 +14,21 @@ export class Notifier {
   readonly #seen = new Set<string>();
   #focus: { chatId: number | null; focused: boolean } = { chatId: null, focused: false };
 
-  constructor(store: LocalStore, since = Date.now()) {
+  readonly #now: () => number;
+
+  constructor(store: LocalStore, since = Date.now(), now: () => number = Date.now) {
     this.#store = store;
+    this.#now = now;
     this.#since = since - 5_000;
+  }
+
+  /** Do not disturb now, or the chat's line is muted (Settings → Workbench). */
+  #silenced(chatId: number): boolean {
+    const settings = this.#store.workbench.settings();
+    if (isQuietTime(this.#now(), settings.quietHours, Intl.DateTimeFormat().resolvedOptions().timeZone))
+      return true;
+    const lineId = this.#store.chats.get(chatId)?.lineId;
+    return lineId !== undefined && settings.mutedLineIds.includes(lineId);
   }
 
   setFocus(chatId: number | null, focused: boolean): void {
@@ -24,6 +37,7 @@ export class Notifier {
 
   consider(chatId: number, keys: readonly string[], preview: boolean): IncomingNotice[] {
     if (this.#focus.focused && this.#focus.chatId === chatId) return [];
+    if (this.#silenced(chatId)) return [];
     const fresh = keys.filter((key) => !this.#seen.has(key));
     if (fresh.length === 0) return [];
     const notices: IncomingNotice[] = [];
@@ -48,7 +62,7 @@ export class Notifier {
    */
   snoozeReturned(snooze: ChatSnooze, preview: boolean): IncomingNotice | null {
     const chat = this.#store.chats.get(snooze.chatId);
-    if (!chat) return null;
+    if (!chat || this.#silenced(chat.id)) return null;
     const until = new Date(snooze.until).toLocaleString(undefined, {
       weekday: 'short',
       hour: 'numeric',

@@ -6,6 +6,8 @@ export const DEFAULT_WORKBENCH_SETTINGS: WorkbenchSettings = {
   agentName: '',
   overdueMinutes: 15,
   undoSeconds: 0,
+  quietHours: null,
+  mutedLineIds: [],
 };
 
 /** The workbench's questions of the inbox ("who is waiting on me?") and its per-workspace settings. */
@@ -65,12 +67,20 @@ export class WorkbenchRepo {
           : DEFAULT_WORKBENCH_SETTINGS.overdueMinutes,
       undoSeconds:
         typeof stored.undoSeconds === 'number' ? stored.undoSeconds : DEFAULT_WORKBENCH_SETTINGS.undoSeconds,
+      quietHours:
+        stored.quietHours && typeof stored.quietHours === 'object'
+          ? (stored.quietHours as WorkbenchSettings['quietHours'])
+          : DEFAULT_WORKBENCH_SETTINGS.quietHours,
+      mutedLineIds: Array.isArray(stored.mutedLineIds)
+        ? stored.mutedLineIds.filter((id): id is number => typeof id === 'number')
+        : DEFAULT_WORKBENCH_SETTINGS.mutedLineIds,
     };
   }
 
   updateSettings(patch: Partial<WorkbenchSettings>): WorkbenchSettings {
     this.#db.transaction(() => {
       for (const [key, value] of Object.entries(patch))
+        // null is a value here (quiet hours off); only undefined leaves a setting as it is
         if (value !== undefined)
           this.#db.run(
             'INSERT INTO workbench_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',

@@ -438,9 +438,20 @@ export function contractCalls(): Record<MethodName, Call> {
       const updated = await t.parley.workbench.updateSettings({
         agentName: '  Sam Rivera ',
         overdueMinutes: 10,
+        quietHours: { start: '22:00', end: '07:00' },
+        mutedLineIds: [f.lineId],
       });
-      expect(updated).toEqual({ agentName: 'Sam Rivera', overdueMinutes: 10, undoSeconds: 0 });
+      expect(updated).toEqual({
+        agentName: 'Sam Rivera',
+        overdueMinutes: 10,
+        undoSeconds: 0,
+        quietHours: { start: '22:00', end: '07:00' },
+        mutedLineIds: [f.lineId],
+      });
+      // Back to notifying, for the calls after this one
       expect(await t.parley.workbench.settings()).toEqual(updated);
+      await t.parley.workbench.updateSettings({ quietHours: null, mutedLineIds: [] });
+      expect(await t.parley.workbench.settings()).toMatchObject({ quietHours: null, mutedLineIds: [] });
     },
     'canned.save': async (t) => {
       // Staged as the host stages what the user hands over (the hosts' own tests cover how).

@@ -103,7 +103,13 @@ export const VALID_INPUTS: { [M in MethodName]: MethodInput<M> } = {
   'workbench.chatContext': { chatId: 1 },
   'waiting.list': {},
   'workbench.settings': {},
-  'workbench.updateSettings': { agentName: 'Sam', overdueMinutes: 15, undoSeconds: 5 },
+  'workbench.updateSettings': {
+    agentName: 'Sam',
+    overdueMinutes: 15,
+    undoSeconds: 5,
+    quietHours: { start: '22:00', end: '07:00' },
+    mutedLineIds: [1],
+  },
   'scheduled.list': { chatId: 1 },
   'scheduled.send': { chatId: 1, text: 'On my way', stagedIds: [UUID], attachmentUrls: [] },
   'scheduled.create': {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   instantOf,
+  isQuietTime,
   instantOfLocalInput,
   laterTodayIsToday,
   presetInstant,
@@ -80,5 +81,31 @@ describe('send-later times in the agent’s time zone', () => {
     expect(instantOfLocalInput('2026-02-31T09:00', BERLIN)).toBeNull();
     expect(instantOfLocalInput('tomorrow', BERLIN)).toBeNull();
     expect(instantOfLocalInput('2026-12-24T25:00', BERLIN)).toBeNull();
+  });
+});
+
+describe('do-not-disturb hours', () => {
+  const quiet = { start: '22:00', end: '07:00' };
+
+  it('run overnight on the agent’s wall clock', () => {
+    // 23:30 and 06:59 in New York are quiet; 07:00 and 12:00 are not
+    expect(isQuietTime(Date.parse('2026-06-11T03:30:00Z'), quiet, NEW_YORK)).toBe(true);
+    expect(isQuietTime(Date.parse('2026-06-11T10:59:00Z'), quiet, NEW_YORK)).toBe(true);
+    expect(isQuietTime(Date.parse('2026-06-11T11:00:00Z'), quiet, NEW_YORK)).toBe(false);
+    expect(isQuietTime(Date.parse('2026-06-11T16:00:00Z'), quiet, NEW_YORK)).toBe(false);
+  });
+
+  it('follow the wall clock across a DST switch, and are off when unset or empty', () => {
+    // 06:30 EDT on the morning after spring forward is still quiet
+    expect(isQuietTime(Date.parse('2026-03-08T10:30:00Z'), quiet, NEW_YORK)).toBe(true);
+    expect(isQuietTime(Date.parse('2026-03-08T11:00:00Z'), quiet, NEW_YORK)).toBe(false);
+    expect(isQuietTime(Date.parse('2026-06-11T03:30:00Z'), null, NEW_YORK)).toBe(false);
+    expect(isQuietTime(Date.parse('2026-06-11T03:30:00Z'), { start: '09:00', end: '09:00' }, NEW_YORK)).toBe(
+      false,
+    );
+    // a daytime window
+    expect(isQuietTime(Date.parse('2026-06-11T16:00:00Z'), { start: '12:00', end: '13:00' }, NEW_YORK)).toBe(
+      true,
+    );
   });
 });

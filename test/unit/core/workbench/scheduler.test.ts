@@ -6,6 +6,7 @@ import type { ChatSnooze } from '../../../../shared/contract/views.ts';
 import type { SendInput } from '../../../../electron/core/outbox/outbox.ts';
 import { LocalStore } from '../../../../electron/core/store/local-store.ts';
 import { WorkbenchScheduler } from '../../../../electron/core/workbench/scheduler.ts';
+import { Notifier } from '../../../../electron/core/app/notifier.ts';
 
 const LINE = '+14155550100';
 const CUSTOMER = '+14155550199';
@@ -199,3 +200,63 @@ describe('the workbench scheduler', () => {
     expect(store.chats.list().map((c) => c.id)).toEqual([6, CHAT]);
   });
 });
+
+describe('which notices the notifier lets through', () => {
+  let dir: string;
+  let store: LocalStore;
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('none during do-not-disturb hours or on a muted line; the rest as before', () => {
+    dir = mkdtempSync(join(tmpdir(), 'parley-notifier-'));
+    store = new LocalStore(join(dir, 'db.sqlite'));
+    store.lines.replaceAll([
+      {
+        id: 1,
+        phoneNumber: LINE,
+        forwardingNumber: null,
+        responseRate: null,
+        userName: null,
+        userEmail: null,
+      },
+    ]);
+    store.chats.upsert([
+      {
+        id: CHAT,
+        lineId: 1,
+        displayName: 'Dana',
+        handles: [{ id: 2, identifier: CUSTOMER, service: 'SMS', joinedAt: null, isMe: false }],
+      },
+    ]);
+    const now = Date.now();
+    const say = (id: number) => {
+      store.messages.upsert([
+        { id, chatId: CHAT, text: `hi ${id}`, sentAt: now, fromMe: false, sender: CUSTOMER },
+      ]);
+      return store.messages
+        .byKeys(store.messages.page(CHAT, { limit: 50 }).map((m) => m.key))
+        .filter((m) => m.id === id)[0]!.key;
+    };
+    const notifier = new Notifier(store, now - 1000, () => now);
+
+    store.workbench.updateSettings({ mutedLineIds: [1] });
+    expect(notifier.consider(CHAT, [say(1)], true)).toEqual([]);
+    store.workbench.updateSettings({ mutedLineIds: [], quietHours: aroundNow(now) });
+    expect(notifier.consider(CHAT, [say(2)], true)).toEqual([]);
+    store.workbench.updateSettings({ quietHours: null });
+    expect(notifier.consider(CHAT, [say(3)], false)).toEqual([
+      expect.objectContaining({ chatId: CHAT, body: '' }),
+    ]);
+  });
+});
+
+/** A do-not-disturb window from an hour before `now` to an hour after, on this machine's clock. */
+function aroundNow(now: number): { start: string; end: string } {
+  const hhmm = (at: number) => {
+    const d = new Date(at);
+    return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  };
+  return { start: hhmm(now - 3_600_000), end: hhmm(now + 3_600_000) };
+}
