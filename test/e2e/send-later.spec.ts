@@ -47,7 +47,7 @@ test('a scheduled message waits in the thread and goes out once; an undone one c
   // When the agent writes a message and picks Send later → Tomorrow morning
   const later = 'Your replacement ships tomorrow at 9.';
   await box.fill(later);
-  await page.getByRole('button', { name: 'Send later' }).click();
+  await page.getByRole('button', { name: 'Schedule message' }).click();
   await page
     .getByRole('group', { name: 'Send later' })
     .getByRole('button', { name: /^Tomorrow morning/ })
@@ -230,7 +230,7 @@ for (const theme of ['light', 'dark'] as const) {
     await openChat(page, a.title);
     await expect(held(page)).toContainText('Scheduled for');
     await composer(page, a.title).fill('And one more thing…');
-    await page.getByRole('button', { name: 'Send later' }).click();
+    await page.getByRole('button', { name: 'Schedule message' }).click();
     await expect(page.getByRole('group', { name: 'Send later' })).toBeVisible();
     await check('composer');
     await page.keyboard.press('Escape');

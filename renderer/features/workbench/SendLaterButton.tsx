@@ -11,7 +11,7 @@ export function SendLaterButton({ chatId, disabled }: { chatId: number; disabled
       <button
         type="button"
         className="icon-button"
-        aria-label="Send later"
+        aria-label="Schedule message"
         aria-expanded={open}
         title="Send later (Parley must be running then)"
         disabled={disabled}
