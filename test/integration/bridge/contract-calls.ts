@@ -432,6 +432,8 @@ export function contractCalls(): Record<MethodName, Call> {
         agentName: '',
         overdueMinutes: 15,
         undoSeconds: 0,
+        quietHours: null,
+        mutedLineIds: [],
       });
     },
     'workbench.updateSettings': async (t) => {
