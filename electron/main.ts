@@ -31,6 +31,8 @@ import { registerBridgeIpc, sendBridgeEvent } from './hosts/electron/ipc.ts';
 import { claimSingleInstance, stopBeforeQuit } from './hosts/electron/lifecycle.ts';
 import { menuTemplate } from './hosts/electron/menu.ts';
 import { createNativeNotifier } from './hosts/electron/notifications.ts';
+import { createQuickReplyOpener } from './hosts/electron/quick-reply.ts';
+import { markChatRead, replyFromNotification } from './core/workbench/quick-reply.ts';
 import { createAppProtocolHandler, registerAppScheme } from './hosts/electron/protocol.ts';
 import { openElectronSettings } from './hosts/electron/settings-store.ts';
 import { UnreadIndicator } from './hosts/electron/unread.ts';
@@ -101,12 +103,33 @@ function sendWhenLoaded<E extends 'app.openChat' | 'app.command'>(event: E, payl
   else emit(event, payload);
 }
 
+const openQuickReply = createQuickReplyOpener({
+  BrowserWindow,
+  preloadPath: join(app.getAppPath(), 'dist', 'electron', 'preload.cjs'),
+  adopt: (window) => {
+    const id = window.webContents.id;
+    appContents.add(id);
+    window.on('closed', () => appContents.delete(id));
+  },
+});
+
 const notify = createNativeNotifier({
   Notification,
+  platform: process.platform,
   preferences: () =>
     core?.options.settings.get().notifications ?? { enabled: false, showPreview: false, sound: false },
   focusWindow: showWindow,
   openChat: (chatId) => sendWhenLoaded('app.openChat', { chatId }),
+  reply: (chatId, text) => {
+    if (core)
+      void replyFromNotification(core.session, chatId, text).catch((error: unknown) =>
+        log.warn('a reply from a notification was not sent', { error: String(error) }),
+      );
+  },
+  markRead: (chatId) => {
+    if (core) void markChatRead(core.session, chatId);
+  },
+  openQuickReply,
 });
 
 let unreadTimer: NodeJS.Timeout | undefined;

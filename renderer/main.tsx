@@ -5,6 +5,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startApp } from './actions/bootstrap.ts';
 import { App } from './features/shell/App.tsx';
+import { QuickReply } from './features/workbench/QuickReply.tsx';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/shell.css';
@@ -14,12 +15,12 @@ import './styles/views.css';
 import './styles/workbench.css';
 import './styles/narrow.css';
 
-startApp();
+// The Electron quick-reply window loads this page for one chat: no inbox, no start-up sync.
+const quickReplyChat = Number(new URLSearchParams(location.search).get('quickReply')) || null;
+if (quickReplyChat === null) startApp();
 
 const root = document.getElementById('root');
 if (root)
   createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+    <StrictMode>{quickReplyChat === null ? <App /> : <QuickReply chatId={quickReplyChat} />}</StrictMode>,
   );

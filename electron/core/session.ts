@@ -10,6 +10,7 @@ import type { MessagingService } from './sync/messaging.ts';
 import { V2Messaging } from './sync/messaging-v2.ts';
 import { V3Messaging } from './sync/messaging-v3.ts';
 import { type ReachabilityOptions, ServiceReachability } from './sync/reachability.ts';
+import { WorkbenchScheduler } from './workbench/scheduler.ts';
 
 export interface WorkspaceConnection {
   baseUrl: string;
@@ -47,6 +48,8 @@ export class WorkspaceSession {
   readonly sync: SyncEngine;
   readonly staging: Staging;
   readonly outbox: Outbox;
+  /** Send later, undo send and snooze: holds messages back and brings snoozed chats back. */
+  readonly scheduler: WorkbenchScheduler;
 
   constructor(options: SessionOptions) {
     this.store = new LocalStore(join(options.dataDir, 'workspace.db'));
@@ -74,6 +77,7 @@ export class WorkspaceSession {
       accepted: (key) => this.sync.watchDelivery(key),
       chatCreated: (from, to) => this.store.events.emit('chats.replaced', { from, to }),
     });
+    this.scheduler = new WorkbenchScheduler(this.store, this.outbox);
     // Inbound messages in the open chat are read as they arrive.
     this.store.events.on('messages.changed', ({ chatId }) => this.sync.noteIncoming(chatId));
   }
@@ -82,11 +86,13 @@ export class WorkspaceSession {
   start(): Promise<void> {
     this.reachability.start();
     this.outbox.start();
+    this.scheduler.start();
     return this.sync.start();
   }
 
   async close(): Promise<void> {
     this.reachability.stop();
+    this.scheduler.stop();
     await this.outbox.stop();
     await this.sync.stop();
     this.store.close();

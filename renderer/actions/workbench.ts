@@ -11,6 +11,7 @@ import { errorText } from '../lib/errors.ts';
 import { getState } from '../store/index.ts';
 import { EMPTY_DRAFT } from '../store/composer-slice.ts';
 import { saveDraftNow, setDraftText } from './composer.ts';
+import { loadScheduling } from './scheduled.ts';
 
 // ── loading, and keeping "waiting on you" live ───────────────────────────────────────────────
 
@@ -30,6 +31,7 @@ export async function loadWorkbench(): Promise<void> {
     refreshWaiting(),
     parley.workbench.settings().then((settings) => getState().setWorkbenchSettings(settings)),
     loadCanned(),
+    loadScheduling(),
   ]);
 }
 

@@ -3,7 +3,7 @@ import type { StateCreator } from 'zustand';
 import type { SearchResults } from '../../shared/contract/views.ts';
 import type { Store } from './index.ts';
 
-export type View = 'inbox' | 'contacts' | 'lines' | 'settings' | 'waiting' | 'canned';
+export type View = 'inbox' | 'contacts' | 'lines' | 'settings' | 'waiting' | 'canned' | 'snoozed';
 export type Overlay = 'quickSwitcher' | 'shortcuts' | 'newChat' | 'live' | null;
 
 export interface Toast {

@@ -4,6 +4,8 @@ import type {
   CannedReply,
   ChatContext,
   Note,
+  ScheduledSend,
+  SnoozedChat,
   WaitingChat,
   WorkbenchSettings,
 } from '../../shared/contract/views.ts';
@@ -27,6 +29,12 @@ export interface WorkbenchSlice {
   /** Replaces (or removes, with null) one note wherever it is shown. */
   putNote(note: Note, remove?: boolean): void;
   setNoteFormOpen(chatId: number, open: boolean): void;
+  /** Per chat: messages held back (scheduled, or in their undo grace period), soonest first. */
+  scheduled: Record<number, ScheduledSend[]>;
+  /** Snoozed conversations, and those back from a snooze the agent has not opened yet. */
+  snoozes: { snoozed: SnoozedChat[]; woken: SnoozedChat[] };
+  setScheduled(chatId: number, items: ScheduledSend[]): void;
+  setSnoozes(snoozes: { snoozed: SnoozedChat[]; woken: SnoozedChat[] }): void;
   resetWorkbench(): void;
 }
 
@@ -35,9 +43,17 @@ const initial = {
   cannedStatus: 'idle' as const,
   waiting: [],
   waitingLoaded: false,
-  workbenchSettings: { agentName: '', overdueMinutes: 15 },
+  workbenchSettings: {
+    agentName: '',
+    overdueMinutes: 15,
+    undoSeconds: 0,
+    quietHours: null,
+    mutedLineIds: [],
+  },
   chatContexts: {},
   noteFormOpen: {},
+  scheduled: {},
+  snoozes: { snoozed: [], woken: [] },
 };
 
 function withNote(list: Note[], note: Note, remove: boolean): Note[] {
@@ -69,5 +85,7 @@ export const createWorkbenchSlice: StateCreator<Store, [], [], WorkbenchSlice> =
       return { chatContexts: contexts };
     }),
   setNoteFormOpen: (chatId, open) => set((s) => ({ noteFormOpen: { ...s.noteFormOpen, [chatId]: open } })),
+  setScheduled: (chatId, items) => set((s) => ({ scheduled: { ...s.scheduled, [chatId]: items } })),
+  setSnoozes: (snoozes) => set({ snoozes }),
   resetWorkbench: () => set(initial),
 });

@@ -19,6 +19,10 @@ export interface Events {
   'contacts.removed': { ids: number[] };
   'lines.changed': { ids: number[] };
   'calls.changed': { ids: string[] };
+  /** Messages held back (send later, undo grace period) of these chats changed. */
+  'scheduled.changed': { chatIds: number[] };
+  /** These chats were snoozed, came back, or were unsnoozed. */
+  'snoozes.changed': { chatIds: number[] };
   /**
    * How new messages reach Parley now (live / polling / reconnecting / offline, with the reason) and
    * what the sync is doing: the whole status, sent on every change of either, to apply as it is.
@@ -53,6 +57,8 @@ export const EVENT_NAMES: readonly EventName[] = [
   'contacts.removed',
   'lines.changed',
   'calls.changed',
+  'scheduled.changed',
+  'snoozes.changed',
   'live.status',
   'storage.status',
   'workspaces.changed',

@@ -16,6 +16,7 @@ import {
   MAX_CANNED_ATTACHMENTS,
   MAX_CANNED_FILE_CHARS,
 } from '../workbench.ts';
+import { clockTime, MAX_UNDO_SECONDS } from '../schedule.ts';
 import type {
   AppInfo,
   CannedReply,
@@ -30,6 +31,9 @@ import type {
   SearchResults,
   WaitingChat,
   WorkbenchSettings,
+  ScheduledSend,
+  SnoozedChat,
+  ChatSnooze,
   WorkspaceInfo,
   WorkspaceList,
 } from './views.ts';
@@ -518,9 +522,62 @@ export const methods = {
           .min(0)
           .max(24 * 60)
           .optional(),
+        undoSeconds: z.number().int().min(0).max(MAX_UNDO_SECONDS).optional(),
+        quietHours: z.object({ start: clockTime, end: clockTime }).strict().nullable().optional(),
+        mutedLineIds: z.array(z.number().int()).max(200).optional(),
       })
       .strict(),
   )<WorkbenchSettings>(),
+  // ── send later, undo send, snooze ─────────────────────────────────────────────────────────
+  /** A chat's held-back messages (scheduled, or in their undo grace period), soonest first. */
+  'scheduled.list': method(z.object({ chatId: chatId.optional() }).strict())<ScheduledSend[]>(),
+  /**
+   * Sends from the composer: with undo send on, the message is held for the grace period
+   * (`held`); otherwise it joins the outbox at once (`key`). Fails with `invalid_input`, `not_found`.
+   */
+  'scheduled.send': method(z.object({ chatId, text, stagedIds, attachmentUrls }).strict())<{
+    key: string | null;
+    held: ScheduledSend | null;
+  }>(),
+  /**
+   * Schedules a message for `at` (the future, within a year). It goes out through the outbox if
+   * Parley is running then. Fails with `invalid_input` (empty, in the past), `not_found`.
+   */
+  'scheduled.create': method(
+    z.object({ chatId, text, stagedIds, attachmentUrls, at: z.number().int().positive() }).strict(),
+  )<ScheduledSend>(),
+  /** Edits a held message's text or moves its time. Fails with `not_found` (already sent), `invalid_input`. */
+  'scheduled.update': method(
+    z
+      .object({
+        id: z.number().int().positive(),
+        text: z.string().max(20_000).optional(),
+        at: z.number().int().positive().optional(),
+      })
+      .strict(),
+  )<ScheduledSend>(),
+  /** Sends a held message now (also one waiting for confirmation). Fails with `not_found`. */
+  'scheduled.sendNow': method(z.object({ id: z.number().int().positive() }).strict())<{ key: string }>(),
+  /**
+   * Takes a held message back: it will never be sent. With `toComposer` (undo) its text and files
+   * become the chat's draft; otherwise its files are discarded. Fails with `not_found` (already sent).
+   */
+  'scheduled.withdraw': method(
+    z.object({ id: z.number().int().positive(), toComposer: z.boolean().default(false) }).strict(),
+  )<Draft>(),
+  /** Snoozed conversations (soonest back first) and those back from a snooze, not yet opened. */
+  'snooze.list': method(none)<{ snoozed: SnoozedChat[]; woken: SnoozedChat[] }>(),
+  /** Snoozes a conversation until `until` or the customer's reply. Fails with `not_found`, `invalid_input`. */
+  'snooze.set': method(z.object({ chatId, until: z.number().int().positive() }).strict())<ChatSnooze>(),
+  /** Unsnoozes a conversation, or clears its "back from snooze" mark. Never fails. */
+  'snooze.clear': method(z.object({ chatId }).strict())<void>(),
+  /**
+   * A reply written where the notification is (the quick-reply window): sent through the outbox,
+   * and the conversation marked read. Fails with `not_found`, `invalid_input` (empty).
+   */
+  'workbench.quickReply': method(z.object({ chatId, text: z.string().trim().min(1).max(20_000) }).strict())<{
+    key: string;
+  }>(),
 } as const;
 
 export type Methods = typeof methods;

@@ -182,6 +182,12 @@ export interface WorkbenchSettings {
   agentName: string;
   /** Waits at least this long are overdue; 0 turns the marking off. */
   overdueMinutes: number;
+  /** Undo send: a sent message waits this many seconds (0 = off, at most 10) before it goes out. */
+  undoSeconds: number;
+  /** Do not disturb: no notifications between these wall-clock times ("22:00"–"07:00"); null = off. */
+  quietHours: { start: string; end: string } | null;
+  /** Lines whose conversations never notify. */
+  mutedLineIds: number[];
 }
 
 export interface ChatContext {
@@ -192,4 +198,34 @@ export interface ChatContext {
   notes: Note[];
   /** The contact's notes, oldest first. */
   contactNotes: Note[];
+}
+
+// ── send later, undo send, snooze ─────────────────────────────────────────────────────────────
+
+/** A message held back from the outbox: scheduled by the agent, or in its undo grace period. */
+export interface ScheduledSend {
+  id: number;
+  chatId: number;
+  kind: 'scheduled' | 'grace';
+  text: string;
+  attachments: StagedAttachment[];
+  attachmentUrls: string[];
+  dueAt: number;
+  /** It fell due while Parley was not running: it waits for the agent to send or cancel it. */
+  needsConfirmation: boolean;
+  createdAt: number;
+}
+
+export interface ChatSnooze {
+  chatId: number;
+  until: number;
+  snoozedAt: number;
+  /** When it came back to the inbox (null while snoozed), and why. */
+  wokeAt: number | null;
+  wokeBy: 'time' | 'reply' | null;
+}
+
+export interface SnoozedChat {
+  chat: Chat;
+  snooze: ChatSnooze;
 }

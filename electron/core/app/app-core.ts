@@ -379,6 +379,11 @@ export class AppCore implements HandlerContext {
         for (const notice of this.#notifier?.consider(chatId, keys, settings.showPreview) ?? [])
           this.options.emit('notification.incoming', notice);
       }),
+      session.scheduler.onSnoozeWoke((snooze) => {
+        const settings = this.options.settings.get().notifications;
+        const notice = settings.enabled && this.#notifier?.snoozeReturned(snooze, settings.showPreview);
+        if (notice) this.options.emit('notification.incoming', notice);
+      }),
     );
     this.options.emit('workspaces.changed', this.workspaceList());
     // The first sync runs in the background: the inbox fills as it goes.

@@ -1,10 +1,12 @@
-import type { IncomingNotice } from '../../../shared/contract/views.ts';
+import type { ChatSnooze, IncomingNotice } from '../../../shared/contract/views.ts';
+import type { Chat } from '../../../shared/domain.ts';
+import { isQuietTime } from '../../../shared/schedule.ts';
 import type { LocalStore } from '../store/local-store.ts';
 
 /**
  * Decides which new inbound messages deserve a notification: not from us, not read, not seen before,
- * newer than the session (a restart or a first sync notifies nothing), and not in the chat the agent
- * is looking at with the window focused.
+ * newer than the session (a restart or a first sync notifies nothing), not in the chat the agent
+ * is looking at with the window focused, not during do-not-disturb hours, not on a muted line.
  */
 export class Notifier {
   readonly #store: LocalStore;
@@ -12,9 +14,21 @@ export class Notifier {
   readonly #seen = new Set<string>();
   #focus: { chatId: number | null; focused: boolean } = { chatId: null, focused: false };
 
-  constructor(store: LocalStore, since = Date.now()) {
+  readonly #now: () => number;
+
+  constructor(store: LocalStore, since = Date.now(), now: () => number = Date.now) {
     this.#store = store;
+    this.#now = now;
     this.#since = since - 5_000;
+  }
+
+  /** Do not disturb now, or the chat's line is muted (Settings → Workbench). */
+  #silenced(chatId: number): boolean {
+    const settings = this.#store.workbench.settings();
+    if (isQuietTime(this.#now(), settings.quietHours, Intl.DateTimeFormat().resolvedOptions().timeZone))
+      return true;
+    const lineId = this.#store.chats.get(chatId)?.lineId;
+    return lineId !== undefined && settings.mutedLineIds.includes(lineId);
   }
 
   setFocus(chatId: number | null, focused: boolean): void {
@@ -23,6 +37,7 @@ export class Notifier {
 
   consider(chatId: number, keys: readonly string[], preview: boolean): IncomingNotice[] {
     if (this.#focus.focused && this.#focus.chatId === chatId) return [];
+    if (this.#silenced(chatId)) return [];
     const fresh = keys.filter((key) => !this.#seen.has(key));
     if (fresh.length === 0) return [];
     const notices: IncomingNotice[] = [];
@@ -40,4 +55,33 @@ export class Notifier {
     }
     return notices;
   }
+
+  /**
+   * A snoozed conversation came back: one notice, which replaces the chat's earlier one (the hosts
+   * group notices per chat). Its text stays out when previews are off.
+   */
+  snoozeReturned(snooze: ChatSnooze, preview: boolean): IncomingNotice | null {
+    const chat = this.#store.chats.get(snooze.chatId);
+    if (!chat || this.#silenced(chat.id)) return null;
+    const until = new Date(snooze.until).toLocaleString(undefined, {
+      weekday: 'short',
+      hour: 'numeric',
+      minute: '2-digit',
+    });
+    const why = snooze.wokeBy === 'reply' ? 'the customer replied' : 'its time came';
+    const last = chat.lastMessage;
+    return {
+      chatId: chat.id,
+      messageKey: `snooze-${chat.id}-${snooze.wokeAt ?? snooze.until}`,
+      title: `${chatName(chat)} is back`,
+      body: preview ? `Snoozed until ${until}; back because ${why}.${last?.text ? ` ${last.text}` : ''}` : '',
+    };
+  }
+}
+
+/** How a chat is called in a notice: its name, else its customer's contact name or number. */
+function chatName(chat: Chat): string {
+  if (chat.displayName) return chat.displayName;
+  const customer = chat.handles.find((h) => !h.isMe);
+  return customer?.contactName ?? customer?.identifier ?? 'A conversation';
 }

@@ -11,6 +11,7 @@ import {
 } from '../../../shared/workbench.ts';
 import { ALLOWED_ATTACHMENT_TYPES } from '../api/outgoing.ts';
 import type { CannedFileInput } from '../store/canned-replies-repo.ts';
+import { createScheduleHandlers, type ScheduleMethod } from './schedule-handlers.ts';
 import type { Handlers } from './dispatch.ts';
 import type { HandlerContext } from './handler-context.ts';
 import { UserFacingError } from './errors.ts';
@@ -29,10 +30,17 @@ type WorkbenchMethod =
   | 'workbench.chatContext'
   | 'waiting.list'
   | 'workbench.settings'
-  | 'workbench.updateSettings';
+  | 'workbench.updateSettings'
+  | ScheduleMethod;
 
 /** The workbench's bridge methods: canned replies, private notes, waiting on you. Inputs arrive validated. */
 export function createWorkbenchHandlers(core: HandlerContext): Pick<Handlers, WorkbenchMethod> {
+  return { ...createCoreWorkbenchHandlers(core), ...createScheduleHandlers(core) };
+}
+
+function createCoreWorkbenchHandlers(
+  core: HandlerContext,
+): Pick<Handlers, Exclude<WorkbenchMethod, ScheduleMethod>> {
   const s = () => core.session;
   const store = () => core.session.store;
 

@@ -194,7 +194,11 @@ export class ChatsRepo {
   }
 
   list(filter: ChatFilter = {}): Chat[] {
-    const where: string[] = ['archived = ?'];
+    // Snoozed chats are out of the list until they come back (SnoozesRepo).
+    const where: string[] = [
+      'archived = ?',
+      'id NOT IN (SELECT chat_id FROM chat_snoozes WHERE woke_at IS NULL)',
+    ];
     const params: Array<string | number> = [filter.archived ? 1 : 0];
     if (filter.lineId !== undefined) {
       where.push('line_id = ?');
@@ -206,7 +210,7 @@ export class ChatsRepo {
       params.push(filter.service);
     }
     const rows = this.#db.all<ChatRow>(
-      `SELECT * FROM chats WHERE ${where.join(' AND ')} ORDER BY pinned DESC, last_activity_at DESC, id DESC LIMIT ? OFFSET ?`,
+      `SELECT * FROM chats WHERE ${where.join(' AND ')} ORDER BY pinned DESC, id IN (SELECT chat_id FROM chat_snoozes WHERE woke_at IS NOT NULL) DESC, last_activity_at DESC, id DESC LIMIT ? OFFSET ?`,
       ...params,
       filter.limit ?? 100_000,
       filter.offset ?? 0,

@@ -15,6 +15,8 @@ export const STORE_EVENT_NAMES = [
   'contacts.removed',
   'lines.changed',
   'calls.changed',
+  'scheduled.changed',
+  'snoozes.changed',
   'storage.status',
 ] as const satisfies ReadonlyArray<keyof Events>;
 

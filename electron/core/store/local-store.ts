@@ -12,8 +12,10 @@ import { LinesRepo } from './lines-repo.ts';
 import { MessagesRepo } from './messages-repo.ts';
 import { NotesRepo } from './notes-repo.ts';
 import { OutboxRepo } from './outbox-repo.ts';
+import { ScheduledSendsRepo } from './scheduled-sends-repo.ts';
 import { digitsOf, ftsQuery } from './search.ts';
 import { SeenEventsRepo } from './seen-events-repo.ts';
+import { SnoozesRepo } from './snoozes-repo.ts';
 import { StagedFilesRepo } from './staged-files-repo.ts';
 import { TypingState } from './typing.ts';
 import { V3FactsRepo } from './v3-facts-repo.ts';
@@ -68,6 +70,8 @@ export class LocalStore {
   readonly v3Facts: V3FactsRepo;
   /** V3 ids (UUIDs) ↔ local integer ids (the `V3LocalIds` of api/v3/domain-map.ts). */
   readonly v3Ids: V3IdsRepo;
+  readonly scheduled: ScheduledSendsRepo;
+  readonly snoozes: SnoozesRepo;
 
   constructor(path: string) {
     this.path = path;
@@ -93,6 +97,8 @@ export class LocalStore {
     this.workbench = new WorkbenchRepo(this.#db);
     this.v3Facts = new V3FactsRepo(this.#db, this.events);
     this.v3Ids = new V3IdsRepo(this.#db);
+    this.scheduled = new ScheduledSendsRepo(this.#db);
+    this.snoozes = new SnoozesRepo(this.#db);
     // A first sync that died with indexing paused left the index incomplete: rebuild it now.
     if (this.#db.get<{ live: number }>('SELECT live FROM fts_state')?.live === 0) this.resumeIndexing();
   }

@@ -273,4 +273,32 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (kind, id)
   ) WITHOUT ROWID;
   `,
+  /* 7: send later, undo send and snooze — messages held back from the outbox, conversations snoozed */ `
+  -- a message waiting to join the outbox: scheduled by the agent, or held for the undo grace period
+  CREATE TABLE scheduled_sends (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('scheduled', 'grace')),
+    text TEXT NOT NULL DEFAULT '',
+    staged_ids_json TEXT NOT NULL DEFAULT '[]',
+    attachment_urls_json TEXT NOT NULL DEFAULT '[]',
+    due_at INTEGER NOT NULL,
+    -- due while Parley was not running: waits for the agent instead of going out late
+    needs_confirmation INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX scheduled_sends_due ON scheduled_sends (needs_confirmation, due_at);
+  CREATE INDEX scheduled_sends_chat ON scheduled_sends (chat_id, due_at);
+
+  -- a snoozed conversation leaves the inbox until its time or the customer's reply; once back
+  -- (woke_at set) it is marked until the agent opens it
+  CREATE TABLE chat_snoozes (
+    chat_id INTEGER PRIMARY KEY,
+    until INTEGER NOT NULL,
+    snoozed_at INTEGER NOT NULL,
+    woke_at INTEGER,
+    woke_by TEXT CHECK (woke_by IN ('time', 'reply'))
+  );
+  CREATE INDEX chat_snoozes_until ON chat_snoozes (woke_at, until);
+  `,
 ];

@@ -2,7 +2,13 @@ import type { WorkbenchSettings } from '../../../shared/contract/views.ts';
 import { byLongestWait, type WaitingEntry } from '../../../shared/workbench.ts';
 import type { Database } from './database.ts';
 
-export const DEFAULT_WORKBENCH_SETTINGS: WorkbenchSettings = { agentName: '', overdueMinutes: 15 };
+export const DEFAULT_WORKBENCH_SETTINGS: WorkbenchSettings = {
+  agentName: '',
+  overdueMinutes: 15,
+  undoSeconds: 0,
+  quietHours: null,
+  mutedLineIds: [],
+};
 
 /** The workbench's questions of the inbox ("who is waiting on me?") and its per-workspace settings. */
 export class WorkbenchRepo {
@@ -59,12 +65,22 @@ export class WorkbenchRepo {
         typeof stored.overdueMinutes === 'number'
           ? stored.overdueMinutes
           : DEFAULT_WORKBENCH_SETTINGS.overdueMinutes,
+      undoSeconds:
+        typeof stored.undoSeconds === 'number' ? stored.undoSeconds : DEFAULT_WORKBENCH_SETTINGS.undoSeconds,
+      quietHours:
+        stored.quietHours && typeof stored.quietHours === 'object'
+          ? (stored.quietHours as WorkbenchSettings['quietHours'])
+          : DEFAULT_WORKBENCH_SETTINGS.quietHours,
+      mutedLineIds: Array.isArray(stored.mutedLineIds)
+        ? stored.mutedLineIds.filter((id): id is number => typeof id === 'number')
+        : DEFAULT_WORKBENCH_SETTINGS.mutedLineIds,
     };
   }
 
   updateSettings(patch: Partial<WorkbenchSettings>): WorkbenchSettings {
     this.#db.transaction(() => {
       for (const [key, value] of Object.entries(patch))
+        // null is a value here (quiet hours off); only undefined leaves a setting as it is
         if (value !== undefined)
           this.#db.run(
             'INSERT INTO workbench_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',

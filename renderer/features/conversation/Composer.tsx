@@ -27,6 +27,9 @@ import { UnfilledVariables } from '../workbench/UnfilledVariables.tsx';
 import { apiVersionOf, sendPermission } from '../../lib/v3-presentation.ts';
 import { workspaceVersionOf } from '../../store/workspace-version.ts';
 import { ComposerNotices, SendOptions } from './V3ComposerBar.tsx';
+import { sendWithUndo } from '../../actions/scheduled.ts';
+import { ScheduledStrip } from '../workbench/ScheduledStrip.tsx';
+import { SendLaterButton } from '../workbench/SendLaterButton.tsx';
 
 /** Where the agent writes: Enter sends, Shift+Enter breaks the line; files by picker, paste or drop. */
 export function Composer({ chatId, service, title }: { chatId: number; service: string; title: string }) {
@@ -59,9 +62,11 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
     el.style.height = `${Math.min(el.scrollHeight, 220)}px`;
   }, [draft.text]);
 
+  const undoSeconds = useStore((s) => s.workbenchSettings.undoSeconds);
   const send = () => {
     if (!sendable.allowed) return;
-    void sendDraft(chatId);
+    // With undo send on, the message first waits out its grace period in the thread.
+    void (undoSeconds > 0 && chatId > 0 ? sendWithUndo(chatId) : sendDraft(chatId));
     textarea.current?.focus();
   };
 
@@ -108,6 +113,7 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
   return (
     <div className="composer">
       {chat && <ComposerNotices chat={chat} line={line} />}
+      <ScheduledStrip chatId={chatId} />
       {draft.notices.length > 0 && (
         <div className="composer-notices" role="alert">
           <ul>
@@ -229,6 +235,9 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />
+        {chatId > 0 && (
+          <SendLaterButton chatId={chatId} disabled={empty || draft.staging > 0 || unfilled.length > 0} />
+        )}
         <button
           type="button"
           className="send-button"

@@ -8,6 +8,7 @@ import { Avatar } from '../../components/Avatar.tsx';
 import { ServiceBadge } from '../../components/ServiceBadge.tsx';
 import { chatTitle, customerHandles, typingText } from '../../lib/chat-presentation.ts';
 import { getState, useStore } from '../../store/index.ts';
+import { SnoozeButton } from '../workbench/SnoozeButton.tsx';
 import { Composer } from './Composer.tsx';
 import { DetailsPanel } from './DetailsPanel.tsx';
 import { Timeline } from './Timeline.tsx';
@@ -91,6 +92,7 @@ export function Conversation({ chatId }: { chatId: number }) {
             </div>
           </div>
           <div className="conversation-actions">
+            <SnoozeButton chatId={chatId} />
             <button
               type="button"
               className="icon-button"

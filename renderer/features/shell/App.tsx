@@ -21,6 +21,7 @@ const ShortcutSheet = lazyNamed(() => import('../palette/ShortcutSheet.tsx'), 'S
 const SettingsView = lazyNamed(() => import('../settings/SettingsView.tsx'), 'SettingsView');
 const CannedRepliesView = lazyNamed(() => import('../workbench/CannedRepliesView.tsx'), 'CannedRepliesView');
 const WaitingView = lazyNamed(() => import('../workbench/WaitingView.tsx'), 'WaitingView');
+const SnoozedView = lazyNamed(() => import('../workbench/SnoozedView.tsx'), 'SnoozedView');
 const MediaViewer = lazyNamed(() => import('./MediaViewer.tsx'), 'MediaViewer');
 
 /** The shell: banners, sidebar, and the current view; dialogs float above. */
@@ -51,6 +52,7 @@ export function App() {
             {view === 'settings' && <SettingsView />}
             {view === 'waiting' && <WaitingView />}
             {view === 'canned' && <CannedRepliesView />}
+            {view === 'snoozed' && <SnoozedView />}
           </Suspense>
         </main>
       </div>

@@ -9,7 +9,7 @@ import type { AppCore } from '../../../electron/core/app/app-core.ts';
 import type { ParleyApi } from '../../../shared/contract/client.ts';
 import type { MethodName } from '../../../shared/contract/methods.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
-import { eventually } from '../core/helpers.ts';
+import { control, eventually } from '../core/helpers.ts';
 import { inspectStore, type StoreInspector } from '../store-inspector.ts';
 import { attachmentServer, PNG } from './support.ts';
 
@@ -91,6 +91,8 @@ export function contractCalls(): Record<MethodName, Call> {
   let cannedId = 0;
   let exported = '';
   let noteId = 0;
+  let scheduledId = 0;
+  let graceId = 0;
   const outbox = (t: BridgeUnderTest, key: string) => t.core.session.store.outbox.byMessageKey(key);
 
   return {
@@ -465,15 +467,32 @@ export function contractCalls(): Record<MethodName, Call> {
 
     // ── the agent's workbench
     'workbench.settings': async (t) => {
-      expect(await t.parley.workbench.settings()).toEqual({ agentName: '', overdueMinutes: 15 });
+      expect(await t.parley.workbench.settings()).toEqual({
+        agentName: '',
+        overdueMinutes: 15,
+        undoSeconds: 0,
+        quietHours: null,
+        mutedLineIds: [],
+      });
     },
     'workbench.updateSettings': async (t) => {
       const updated = await t.parley.workbench.updateSettings({
         agentName: '  Sam Rivera ',
         overdueMinutes: 10,
+        quietHours: { start: '22:00', end: '07:00' },
+        mutedLineIds: [f.lineId],
       });
-      expect(updated).toEqual({ agentName: 'Sam Rivera', overdueMinutes: 10 });
+      expect(updated).toEqual({
+        agentName: 'Sam Rivera',
+        overdueMinutes: 10,
+        undoSeconds: 0,
+        quietHours: { start: '22:00', end: '07:00' },
+        mutedLineIds: [f.lineId],
+      });
+      // Back to notifying, for the calls after this one
       expect(await t.parley.workbench.settings()).toEqual(updated);
+      await t.parley.workbench.updateSettings({ quietHours: null, mutedLineIds: [] });
+      expect(await t.parley.workbench.settings()).toMatchObject({ quietHours: null, mutedLineIds: [] });
     },
     'canned.save': async (t) => {
       // Staged as the host stages what the user hands over (the hosts' own tests cover how).
@@ -616,6 +635,95 @@ export function contractCalls(): Record<MethodName, Call> {
       expect(await t.parley.notes.list({ chatId: f.chatId })).toEqual([]);
       expect((await t.parley.chats.search({ query: 'unicorn' })).notes).toEqual([]);
       await expect(t.parley.notes.delete({ id: noteId })).rejects.toMatchObject({ code: 'not_found' });
+    },
+    // ── send later, undo send, snooze
+    'scheduled.create': async (t) => {
+      const at = Date.now() + 3_600_000;
+      const held = await t.parley.scheduled.create({ chatId: f.chatId, text: 'See you at nine', at });
+      expect(held).toMatchObject({
+        chatId: f.chatId,
+        kind: 'scheduled',
+        dueAt: at,
+        needsConfirmation: false,
+      });
+      scheduledId = held.id;
+      expect(t.core.session.store.outbox.count()).toBe(0);
+      await expect(
+        t.parley.scheduled.create({ chatId: f.chatId, text: 'Too late', at: Date.now() - 1 }),
+      ).rejects.toMatchObject({ code: 'invalid_input', field: 'at' });
+    },
+    'scheduled.list': async (t) => {
+      expect((await t.parley.scheduled.list({ chatId: f.chatId })).map((s) => s.id)).toEqual([scheduledId]);
+    },
+    'scheduled.update': async (t) => {
+      const at = Date.now() + 7_200_000;
+      const moved = await t.parley.scheduled.update({ id: scheduledId, text: 'See you at ten', at });
+      expect(moved).toMatchObject({ text: 'See you at ten', dueAt: at });
+      expect((await t.parley.scheduled.list({ chatId: f.chatId }))[0]?.text).toBe('See you at ten');
+    },
+    'scheduled.sendNow': async (t) => {
+      const { key } = await t.parley.scheduled.sendNow({ id: scheduledId });
+      expect(await t.parley.scheduled.list({ chatId: f.chatId })).toEqual([]);
+      await eventually(() => outbox(t, key) === undefined, 'the message to leave the outbox');
+      expect((await t.parley.messages.get({ keys: [key] }))[0]?.text).toBe('See you at ten');
+      await expect(t.parley.scheduled.sendNow({ id: scheduledId })).rejects.toMatchObject({
+        code: 'not_found',
+      });
+    },
+    'scheduled.send': async (t) => {
+      await t.parley.workbench.updateSettings({ undoSeconds: 10 });
+      const { key, held } = await t.parley.scheduled.send({ chatId: f.chatId, text: 'Oops, wrong chat' });
+      expect(key).toBeNull();
+      expect(held).toMatchObject({ kind: 'grace', text: 'Oops, wrong chat' });
+      graceId = held!.id;
+    },
+    'scheduled.withdraw': async (t) => {
+      const draft = await t.parley.scheduled.withdraw({ id: graceId, toComposer: true });
+      expect(draft).toEqual({ text: 'Oops, wrong chat', attachments: [] });
+      expect((await t.parley.chats.getDraft({ chatId: f.chatId })).text).toBe('Oops, wrong chat');
+      expect(await t.parley.scheduled.list({ chatId: f.chatId })).toEqual([]);
+      await t.parley.chats.saveDraft({ chatId: f.chatId, text: '', stagedIds: [] });
+      await t.parley.workbench.updateSettings({ undoSeconds: 0 });
+      await expect(t.parley.scheduled.withdraw({ id: graceId })).rejects.toMatchObject({ code: 'not_found' });
+    },
+    'snooze.set': async (t) => {
+      const until = Date.now() + 86_400_000;
+      expect(await t.parley.snooze.set({ chatId: f.chatId, until })).toMatchObject({
+        chatId: f.chatId,
+        until,
+        wokeAt: null,
+      });
+      expect((await t.parley.chats.list({})).map((c) => c.id)).not.toContain(f.chatId);
+    },
+    'snooze.list': async (t) => {
+      const { snoozed, woken } = await t.parley.snooze.list();
+      expect(snoozed.map((s) => s.chat.id)).toEqual([f.chatId]);
+      expect(woken).toEqual([]);
+    },
+    'snooze.clear': async (t) => {
+      expect(await t.parley.snooze.clear({ chatId: f.chatId })).toBeNull();
+      expect((await t.parley.snooze.list()).snoozed).toEqual([]);
+      expect((await t.parley.chats.list({})).map((c) => c.id)).toContain(f.chatId);
+    },
+    'workbench.quickReply': async (t) => {
+      // Given the customer wrote and the chat is unread
+      await control(t.demo, 'POST', '/inbound/message', { chat_id: f.chatId, text: 'Ping?' });
+      await t.parley.app.syncNow();
+      await eventually(
+        async () => ((await t.parley.chats.details({ chatId: f.chatId }))?.chat.unreadCount ?? 0) > 0,
+        'the customer message to arrive',
+      );
+      // When the agent answers from the notification, the reply goes out once and the chat is read
+      const { key } = await t.parley.workbench.quickReply({
+        chatId: f.chatId,
+        text: 'Answered from the toast',
+      });
+      await eventually(() => outbox(t, key) === undefined, 'the message to leave the outbox');
+      expect((await t.parley.messages.get({ keys: [key] }))[0]?.text).toBe('Answered from the toast');
+      expect((await t.parley.chats.details({ chatId: f.chatId }))?.chat.unreadCount).toBe(0);
+      await expect(t.parley.workbench.quickReply({ chatId: 999_999_999, text: 'x' })).rejects.toMatchObject({
+        code: 'not_found',
+      });
     },
     'waiting.list': async (t) => {
       const waiting = await t.parley.waiting.list();

@@ -110,7 +110,29 @@ export const VALID_INPUTS: { [M in MethodName]: MethodInput<M> } = {
   'workbench.chatContext': { chatId: 1 },
   'waiting.list': {},
   'workbench.settings': {},
-  'workbench.updateSettings': { agentName: 'Sam', overdueMinutes: 15 },
+  'workbench.updateSettings': {
+    agentName: 'Sam',
+    overdueMinutes: 15,
+    undoSeconds: 5,
+    quietHours: { start: '22:00', end: '07:00' },
+    mutedLineIds: [1],
+  },
+  'scheduled.list': { chatId: 1 },
+  'scheduled.send': { chatId: 1, text: 'On my way', stagedIds: [UUID], attachmentUrls: [] },
+  'scheduled.create': {
+    chatId: 1,
+    text: 'Good morning',
+    stagedIds: [],
+    attachmentUrls: [],
+    at: 1_900_000_000_000,
+  },
+  'scheduled.update': { id: 1, text: 'Good morning!', at: 1_900_000_000_000 },
+  'scheduled.sendNow': { id: 1 },
+  'scheduled.withdraw': { id: 1, toComposer: true },
+  'snooze.list': {},
+  'snooze.set': { chatId: 1, until: 1_900_000_000_000 },
+  'snooze.clear': { chatId: 1 },
+  'workbench.quickReply': { chatId: 1, text: 'On it!' },
 };
 
 export interface MalformedCase {

@@ -1,0 +1,169 @@
+import { stagedView } from '../../../shared/contract/staged.ts';
+import type { ScheduledSend, SnoozedChat } from '../../../shared/contract/views.ts';
+import { MAX_SCHEDULE_AHEAD_MS } from '../../../shared/schedule.ts';
+import type { ScheduledSendRow } from '../store/scheduled-sends-repo.ts';
+import { QuickReplyRefused, replyFromNotification } from '../workbench/quick-reply.ts';
+import type { HandlerContext } from './handler-context.ts';
+import type { Handlers } from './dispatch.ts';
+import { UserFacingError } from './errors.ts';
+
+export type ScheduleMethod =
+  | 'scheduled.list'
+  | 'scheduled.send'
+  | 'scheduled.create'
+  | 'scheduled.update'
+  | 'scheduled.sendNow'
+  | 'scheduled.withdraw'
+  | 'snooze.list'
+  | 'snooze.set'
+  | 'snooze.clear'
+  | 'workbench.quickReply';
+
+/** Send later, undo send, snooze and quick replies over the bridge. Inputs arrive validated. */
+export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, ScheduleMethod> {
+  const s = () => core.session;
+  const store = () => core.session.store;
+
+  const view = (row: ScheduledSendRow): ScheduledSend => ({
+    id: row.id,
+    chatId: row.chatId,
+    kind: row.kind,
+    text: row.text,
+    attachments: row.stagedIds.flatMap((id) => {
+      const file = s().staging.get(id);
+      return file ? [stagedView(file)] : [];
+    }),
+    attachmentUrls: row.attachmentUrls,
+    dueAt: row.dueAt,
+    needsConfirmation: row.needsConfirmation,
+    createdAt: row.createdAt,
+  });
+
+  const checkMessage = (input: {
+    chatId: number;
+    text: string;
+    stagedIds: string[];
+    attachmentUrls: string[];
+  }): void => {
+    if (!store().chats.exists(input.chatId) || input.chatId <= 0)
+      throw new UserFacingError('not_found', 'No such chat', { field: 'chatId' });
+    if (input.text.trim() === '' && input.stagedIds.length === 0 && input.attachmentUrls.length === 0)
+      throw new UserFacingError('invalid_input', 'Type a message or add an attachment', { field: 'text' });
+    input.stagedIds.forEach((id, i) => {
+      if (!s().staging.get(id))
+        throw new UserFacingError('not_found', 'That attachment is no longer staged', {
+          field: `stagedIds.${i}`,
+        });
+    });
+  };
+
+  const checkTime = (at: number): void => {
+    const now = Date.now();
+    if (at <= now) throw new UserFacingError('invalid_input', 'Pick a time in the future', { field: 'at' });
+    if (at > now + MAX_SCHEDULE_AHEAD_MS)
+      throw new UserFacingError('invalid_input', 'Pick a time within the next year', { field: 'at' });
+  };
+
+  const existing = (id: number): ScheduledSendRow => {
+    const row = store().scheduled.get(id);
+    if (!row) throw new UserFacingError('not_found', 'That message has already been sent or cancelled');
+    return row;
+  };
+
+  const snoozedChats = (
+    rows: ReturnType<typeof store>['snoozes'] extends { sleeping(): infer R } ? R : never,
+  ) => {
+    const chats = new Map(
+      store()
+        .chats.byIds(rows.map((r) => r.chatId))
+        .map((c) => [c.id, c]),
+    );
+    return rows.flatMap((snooze): SnoozedChat[] => {
+      const chat = chats.get(snooze.chatId);
+      return chat ? [{ chat, snooze }] : [];
+    });
+  };
+
+  return {
+    'scheduled.list': ({ chatId }) =>
+      (chatId === undefined ? store().scheduled.all() : store().scheduled.forChat(chatId)).map(view),
+    'scheduled.send': (input) => {
+      checkMessage(input);
+      const seconds = store().workbench.settings().undoSeconds;
+      if (seconds <= 0) return { key: s().outbox.send(input), held: null };
+      const held = s().scheduler.hold({ ...input, kind: 'grace', dueAt: Date.now() + seconds * 1000 });
+      return { key: null, held: view(held) };
+    },
+    'scheduled.create': ({ at, ...input }) => {
+      checkMessage(input);
+      checkTime(at);
+      return view(s().scheduler.hold({ ...input, kind: 'scheduled', dueAt: at }));
+    },
+    'scheduled.update': ({ id, text, at }) => {
+      const row = existing(id);
+      if (at !== undefined) checkTime(at);
+      if (text !== undefined && text.trim() === '' && row.stagedIds.length + row.attachmentUrls.length === 0)
+        throw new UserFacingError('invalid_input', 'Type a message or cancel it', { field: 'text' });
+      const updated = s().scheduler.change(id, {
+        ...(text !== undefined ? { text } : {}),
+        ...(at !== undefined ? { dueAt: at } : {}),
+      });
+      if (!updated) throw new UserFacingError('not_found', 'That message has already been sent or cancelled');
+      return view(updated);
+    },
+    'scheduled.sendNow': ({ id }) => {
+      existing(id);
+      const key = s().scheduler.sendNow(id);
+      if (key === undefined)
+        throw new UserFacingError('not_found', 'That message has already been sent or cancelled');
+      return { key };
+    },
+    'scheduled.withdraw': async ({ id, toComposer }) => {
+      const row = s().scheduler.withdraw(id);
+      if (!row) throw new UserFacingError('not_found', 'That message has already been sent');
+      if (!toComposer) {
+        await s().staging.release(row.stagedIds);
+        return { text: '', attachments: [] };
+      }
+      store().drafts.set(row.chatId, row.text, row.stagedIds);
+      return {
+        text: row.text,
+        attachments: row.stagedIds.flatMap((sid) => {
+          const file = s().staging.get(sid);
+          return file ? [stagedView(file)] : [];
+        }),
+      };
+    },
+    'snooze.list': () => ({
+      snoozed: snoozedChats(store().snoozes.sleeping()),
+      woken: snoozedChats(store().snoozes.woken()),
+    }),
+    'snooze.set': ({ chatId, until }) => {
+      if (!store().chats.exists(chatId)) throw new UserFacingError('not_found', 'No such chat');
+      checkTime(until);
+      const snooze = store().transaction(() => {
+        const row = store().snoozes.snooze(chatId, until);
+        store().events.emit('snoozes.changed', { chatIds: [chatId] });
+        store().events.emit('chats.changed', { chatIds: [chatId] });
+        return row;
+      });
+      s().scheduler.rearm();
+      return snooze;
+    },
+    'workbench.quickReply': async ({ chatId, text }) => {
+      try {
+        return { key: await replyFromNotification(s(), chatId, text) };
+      } catch (error) {
+        if (error instanceof QuickReplyRefused) throw new UserFacingError('not_found', error.message);
+        throw error;
+      }
+    },
+    'snooze.clear': ({ chatId }) => {
+      store().transaction(() => {
+        if (!store().snoozes.clear(chatId)) return;
+        store().events.emit('snoozes.changed', { chatIds: [chatId] });
+        store().events.emit('chats.changed', { chatIds: [chatId] });
+      });
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { WorkspaceSession } from '../session.ts';
+import { createLogger } from '../log/logger.ts';
+
+const log = createLogger('quick-reply');
+
+/** Why a reply from a notification was refused (the host shows nothing; the text is kept). */
+export class QuickReplyRefused extends Error {}
+
+/**
+ * A reply written where the notification is (inline field, toast input, quick-reply window): it
+ * goes through the outbox like any other message, and the conversation is marked read, since the
+ * agent has seen what they answered.
+ */
+export async function replyFromNotification(
+  session: WorkspaceSession,
+  chatId: number,
+  text: string,
+): Promise<string> {
+  if (!session.store.chats.exists(chatId) || chatId <= 0) throw new QuickReplyRefused('No such chat');
+  if (text.trim() === '') throw new QuickReplyRefused('Type a reply');
+  const key = session.outbox.send({ chatId, text });
+  await markChatRead(session, chatId);
+  return key;
+}
+
+/** Marks a conversation read on the service, then here ("Mark as read" on a notification). */
+export async function markChatRead(session: WorkspaceSession, chatId: number): Promise<void> {
+  const chat = session.store.chats.get(chatId);
+  if (!chat || (chat.unreadCount === 0 && !chat.markedUnread)) return;
+  try {
+    if (chat.unreadCount > 0) await session.client.chats.markAsRead(chatId, { priority: 'user' });
+    session.store.transaction(() => {
+      session.store.messages.markChatRead(chatId);
+      session.store.chats.setFlags(chatId, { markedUnread: false });
+    });
+  } catch (error) {
+    // The chat stays unread; opening it marks it read as usual.
+    log.warn('mark as read from a notification failed', { chatId, error: String(error) });
+  }
+}

@@ -1,0 +1,224 @@
+import type { ChatSnooze } from '../../../shared/contract/views.ts';
+import { createLogger } from '../log/logger.ts';
+import type { SendInput } from '../outbox/outbox.ts';
+import type { LocalStore } from '../store/local-store.ts';
+import type { ScheduledKind, ScheduledSendRow } from '../store/scheduled-sends-repo.ts';
+
+const log = createLogger('scheduler');
+/** Timers longer than this are re-armed (setTimeout overflows past ~24.8 days; clocks drift). */
+const MAX_TIMER_MS = 60 * 60_000;
+
+export interface SchedulerHooks {
+  /** A snoozed conversation came back (its time came, or the customer replied). */
+  snoozeWoke?(snooze: ChatSnooze): void;
+  /** Messages that fell due while Parley was not running now wait for the agent. */
+  overdueHeld?(chatIds: number[]): void;
+}
+
+/** What the scheduler needs of the outbox: the one way a message is sent. */
+export interface SendsMessages {
+  send(input: SendInput): string;
+}
+
+/**
+ * Send later, undo send and snooze, on timers re-armed from the store. A held-back message joins the
+ * outbox in ONE transaction with leaving `scheduled_sends`, so it is either still held or queued
+ * (with its idempotency key), never both: a crash at any point sends it once or not at all.
+ * Messages that fell due while Parley was not running are not sent late on their own: at start they
+ * are marked to wait for the agent's confirmation.
+ */
+export class WorkbenchScheduler {
+  readonly #store: LocalStore;
+  readonly #outbox: SendsMessages;
+  readonly #hooks: SchedulerHooks;
+  readonly #now: () => number;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #wokeListeners = new Set<(snooze: ChatSnooze) => void>();
+  #unsubscribe: (() => void) | undefined;
+  #started = false;
+
+  constructor(store: LocalStore, outbox: SendsMessages, hooks: SchedulerHooks = {}, now = Date.now) {
+    this.#store = store;
+    this.#outbox = outbox;
+    this.#hooks = hooks;
+    this.#now = now;
+  }
+
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const held = this.#store.transaction(() => this.#store.scheduled.holdOverdue(this.#now()));
+    if (held.length > 0) {
+      log.info('messages due while Parley was closed wait for confirmation', { count: held.length });
+      this.#store.events.emit('scheduled.changed', { chatIds: held });
+      this.#hooks.overdueHeld?.(held);
+    }
+    this.#unsubscribe = this.#store.events.on('messages.changed', ({ chatId, keys }) =>
+      this.#wakeOnReply(chatId, keys),
+    );
+    this.#tick();
+  }
+
+  stop(): void {
+    this.#started = false;
+    clearTimeout(this.#timer);
+    this.#unsubscribe?.();
+  }
+
+  /** Listens for snoozed conversations coming back (the app core notifies the agent). */
+  onSnoozeWoke(listener: (snooze: ChatSnooze) => void): () => void {
+    this.#wokeListeners.add(listener);
+    return () => this.#wokeListeners.delete(listener);
+  }
+
+  #announceWoke(snooze: ChatSnooze): void {
+    this.#hooks.snoozeWoke?.(snooze);
+    for (const listener of this.#wokeListeners) listener(snooze);
+  }
+
+  /** Holds a message back until `dueAt` (a scheduled send, or the undo grace period). */
+  hold(input: SendInput & { kind: ScheduledKind; dueAt: number }): ScheduledSendRow {
+    const row = this.#store.transaction(() => {
+      const added = this.#store.scheduled.add({
+        chatId: input.chatId,
+        kind: input.kind,
+        text: input.text,
+        stagedIds: input.stagedIds ?? [],
+        attachmentUrls: input.attachmentUrls ?? [],
+        dueAt: input.dueAt,
+      });
+      // The composer's text now lives here; the draft starts empty like after a send.
+      this.#store.drafts.set(input.chatId, '', []);
+      this.#store.events.emit('scheduled.changed', { chatIds: [input.chatId] });
+      return added;
+    });
+    this.#arm();
+    return row;
+  }
+
+  /** Changes a held message's text, files or time; undefined when it has already gone out. */
+  change(
+    id: number,
+    patch: { text?: string; stagedIds?: readonly string[]; dueAt?: number },
+  ): ScheduledSendRow | undefined {
+    const row = this.#store.transaction(() => {
+      const updated = this.#store.scheduled.update(id, patch);
+      if (updated) this.#store.events.emit('scheduled.changed', { chatIds: [updated.chatId] });
+      return updated;
+    });
+    this.#arm();
+    return row;
+  }
+
+  /**
+   * Takes a held message back (cancel, undo): it will never be sent. Returns it, or undefined when
+   * it already joined the outbox.
+   */
+  withdraw(id: number): ScheduledSendRow | undefined {
+    return this.#store.transaction(() => {
+      const row = this.#store.scheduled.get(id);
+      if (!row || !this.#store.scheduled.remove(id)) return undefined;
+      this.#store.events.emit('scheduled.changed', { chatIds: [row.chatId] });
+      return row;
+    });
+  }
+
+  /** Sends a held message now; returns its message key, or undefined when it is already gone. */
+  sendNow(id: number): string | undefined {
+    const key = this.#release(id);
+    this.#arm();
+    return key;
+  }
+
+  /** Re-reads when the next item is due (after a change made outside the scheduler, like a snooze). */
+  rearm(): void {
+    this.#arm();
+  }
+
+  /** Moves one held message into the outbox, atomically with removing it. */
+  #release(id: number): string | undefined {
+    return this.#store.transaction(() => {
+      const row = this.#store.scheduled.get(id);
+      if (!row || !this.#store.scheduled.remove(id)) return undefined;
+      // Outbox.send empties the chat's draft (it assumes the composer sent); what the agent is
+      // typing now must survive a scheduled message going out.
+      const draft = this.#store.drafts.get(row.chatId);
+      const key = this.#outbox.send({
+        chatId: row.chatId,
+        text: row.text,
+        stagedIds: row.stagedIds,
+        attachmentUrls: row.attachmentUrls,
+      });
+      if (draft) this.#store.drafts.set(row.chatId, draft.text, draft.stagedIds);
+      this.#store.events.emit('scheduled.changed', { chatIds: [row.chatId] });
+      return key;
+    });
+  }
+
+  #tick(): void {
+    if (!this.#started) return;
+    const now = this.#now();
+    for (const row of this.#store.scheduled.due(now)) {
+      try {
+        this.#release(row.id);
+      } catch (error) {
+        // It cannot go out as it is (its chat or a file is gone, the disk is full): the agent decides.
+        log.warn('a scheduled message could not join the outbox', { id: row.id, error: String(error) });
+        try {
+          this.#store.transaction(() => {
+            this.#store.scheduled.requireConfirmation(row.id);
+            this.#store.events.emit('scheduled.changed', { chatIds: [row.chatId] });
+          });
+        } catch {
+          // The store cannot write; the next tick tries again.
+        }
+      }
+    }
+    const woke = this.#store.transaction(() => {
+      const rows = this.#store.snoozes.wakeDue(now);
+      if (rows.length > 0) {
+        const chatIds = rows.map((r) => r.chatId);
+        this.#store.events.emit('chats.changed', { chatIds });
+        this.#store.events.emit('snoozes.changed', { chatIds });
+      }
+      return rows;
+    });
+    for (const snooze of woke) this.#announceWoke(snooze);
+    this.#arm();
+  }
+
+  #arm(): void {
+    clearTimeout(this.#timer);
+    if (!this.#started) return;
+    const next = [this.#store.scheduled.nextDueAt(), this.#store.snoozes.nextWakeAt()].filter(
+      (at): at is number => at !== null,
+    );
+    if (next.length === 0) return;
+    const delay = Math.min(Math.max(0, Math.min(...next) - this.#now()), MAX_TIMER_MS);
+    this.#timer = setTimeout(() => this.#tick(), delay);
+    this.#timer.unref?.();
+  }
+
+  /** The customer wrote in a snoozed conversation: it comes back now. */
+  #wakeOnReply(chatId: number, keys: readonly string[]): void {
+    const snooze = this.#store.snoozes.get(chatId);
+    if (!snooze || snooze.wokeAt !== null) return;
+    const inbound = this.#store.messages
+      .byKeys([...keys])
+      .filter((m) => !m.fromMe && m.sentAt > snooze.snoozedAt);
+    const newest = Math.max(...inbound.map((m) => m.sentAt));
+    if (inbound.length === 0) return;
+    const woke = this.#store.transaction(() => {
+      const row = this.#store.snoozes.wakeOnReply(chatId, newest, this.#now());
+      if (row) {
+        this.#store.events.emit('chats.changed', { chatIds: [chatId] });
+        this.#store.events.emit('snoozes.changed', { chatIds: [chatId] });
+      }
+      return row;
+    });
+    if (woke) {
+      this.#announceWoke(woke);
+      this.#arm();
+    }
+  }
+}
