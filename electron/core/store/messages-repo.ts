@@ -22,8 +22,12 @@ import {
 
 export const serverKey = (id: number): string => `m${id}`;
 
-/** How much earlier than the optimistic copy the service may date its message (clock skew). */
-const PENDING_MATCH_SKEW_MS = 5 * 60_000;
+/**
+ * How much earlier than the optimistic copy the service may date its message (clock skew). Kept
+ * small: a same-text message of ours from minutes before (a colleague's, or history not synced yet)
+ * must never be taken for this send, even for the moment until the send's answer names its id.
+ */
+const PENDING_MATCH_SKEW_MS = 10_000;
 /** How much later than the optimistic copy the service may date it (the send waited, retried). */
 const PENDING_MATCH_WINDOW_MS = 60 * 60_000;
 

@@ -144,6 +144,7 @@ describe('the built main process', () => {
       host: 'electron',
       platform: process.platform,
       demo: true,
+      apiVersion: 'v2',
     });
   });
 

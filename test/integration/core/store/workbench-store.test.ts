@@ -101,7 +101,13 @@ describe('the workbench in the local store', () => {
       attachments: [{ filename: 'menu.pdf', mimeType: 'application/pdf', size: 3 }],
     });
     expect([...(store.canned.filesOf(id)[0]?.data ?? [])]).toEqual([1, 2, 3]);
-    expect(store.workbench.settings()).toEqual({ agentName: 'Sam', overdueMinutes: 15 });
+    expect(store.workbench.settings()).toEqual({
+      agentName: 'Sam',
+      overdueMinutes: 15,
+      undoSeconds: 0,
+      quietHours: null,
+      mutedLineIds: [],
+    });
 
     // A deleted note is gone from search too
     store.notes.remove(note.id);

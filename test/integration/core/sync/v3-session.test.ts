@@ -104,7 +104,9 @@ describe('a V3 workspace session against the sandbox', () => {
     sent.key = session.outbox.send({ chatId: chat.id, text: 'We will be there at 9' });
     await eventually(() => session.store.messages.get(sent.key)?.state === 'delivered', 'delivered');
     follow.stop();
-    expect(follow.states.slice(0, 3)).toEqual(['sending', 'pending', 'delivered']);
+    // Pending once accepted, then forward only (the service may report `sent` on the way).
+    expect(follow.states.slice(0, 2)).toEqual(['sending', 'pending']);
+    expect(follow.states.slice(2).filter((s) => s !== 'sent')).toEqual(['delivered']);
     expect(await v3Copies(sandbox, v3IdOf(chat), 'We will be there at 9')).toBe(1);
   });
 
@@ -131,10 +133,12 @@ describe('a V3 workspace session against the sandbox', () => {
       40_000,
     );
     expect(delivered.id).toBeGreaterThan(0);
-    const sends = attempts
-      .slice(from)
-      .filter((a) => a.method === 'POST' && a.path.endsWith(`${v3ChatId}/messages`));
-    expect(sends.map((a) => a.status)).toEqual([0, 202]);
+    // (the chat's poll may show the service's copy, landed on ours, before the slow answer times
+    // out: an attempt is recorded when it ends, so wait for the repeat's answer too)
+    const sends = () =>
+      attempts.slice(from).filter((a) => a.method === 'POST' && a.path.endsWith(`${v3ChatId}/messages`));
+    await eventually(() => sends().length >= 2, 'the repeated send answered', 40_000);
+    expect(sends().map((a) => a.status)).toEqual([0, 202]);
     expect(await v3Copies(sandbox, v3ChatId, 'Your technician is on the way')).toBe(1);
     expect(
       session.store.messages
