@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { photograph, seriousViolations } from './support/look.ts';
+import { chooseTheme, photograph, seriousViolations } from './support/look.ts';
 import { expect, openInbox, test, type Parley } from './support/parley.ts';
 import { chatRow, conversation, conversationList, goTo, timeline } from './support/screen.ts';
 
@@ -69,11 +69,7 @@ for (const theme of ['light', 'dark'] as const) {
     await openInbox(page, parley);
 
     // The theme, as an agent picks it
-    await goTo(page, 'Settings');
-    await page
-      .getByRole('radiogroup', { name: 'Theme' })
-      .getByRole('radio', { name: theme === 'light' ? 'Light' : 'Dark' })
-      .click();
+    await chooseTheme(page, theme);
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
     await check('settings');

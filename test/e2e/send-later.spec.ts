@@ -8,7 +8,7 @@
  * PARLEY_DOCS_SCREENSHOTS=1) and free of serious or critical axe-core violations.
  */
 import type { Page } from '@playwright/test';
-import { photograph, seriousViolations } from './support/look.ts';
+import { chooseTheme, photograph, seriousViolations } from './support/look.ts';
 import { expect, openInbox, test } from './support/parley.ts';
 import {
   bubble,
@@ -200,11 +200,7 @@ for (const theme of ['light', 'dark'] as const) {
     });
     await parley.call('snooze.set', { chatId: b.chat.id, until: Date.now() + 3 * 86_400_000 });
     await openInbox(page, parley);
-    await goTo(page, 'Settings');
-    await page
-      .getByRole('radiogroup', { name: 'Theme' })
-      .getByRole('radio', { name: theme === 'light' ? 'Light' : 'Dark' })
-      .click();
+    await chooseTheme(page, theme);
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
 
     await goTo(page, 'Inbox');

@@ -6,7 +6,7 @@
  * photographed in both themes (docs/screenshots/v3-*.png with PARLEY_DOCS_SCREENSHOTS=1).
  */
 import type { Page } from '@playwright/test';
-import { photograph, seriousViolations } from './support/look.ts';
+import { chooseTheme, photograph, seriousViolations } from './support/look.ts';
 import { expect, openInbox, test, type Parley } from './support/parley.ts';
 import { bubble, bubbles, composer, goTo, openChat, send } from './support/screen.ts';
 
@@ -109,11 +109,7 @@ for (const theme of ['light', 'dark'] as const) {
     };
     const picked = await parley.pickChat((c) => c.service === 'iMessage' && !c.isGroup);
     await openInbox(page, parley);
-    await goTo(page, 'Settings');
-    await page
-      .getByRole('radiogroup', { name: 'Theme' })
-      .getByRole('radio', { name: theme === 'light' ? 'Light' : 'Dark' })
-      .click();
+    await chooseTheme(page, theme);
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
     await expect(page.getByText('API V2').first()).toBeVisible();
     await check('settings');

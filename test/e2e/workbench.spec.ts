@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import { chatTitle } from '../../renderer/lib/chat-presentation.ts';
-import { photograph, seriousViolations } from './support/look.ts';
+import { chooseTheme, photograph, seriousViolations } from './support/look.ts';
 import { escapeRegExp, expect, openInbox, test, type Parley } from './support/parley.ts';
 import { png } from './support/files.ts';
 import { bubble, composer, conversation, goTo, openChat, timeline } from './support/screen.ts';
@@ -255,11 +255,7 @@ for (const theme of ['light', 'dark'] as const) {
     const { chat, title } = await strangerChat(parley);
     await parley.call('notes.add', { chatId: chat.id, text: 'Asked for a callback about the quote' });
     await openInbox(page, parley);
-    await goTo(page, 'Settings');
-    await page
-      .getByRole('radiogroup', { name: 'Theme' })
-      .getByRole('radio', { name: theme === 'light' ? 'Light' : 'Dark' })
-      .click();
+    await chooseTheme(page, theme);
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
 
     await openWaiting(page);

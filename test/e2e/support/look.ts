@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
+import { goTo } from './screen.ts';
 
 const DOCS = join(import.meta.dirname, '..', '..', '..', 'docs', 'screenshots');
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -32,4 +33,13 @@ export async function photograph(
     mkdirSync(DOCS, { recursive: true });
     writeFileSync(join(DOCS, `${name}.png`), body);
   }
+}
+
+/** Picks the theme in Settings, as an agent does (Settings stays open). */
+export async function chooseTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  await goTo(page, 'Settings');
+  await page
+    .getByRole('radiogroup', { name: 'Theme' })
+    .getByRole('radio', { name: theme === 'light' ? 'Light' : 'Dark' })
+    .click();
 }
