@@ -3,15 +3,13 @@
  * dialogs) in the light and the dark theme has no serious or critical axe-core violation, and each
  * is photographed (test artifacts; with PARLEY_DOCS_SCREENSHOTS=1 also docs/screenshots/).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { chooseTheme, photograph, seriousViolations } from './support/look.ts';
 import { expect, openInbox, test, type Parley } from './support/parley.ts';
 import { chatRow, conversation, conversationList, goTo, timeline } from './support/screen.ts';
 
-const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 /** The views the README shows (docs/screenshots/<view>-<theme>.png). */
 const DOCS_VIEWS = new Set([
   'inbox',
@@ -35,25 +33,6 @@ test('every picture in the README is one the suite takes', () => {
     expect(taken, `${picture}.png is refreshed by the e2e suite`).toBe(true);
   }
 });
-
-/** Axe-core's serious and critical findings on what is on screen, as readable lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary}`));
-}
-
-async function photograph(page: Page, testInfo: TestInfo, view: string, theme: string): Promise<void> {
-  const name = `${view}-${theme}`;
-  // The caret is noise in a picture.
-  const body = await page.screenshot({ caret: 'hide', animations: 'disabled' });
-  await testInfo.attach(name, { body, contentType: 'image/png' });
-  if (process.env['PARLEY_DOCS_SCREENSHOTS'] === '1' && DOCS_VIEWS.has(view)) {
-    mkdirSync(DOCS, { recursive: true });
-    writeFileSync(join(DOCS, `${name}.png`), body);
-  }
-}
 
 /** Scrolls the virtualized inbox until the row is rendered, then opens it. */
 async function scrollToAndOpen(page: Page, title: string): Promise<void> {
@@ -83,18 +62,14 @@ for (const theme of ['light', 'dark'] as const) {
     test.setTimeout(120_000);
     const problems: Record<string, string[]> = {};
     const check = async (view: string) => {
-      await photograph(page, testInfo, view, theme);
+      await photograph(page, testInfo, `${view}-${theme}`, DOCS_VIEWS.has(view));
       const found = await seriousViolations(page);
       if (found.length) problems[view] = found;
     };
     await openInbox(page, parley);
 
     // The theme, as an agent picks it
-    await goTo(page, 'Settings');
-    await page
-      .getByRole('radiogroup', { name: 'Theme' })
-      .getByRole('radio', { name: theme === 'light' ? 'Light' : 'Dark' })
-      .click();
+    await chooseTheme(page, theme);
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
     await check('settings');

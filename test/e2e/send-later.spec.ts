@@ -7,10 +7,8 @@
  * light and the dark theme, photographed (docs/screenshots/send-later-*.png with
  * PARLEY_DOCS_SCREENSHOTS=1) and free of serious or critical axe-core violations.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { chooseTheme, photograph, seriousViolations } from './support/look.ts';
 import { expect, openInbox, test } from './support/parley.ts';
 import {
   bubble,
@@ -21,9 +19,6 @@ import {
   goTo,
   openChat,
 } from './support/screen.ts';
-
-const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 function held(page: Page) {
   return page.getByRole('list', { name: 'Messages not sent yet' }).getByTestId('held-message');
@@ -184,15 +179,6 @@ async function recordClickableNotifications(page: Page) {
   };
 }
 
-async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const body = await page.screenshot({ caret: 'hide', animations: 'disabled' });
-  await testInfo.attach(name, { body, contentType: 'image/png' });
-  if (process.env['PARLEY_DOCS_SCREENSHOTS'] === '1') {
-    mkdirSync(DOCS, { recursive: true });
-    writeFileSync(join(DOCS, `${name}.png`), body);
-  }
-}
-
 for (const theme of ['light', 'dark'] as const) {
   test(`send later and snooze in the ${theme} theme are accessible (and photographed)`, async ({
     page,
@@ -202,12 +188,7 @@ for (const theme of ['light', 'dark'] as const) {
     const problems: Record<string, string[]> = {};
     const check = async (view: string) => {
       await photograph(page, testInfo, `send-later-${view}-${theme}`);
-      const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-      const found = violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .flatMap((v) =>
-          v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary}`),
-        );
+      const found = await seriousViolations(page);
       if (found.length) problems[view] = found;
     };
     const [a, b] = await parley.pickChats(2);
@@ -219,11 +200,7 @@ for (const theme of ['light', 'dark'] as const) {
     });
     await parley.call('snooze.set', { chatId: b.chat.id, until: Date.now() + 3 * 86_400_000 });
     await openInbox(page, parley);
-    await goTo(page, 'Settings');
-    await page
-      .getByRole('radiogroup', { name: 'Theme' })
-      .getByRole('radio', { name: theme === 'light' ? 'Light' : 'Dark' })
-      .click();
+    await chooseTheme(page, theme);
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
 
     await goTo(page, 'Inbox');

@@ -5,15 +5,10 @@
  * a card built from the address alone, and V2 sending works unchanged. The views are axe-checked and
  * photographed in both themes (docs/screenshots/v3-*.png with PARLEY_DOCS_SCREENSHOTS=1).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { chooseTheme, photograph, seriousViolations } from './support/look.ts';
 import { expect, openInbox, test, type Parley } from './support/parley.ts';
 import { bubble, bubbles, composer, goTo, openChat, send } from './support/screen.ts';
-
-const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 async function openImessageChat(page: Page, parley: Parley) {
   const picked = await parley.pickChat((c) => c.service === 'iMessage' && !c.isGroup);
@@ -109,21 +104,12 @@ for (const theme of ['light', 'dark'] as const) {
     const problems: Record<string, string[]> = {};
     const check = async (view: string) => {
       await photograph(page, testInfo, `v3-${view}-${theme}`);
-      const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-      const found = violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .flatMap((v) =>
-          v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary}`),
-        );
+      const found = await seriousViolations(page);
       if (found.length) problems[view] = found;
     };
     const picked = await parley.pickChat((c) => c.service === 'iMessage' && !c.isGroup);
     await openInbox(page, parley);
-    await goTo(page, 'Settings');
-    await page
-      .getByRole('radiogroup', { name: 'Theme' })
-      .getByRole('radio', { name: theme === 'light' ? 'Light' : 'Dark' })
-      .click();
+    await chooseTheme(page, theme);
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
     await expect(page.getByText('API V2').first()).toBeVisible();
     await check('settings');
@@ -146,13 +132,4 @@ for (const theme of ['light', 'dark'] as const) {
 
     expect(problems).toEqual({});
   });
-}
-
-async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const body = await page.screenshot({ caret: 'hide', animations: 'disabled' });
-  await testInfo.attach(name, { body, contentType: 'image/png' });
-  if (process.env['PARLEY_DOCS_SCREENSHOTS'] === '1') {
-    mkdirSync(DOCS, { recursive: true });
-    writeFileSync(join(DOCS, `${name}.png`), body);
-  }
 }

@@ -5,17 +5,12 @@
  * the light and the dark theme, photographed (docs/screenshots/workbench-*.png with
  * PARLEY_DOCS_SCREENSHOTS=1) and free of serious or critical axe-core violations.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { chatTitle } from '../../renderer/lib/chat-presentation.ts';
+import { chooseTheme, photograph, seriousViolations } from './support/look.ts';
 import { escapeRegExp, expect, openInbox, test, type Parley } from './support/parley.ts';
 import { png } from './support/files.ts';
 import { bubble, composer, conversation, goTo, openChat, timeline } from './support/screen.ts';
-
-const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /** A one-to-one conversation near the top whose customer is not a contact (no first name, no company). */
 async function strangerChat(parley: Parley) {
@@ -230,15 +225,6 @@ test('a note on a contact shows in the details panel of their conversations, and
   await expect(notes).toContainText('Owns the Wombat Street rentals');
 });
 
-async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const body = await page.screenshot({ caret: 'hide', animations: 'disabled' });
-  await testInfo.attach(name, { body, contentType: 'image/png' });
-  if (process.env['PARLEY_DOCS_SCREENSHOTS'] === '1') {
-    mkdirSync(DOCS, { recursive: true });
-    writeFileSync(join(DOCS, `${name}.png`), body);
-  }
-}
-
 for (const theme of ['light', 'dark'] as const) {
   test(`the workbench's views in the ${theme} theme are accessible (and photographed)`, async ({
     page,
@@ -248,12 +234,7 @@ for (const theme of ['light', 'dark'] as const) {
     const problems: Record<string, string[]> = {};
     const check = async (view: string) => {
       await photograph(page, testInfo, `workbench-${view}-${theme}`);
-      const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-      const found = violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .flatMap((v) =>
-          v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary}`),
-        );
+      const found = await seriousViolations(page);
       if (found.length) problems[view] = found;
     };
     await parley.call('canned.save', {
@@ -274,11 +255,7 @@ for (const theme of ['light', 'dark'] as const) {
     const { chat, title } = await strangerChat(parley);
     await parley.call('notes.add', { chatId: chat.id, text: 'Asked for a callback about the quote' });
     await openInbox(page, parley);
-    await goTo(page, 'Settings');
-    await page
-      .getByRole('radiogroup', { name: 'Theme' })
-      .getByRole('radio', { name: theme === 'light' ? 'Light' : 'Dark' })
-      .click();
+    await chooseTheme(page, theme);
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
 
     await openWaiting(page);

@@ -6,33 +6,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHost, type BrowserHost } from '../../../electron/browser-host.ts';
-import { webSocketTransport } from '../../../renderer/bridge/transports.ts';
 import { createParleyClient, type ParleyApi, type Transport } from '../../../shared/contract/client.ts';
 import { METHOD_NAMES } from '../../../shared/contract/methods.ts';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.ts';
 import { eventually, tempDir } from '../core/helpers.ts';
 import { contractCalls, type BridgeUnderTest } from './contract-calls.ts';
 import { malformedCases } from './malformed.ts';
-import { firstSync, quietDemo, stubRenderer, worldSnapshot } from './support.ts';
-
-/** What the page's browser adds to its WebSocket by itself: the session cookie and its Origin. */
-function pageWebSocket(origin: string, cookie: string): typeof WebSocket {
-  return class PageWebSocket extends WebSocket {
-    constructor(url: string | URL) {
-      super(url, { headers: { origin, cookie } } as unknown as string[]);
-    }
-  };
-}
-
-/** Once the test is over, reconnection attempts go nowhere instead of to a closed port. */
-class Disconnected extends EventTarget {
-  send(): void {}
-  close(): void {}
-}
+import { connectAsPage, firstSync, quietDemo, stopPageHost, stubRenderer, worldSnapshot } from './support.ts';
 
 const dir = tempDir('parley-browser-bridge-');
 const demo = quietDemo();
-const realWebSocket = globalThis.WebSocket;
 let second: RunningSandbox;
 let host: BrowserHost;
 let transport: Transport;
@@ -55,18 +38,13 @@ beforeAll(async () => {
       return dispatch(method, input);
     },
   });
-  const launch = await fetch(host.url, { redirect: 'manual' });
-  const cookie = (launch.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  globalThis.WebSocket = pageWebSocket(host.server.origin, cookie);
-  transport = webSocketTransport(`${host.server.origin.replace('http:', 'ws:')}/bridge`);
+  transport = await connectAsPage(host);
   parley = createParleyClient(transport);
   await firstSync(host.core);
 });
 
 afterAll(async () => {
-  globalThis.WebSocket = Disconnected as unknown as typeof WebSocket;
-  await host?.stop();
-  globalThis.WebSocket = realWebSocket;
+  await stopPageHost(host);
   await second?.stop();
   dir.remove();
 });

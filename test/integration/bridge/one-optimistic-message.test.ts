@@ -8,29 +8,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHost, type BrowserHost } from '../../../electron/browser-host.ts';
-import { webSocketTransport } from '../../../renderer/bridge/transports.ts';
 import { createParleyClient, type ParleyApi, type Transport } from '../../../shared/contract/client.ts';
 import type { Chat, Message } from '../../../shared/domain.ts';
 import { control, eventually, service, tempDir } from '../core/helpers.ts';
-import { firstSync, quietDemo, stubRenderer } from './support.ts';
-
-/** What the page's browser adds to its WebSocket by itself: the session cookie and its Origin. */
-function pageWebSocket(origin: string, cookie: string): typeof WebSocket {
-  return class PageWebSocket extends WebSocket {
-    constructor(url: string | URL) {
-      super(url, { headers: { origin, cookie } } as unknown as string[]);
-    }
-  };
-}
-
-class Disconnected extends EventTarget {
-  send(): void {}
-  close(): void {}
-}
+import { connectAsPage, firstSync, quietDemo, stopPageHost, stubRenderer } from './support.ts';
 
 const dir = tempDir('parley-one-message-');
 const demo = quietDemo();
-const realWebSocket = globalThis.WebSocket;
 let host: BrowserHost;
 let transport: Transport;
 let parley: ParleyApi;
@@ -86,10 +70,7 @@ beforeAll(async () => {
     vaultService: 'parley-test-one-message',
     demo,
   });
-  const launch = await fetch(host.url, { redirect: 'manual' });
-  const cookie = (launch.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  globalThis.WebSocket = pageWebSocket(host.server.origin, cookie);
-  transport = webSocketTransport(`${host.server.origin.replace('http:', 'ws:')}/bridge`);
+  transport = await connectAsPage(host);
   parley = createParleyClient(transport);
   await firstSync(host.core);
   const direct = host.core.session.store.chats.list().find((c) => c.service === 'iMessage' && !c.isGroup);
@@ -100,9 +81,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await control(demo.sandbox(), 'DELETE', '/faults').catch(() => undefined);
-  globalThis.WebSocket = Disconnected as unknown as typeof WebSocket;
-  await host?.stop();
-  globalThis.WebSocket = realWebSocket;
+  await stopPageHost(host);
   await demo.stop();
   dir.remove();
 });

@@ -3,7 +3,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import type { BrowserHost } from '../../../electron/browser-host.ts';
 import type { AppCore } from '../../../electron/core/app/app-core.ts';
+import { webSocketTransport } from '../../../renderer/bridge/transports.ts';
+import type { Transport } from '../../../shared/contract/client.ts';
 import { DEMO_TOKEN, startSandbox, type RunningSandbox } from '../../../sandbox/index.ts';
 import { control, eventually } from '../core/helpers.ts';
 import { inspectStore } from '../store-inspector.ts';
@@ -33,6 +36,41 @@ export function quietDemo(): {
       return started;
     },
   };
+}
+
+/** What the page's browser adds to its WebSocket by itself: the session cookie and its Origin. */
+function pageWebSocket(origin: string, cookie: string): typeof WebSocket {
+  return class PageWebSocket extends WebSocket {
+    constructor(url: string | URL) {
+      super(url, { headers: { origin, cookie } } as unknown as string[]);
+    }
+  };
+}
+
+/** Once the test is over, reconnection attempts go nowhere instead of to a closed port. */
+class Disconnected extends EventTarget {
+  send(): void {}
+  close(): void {}
+}
+
+const realWebSocket = globalThis.WebSocket;
+
+/**
+ * The renderer's WebSocket transport connected to the host the way a page is: launched for its
+ * session cookie, then opening the bridge with that cookie and the page's Origin.
+ */
+export async function connectAsPage(host: BrowserHost): Promise<Transport> {
+  const launch = await fetch(host.url, { redirect: 'manual' });
+  const cookie = (launch.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  globalThis.WebSocket = pageWebSocket(host.server.origin, cookie);
+  return webSocketTransport(`${host.server.origin.replace('http:', 'ws:')}/bridge`);
+}
+
+/** Stops the host with the page's reconnection attempts going nowhere, then restores WebSocket. */
+export async function stopPageHost(host: BrowserHost | undefined): Promise<void> {
+  globalThis.WebSocket = Disconnected as unknown as typeof WebSocket;
+  await host?.stop();
+  globalThis.WebSocket = realWebSocket;
 }
 
 /** Resolves once the first sync of the active workspace has finished. */

@@ -6,30 +6,14 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHost, type BrowserHost } from '../../../../electron/browser-host.ts';
-import { webSocketTransport } from '../../../../renderer/bridge/transports.ts';
 import { createParleyClient, type ParleyApi, type Transport } from '../../../../shared/contract/client.ts';
 import type { StorageStatus } from '../../../../shared/contract/errors.ts';
-import { firstSync, quietDemo, stubRenderer } from '../../bridge/support.ts';
+import { connectAsPage, firstSync, quietDemo, stopPageHost, stubRenderer } from '../../bridge/support.ts';
 import { arrangeStore } from '../../store-inspector.ts';
 import { eventually } from '../helpers.ts';
 import { mountSmallDisk, type SmallDisk } from '../small-disk.ts';
 
-/** What the page's browser adds to its WebSocket by itself: the session cookie and its Origin. */
-function pageWebSocket(origin: string, cookie: string): typeof WebSocket {
-  return class PageWebSocket extends WebSocket {
-    constructor(url: string | URL) {
-      super(url, { headers: { origin, cookie } } as unknown as string[]);
-    }
-  };
-}
-
-class Disconnected extends EventTarget {
-  send(): void {}
-  close(): void {}
-}
-
 const demo = quietDemo();
-const realWebSocket = globalThis.WebSocket;
 let disk: SmallDisk;
 let host: BrowserHost;
 let transport: Transport;
@@ -53,19 +37,14 @@ beforeAll(async () => {
   await firstSync(first.core);
   await first.stop();
   host = await start();
-  const launch = await fetch(host.url, { redirect: 'manual' });
-  const cookie = (launch.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  globalThis.WebSocket = pageWebSocket(host.server.origin, cookie);
-  transport = webSocketTransport(`${host.server.origin.replace('http:', 'ws:')}/bridge`);
+  transport = await connectAsPage(host);
   parley = createParleyClient(transport);
   parley.on('storage.status', (status) => statuses.push(status));
   await firstSync(host.core);
 });
 
 afterAll(async () => {
-  globalThis.WebSocket = Disconnected as unknown as typeof WebSocket;
-  await host?.stop();
-  globalThis.WebSocket = realWebSocket;
+  await stopPageHost(host);
   await demo.stop();
   disk?.remove();
 });

@@ -78,6 +78,21 @@ describe('send later and undo send across a SIGKILL', () => {
     String(chatId),
     ...rest,
   ];
+  /** Runs the sender until it prints `text`, SIGKILLs it, then waits until its message is due. */
+  const killThenPassDue = async (dir: string, command: string[], text: string): Promise<void> => {
+    const first = run(args(dir, ...command));
+    await waitForOutput(first, text);
+    first.kill();
+    await first.exit;
+    const due = dueOf(first);
+    while (Date.now() <= due) await new Promise((r) => setTimeout(r, 20));
+  };
+  /** Restarts the sender on the data folder; it exits cleanly, idle with `waiting` scheduled messages. */
+  const runUntilIdle = async (dir: string, mode: string, waiting: number): Promise<void> => {
+    const r = run(args(dir, mode));
+    await waitForOutput(r, `idle waiting ${waiting}`);
+    expect(await r.exit).toBe(0);
+  };
 
   it('given a SIGKILL as a scheduled message joins the outbox mid-request, after restart it exists exactly once', async () => {
     const dir = tempDir();
@@ -95,9 +110,7 @@ describe('send later and undo send across a SIGKILL', () => {
       await first.exit;
       await control(sandbox, 'DELETE', '/faults');
 
-      const second = run(args(dir.path, 'resume'));
-      await waitForOutput(second, 'idle waiting 0');
-      expect(await second.exit).toBe(0);
+      await runUntilIdle(dir.path, 'resume', 0);
       expect(await copiesOnService('sched-once')).toBe(1);
       inStore(dir.path, (store) => {
         expect(store.scheduled.all()).toEqual([]);
@@ -115,21 +128,12 @@ describe('send later and undo send across a SIGKILL', () => {
   it('given a SIGKILL before a scheduled message was due, after a late restart it waits for the agent, then goes out once', async () => {
     const dir = tempDir();
     try {
-      const first = run(args(dir.path, 'schedule', 'sched-late', '400'));
-      await waitForOutput(first, 'held');
-      first.kill();
-      await first.exit;
-      const due = dueOf(first);
-      while (Date.now() <= due) await new Promise((r) => setTimeout(r, 20));
+      await killThenPassDue(dir.path, ['schedule', 'sched-late', '400'], 'held');
 
-      const second = run(args(dir.path, 'resume'));
-      await waitForOutput(second, 'idle waiting 1');
-      expect(await second.exit).toBe(0);
+      await runUntilIdle(dir.path, 'resume', 1);
       expect(await copiesOnService('sched-late')).toBe(0);
 
-      const third = run(args(dir.path, 'confirm'));
-      await waitForOutput(third, 'idle waiting 0');
-      expect(await third.exit).toBe(0);
+      await runUntilIdle(dir.path, 'confirm', 0);
       expect(await copiesOnService('sched-late')).toBe(1);
     } finally {
       dir.remove();
@@ -139,16 +143,9 @@ describe('send later and undo send across a SIGKILL', () => {
   it('given an undone message and a SIGKILL, after restart past its time it was never sent', async () => {
     const dir = tempDir();
     try {
-      const first = run(args(dir.path, 'undo', 'undone-never', '300'));
-      await waitForOutput(first, 'undone');
-      first.kill();
-      await first.exit;
-      const due = dueOf(first);
-      while (Date.now() <= due) await new Promise((r) => setTimeout(r, 20));
+      await killThenPassDue(dir.path, ['undo', 'undone-never', '300'], 'undone');
 
-      const second = run(args(dir.path, 'resume'));
-      await waitForOutput(second, 'idle waiting 0');
-      expect(await second.exit).toBe(0);
+      await runUntilIdle(dir.path, 'resume', 0);
       expect(await copiesOnService('undone-never')).toBe(0);
       inStore(dir.path, (store) => {
         expect(store.scheduled.all()).toEqual([]);
@@ -164,16 +161,9 @@ describe('send later and undo send across a SIGKILL', () => {
   it('given a SIGKILL during the undo grace period, the message does not go out on its own after restart', async () => {
     const dir = tempDir();
     try {
-      const first = run(args(dir.path, 'grace', 'grace-held', '400'));
-      await waitForOutput(first, 'held');
-      first.kill();
-      await first.exit;
-      const due = dueOf(first);
-      while (Date.now() <= due) await new Promise((r) => setTimeout(r, 20));
+      await killThenPassDue(dir.path, ['grace', 'grace-held', '400'], 'held');
 
-      const second = run(args(dir.path, 'resume'));
-      await waitForOutput(second, 'idle waiting 1');
-      expect(await second.exit).toBe(0);
+      await runUntilIdle(dir.path, 'resume', 1);
       expect(await copiesOnService('grace-held')).toBe(0);
     } finally {
       dir.remove();

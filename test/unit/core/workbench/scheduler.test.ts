@@ -35,6 +35,34 @@ function recordingOutbox(store: LocalStore) {
   };
 }
 
+type Handle = NonNullable<Parameters<LocalStore['chats']['upsert']>[0][number]['handles']>[number];
+const AGENT_HANDLE: Handle = { id: 1, identifier: LINE, service: 'SMS', joinedAt: null, isMe: true };
+const CUSTOMER_HANDLE: Handle = { id: 2, identifier: CUSTOMER, service: 'SMS', joinedAt: null, isMe: false };
+
+/** A real store in `dir` with one line and Dana's conversation on it, with these handles. */
+function storeWithDana(dir: string, handles: Handle[]): LocalStore {
+  const store = new LocalStore(join(dir, 'db.sqlite'));
+  store.lines.replaceAll([
+    {
+      id: 1,
+      phoneNumber: LINE,
+      forwardingNumber: null,
+      responseRate: null,
+      userName: null,
+      userEmail: null,
+    },
+  ]);
+  store.chats.upsert([
+    {
+      id: CHAT,
+      lineId: 1,
+      displayName: 'Dana',
+      handles,
+    },
+  ]);
+  return store;
+}
+
 async function until(check: () => boolean): Promise<void> {
   const deadline = Date.now() + 5_000;
   while (!check()) {
@@ -50,28 +78,7 @@ describe('the workbench scheduler', () => {
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'parley-scheduler-'));
-    store = new LocalStore(join(dir, 'db.sqlite'));
-    store.lines.replaceAll([
-      {
-        id: 1,
-        phoneNumber: LINE,
-        forwardingNumber: null,
-        responseRate: null,
-        userName: null,
-        userEmail: null,
-      },
-    ]);
-    store.chats.upsert([
-      {
-        id: CHAT,
-        lineId: 1,
-        displayName: 'Dana',
-        handles: [
-          { id: 1, identifier: LINE, service: 'SMS', joinedAt: null, isMe: true },
-          { id: 2, identifier: CUSTOMER, service: 'SMS', joinedAt: null, isMe: false },
-        ],
-      },
-    ]);
+    store = storeWithDana(dir, [AGENT_HANDLE, CUSTOMER_HANDLE]);
   });
   afterEach(() => {
     scheduler?.stop();
@@ -211,25 +218,7 @@ describe('which notices the notifier lets through', () => {
 
   it('none during do-not-disturb hours or on a muted line; the rest as before', () => {
     dir = mkdtempSync(join(tmpdir(), 'parley-notifier-'));
-    store = new LocalStore(join(dir, 'db.sqlite'));
-    store.lines.replaceAll([
-      {
-        id: 1,
-        phoneNumber: LINE,
-        forwardingNumber: null,
-        responseRate: null,
-        userName: null,
-        userEmail: null,
-      },
-    ]);
-    store.chats.upsert([
-      {
-        id: CHAT,
-        lineId: 1,
-        displayName: 'Dana',
-        handles: [{ id: 2, identifier: CUSTOMER, service: 'SMS', joinedAt: null, isMe: false }],
-      },
-    ]);
+    store = storeWithDana(dir, [CUSTOMER_HANDLE]);
     const now = Date.now();
     const say = (id: number) => {
       store.messages.upsert([
