@@ -58,17 +58,11 @@ export const V3_REACTION_TYPES = [
 ] as const;
 export const V3_HEALTH_STATUSES = ['HEALTHY', 'AT_RISK', 'CRITICAL', 'OPTED_OUT'] as const;
 export const V3_HANDLE_STATUSES = ['active', 'left', 'removed'] as const;
-export const V3_SCREEN_EFFECTS = [
-  'confetti',
-  'fireworks',
-  'lasers',
-  'sparkles',
-  'hearts',
-  'balloons',
-  'echo',
-  'spotlight',
-] as const;
-export const V3_BUBBLE_EFFECTS = ['slam', 'loud', 'gentle', 'invisible'] as const;
+// One list of effect names for the bridge and the client (V3-DECISIONS.md → Effects).
+export {
+  BUBBLE_EFFECTS as V3_BUBBLE_EFFECTS,
+  SCREEN_EFFECTS as V3_SCREEN_EFFECTS,
+} from '../../../../shared/contract/methods.ts';
 export const V3_ATTACHMENT_STATUSES = ['pending', 'complete', 'failed'] as const;
 
 export type V3KnownService = (typeof V3_SERVICES)[number];
