@@ -54,69 +54,83 @@ async function showcaseChat(parley: Parley): Promise<string> {
   ).title;
 }
 
+/**
+ * Each theme's views are checked in three tests (each with its own host), so that no one test carries
+ * a dozen axe runs and pictures on a slow machine.
+ */
 for (const theme of ['light', 'dark'] as const) {
-  test(`the main views in the ${theme} theme are accessible (and photographed)`, async ({
-    page,
-    parley,
-  }, testInfo) => {
-    test.setTimeout(120_000);
-    const problems: Record<string, string[]> = {};
-    const check = async (view: string) => {
-      await photograph(page, testInfo, `${view}-${theme}`, DOCS_VIEWS.has(view));
-      const found = await seriousViolations(page);
-      if (found.length) problems[view] = found;
-    };
-    await openInbox(page, parley);
+  test.describe(`the main views in the ${theme} theme are accessible (and photographed)`, () => {
+    // Several axe runs and pictures: on a loaded machine axe on a conversation alone took 15 s.
+    test.describe.configure({ timeout: 120_000 });
+    let problems: Record<string, string[]>;
+    let check: (view: string) => Promise<void>;
+    test.beforeEach(async ({ page, parley }, testInfo) => {
+      problems = {};
+      check = async (view) => {
+        await photograph(page, testInfo, `${view}-${theme}`, DOCS_VIEWS.has(view));
+        const found = await seriousViolations(page);
+        if (found.length) problems[view] = found;
+      };
+      await openInbox(page, parley);
+      // The theme, as an agent picks it
+      await chooseTheme(page, theme);
+      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+      await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+    });
+    test.afterEach(() => {
+      expect(problems).toEqual({});
+    });
 
-    // The theme, as an agent picks it
-    await chooseTheme(page, theme);
-    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
-    await check('settings');
+    test('settings, the inbox, a conversation and its details', async ({ page, parley }) => {
+      await check('settings');
 
-    await goTo(page, 'Inbox');
-    await expect(conversationList(page).getByRole('listitem').first()).toBeVisible();
-    await check('inbox');
+      await goTo(page, 'Inbox');
+      await expect(conversationList(page).getByRole('listitem').first()).toBeVisible();
+      await check('inbox');
 
-    await scrollToAndOpen(page, await showcaseChat(parley));
-    await expect(timeline(page).getByTestId('message').first()).toBeVisible();
-    // Images have their reserved boxes; wait until they are drawn for the picture.
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll<HTMLImageElement>('[role=log] img')].every((img) => img.complete),
-    );
-    await check('conversation');
+      await scrollToAndOpen(page, await showcaseChat(parley));
+      await expect(timeline(page).getByTestId('message').first()).toBeVisible();
+      // Images have their reserved boxes; wait until they are drawn for the picture.
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll<HTMLImageElement>('[role=log] img')].every((img) => img.complete),
+      );
+      await check('conversation');
 
-    await page.getByRole('button', { name: 'Conversation details' }).click();
-    await expect(page.getByRole('complementary', { name: 'Conversation details' })).toBeVisible();
-    await check('details');
-    await page.getByRole('button', { name: 'Close details' }).click();
+      await page.getByRole('button', { name: 'Conversation details' }).click();
+      await expect(page.getByRole('complementary', { name: 'Conversation details' })).toBeVisible();
+      await check('details');
+    });
 
-    await page.getByRole('searchbox', { name: 'Search conversations, contacts and messages' }).fill('quote');
-    await expect(page.getByRole('region', { name: 'Messages found' })).toBeVisible();
-    await check('search');
-    await page.getByRole('searchbox', { name: 'Search conversations, contacts and messages' }).fill('');
+    test('search and a new conversation', async ({ page }) => {
+      await goTo(page, 'Inbox');
+      await page
+        .getByRole('searchbox', { name: 'Search conversations, contacts and messages' })
+        .fill('quote');
+      await expect(page.getByRole('region', { name: 'Messages found' })).toBeVisible();
+      await check('search');
+      await page.getByRole('searchbox', { name: 'Search conversations, contacts and messages' }).fill('');
 
-    await page.getByRole('button', { name: 'New conversation' }).click();
-    const dialog = page.getByRole('dialog', { name: 'New conversation' });
-    await dialog.getByRole('combobox', { name: 'To' }).pressSequentially('628 555 0142');
-    await dialog.getByRole('combobox', { name: 'To' }).press('Enter');
-    await dialog.getByRole('textbox', { name: 'Message' }).fill('Hi! This is Harborview Home Services.');
-    await check('new-conversation');
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'New conversation' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New conversation' });
+      await dialog.getByRole('combobox', { name: 'To' }).pressSequentially('628 555 0142');
+      await dialog.getByRole('combobox', { name: 'To' }).press('Enter');
+      await dialog.getByRole('textbox', { name: 'Message' }).fill('Hi! This is Harborview Home Services.');
+      await check('new-conversation');
+    });
 
-    await goTo(page, 'Contacts');
-    await page.getByRole('list', { name: 'Contact list' }).getByRole('button').first().click();
-    await expect(page.getByRole('button', { name: 'Delete contact' })).toBeVisible();
-    await check('contacts');
+    test('contacts, lines and the live status', async ({ page }) => {
+      await goTo(page, 'Contacts');
+      await page.getByRole('list', { name: 'Contact list' }).getByRole('button').first().click();
+      await expect(page.getByRole('button', { name: 'Delete contact' })).toBeVisible();
+      await check('contacts');
 
-    await goTo(page, 'Lines & forwarding');
-    await expect(page.getByRole('heading', { name: 'Lines & forwarding' })).toBeVisible();
-    await check('lines');
+      await goTo(page, 'Lines & forwarding');
+      await expect(page.getByRole('heading', { name: 'Lines & forwarding' })).toBeVisible();
+      await check('lines');
 
-    await page.getByRole('button', { name: /^Connection: / }).click();
-    await expect(page.getByRole('dialog', { name: 'Live status' })).toBeVisible();
-    await check('live-status');
-
-    expect(problems).toEqual({});
+      await page.getByRole('button', { name: /^Connection: / }).click();
+      await expect(page.getByRole('dialog', { name: 'Live status' })).toBeVisible();
+      await check('live-status');
+    });
   });
 }

@@ -28,10 +28,23 @@ test('after a reload the same conversation is open at the same place', async ({ 
   for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -400);
   await expect(page.locator(`[data-key="${newestKey}"]`)).not.toBeInViewport();
 
-  // The place is kept as soon as the scrolling settles
+  // The place is kept once the scrolling settles: the message at the top of the view, whichever
+  // pauses the wheel's scrolling made on the way there
+  const topOfView = () =>
+    timeline(page).evaluate((log) => {
+      const scroller = log.closest<HTMLElement>('[data-virtuoso-scroller]') ?? log;
+      const top = scroller.getBoundingClientRect().top;
+      const rows = [...log.querySelectorAll<HTMLElement>('[data-testid="message"]')];
+      return rows.find((row) => row.getBoundingClientRect().bottom > top + 4)?.dataset['key'] ?? null;
+    });
   await expect
-    .poll(async () => (await parley.call('settings.get', {})).place)
-    .toMatchObject({ chatId: picked.chat.id, topKey: expect.any(String) });
+    .poll(async () => {
+      const place = (await parley.call('settings.get', {})).place;
+      return (
+        place?.chatId === picked.chat.id && place.topKey !== null && place.topKey === (await topOfView())
+      );
+    })
+    .toBe(true);
   const { topKey } = (await parley.call('settings.get', {})).place!;
   await expect(page.locator(`[data-key="${topKey}"]`)).toBeInViewport();
 

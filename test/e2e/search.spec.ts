@@ -3,7 +3,14 @@
  * at the message), and the quick switcher (Ctrl+K) jumping to a conversation far down the inbox.
  */
 import { expect, openInbox, test, type Parley } from './support/parley.ts';
-import { bubble, chatRow, conversation } from './support/screen.ts';
+import {
+  bubble,
+  chatRow,
+  conversation,
+  expectHighlighted,
+  forgetHighlights,
+  recordHighlights,
+} from './support/screen.ts';
 import { chatTitle } from '../../renderer/lib/chat-presentation.ts';
 
 /** A named direct conversation well below the first screenful of the inbox. */
@@ -20,6 +27,7 @@ test('search finds a message, highlighted, and opens the conversation at it', as
   // Given a customer wrote about a part by its brand name
   const text = 'Did the Zephyrine valve arrive? The old one is leaking again';
   await parley.control('POST', '/inbound/message', { chat_id: chat.id, text });
+  await recordHighlights(page);
   await openInbox(page, parley);
   await expect(chatRow(page, title)).toHaveAccessibleName(new RegExp(`leaking again$`));
 
@@ -39,7 +47,7 @@ test('search finds a message, highlighted, and opens the conversation at it', as
   await found.click();
   await expect(conversation(page, title)).toBeVisible();
   await expect(bubble(page, text)).toBeVisible();
-  await expect(bubble(page, text)).toHaveClass(/is-highlighted/);
+  await expectHighlighted(bubble(page, text));
 });
 
 test('the quick switcher (Ctrl+K) opens a conversation by a few letters of its name', async ({
@@ -108,6 +116,7 @@ test('a hit from weeks back opens the conversation scrolled to that message, hig
 }) => {
   // Given a word only one message weeks back holds, far above its conversation's latest messages
   const { word, text, title } = await wordOnlyWeeksBack(parley);
+  await recordHighlights(page);
   await openInbox(page, parley);
 
   // When the agent searches for it and opens the hit
@@ -119,16 +128,17 @@ test('a hit from weeks back opens the conversation scrolled to that message, hig
   // Then the conversation shows that message on screen, highlighted for a moment
   await expect(conversation(page, title)).toBeVisible();
   await expect(bubble(page, text)).toBeInViewport();
-  await expect(bubble(page, text)).toHaveClass(/is-highlighted/);
+  await expectHighlighted(bubble(page, text));
   await expect(bubble(page, text)).not.toHaveClass(/is-highlighted/);
   await expect(bubble(page, text)).toBeInViewport();
 
   // When they go down to the latest messages and open the same hit again in the open conversation
   await page.getByRole('button', { name: 'Jump to latest' }).click();
   await expect(bubble(page, text)).not.toBeInViewport();
+  await forgetHighlights(page);
   await found.click();
 
   // Then the view goes back up to it, highlighted again
   await expect(bubble(page, text)).toBeInViewport();
-  await expect(bubble(page, text)).toHaveClass(/is-highlighted/);
+  await expectHighlighted(bubble(page, text));
 });

@@ -10,7 +10,11 @@ const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /** Axe-core's serious and critical findings on what is on screen, as readable lines. */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+  // Only violations are read: axe then keeps no nodes for passes and incomplete checks.
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(WCAG)
+    .options({ resultTypes: ['violations'] })
+    .analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary}`));

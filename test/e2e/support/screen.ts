@@ -95,3 +95,41 @@ export async function recordNotifications(page: Page): Promise<Notice[]> {
   });
   return shown;
 }
+
+interface HighlightWatch {
+  highlightsSeen: Set<string>;
+}
+
+/**
+ * Keeps a record of every row shown highlighted (a search hit or a revealed note), from the next
+ * page load on. The highlight lasts a moment, which a slow machine can let pass before an assertion
+ * looks; the record is what the agent saw. Call before `openInbox`.
+ */
+export async function recordHighlights(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen = new Set<string>();
+    (window as unknown as HighlightWatch).highlightsSeen = seen;
+    new MutationObserver(() => {
+      for (const row of document.querySelectorAll('.is-highlighted'))
+        seen.add(row.getAttribute('data-key') ?? row.getAttribute('aria-label') ?? row.textContent ?? '');
+    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+  });
+}
+
+/** Starts the record afresh (before the same row is revealed again). */
+export async function forgetHighlights(page: Page): Promise<void> {
+  await page.evaluate(() => (window as unknown as HighlightWatch).highlightsSeen.clear());
+}
+
+/** The row was shown highlighted since the record began (see `recordHighlights`). */
+export async function expectHighlighted(row: Locator): Promise<void> {
+  await expect
+    .poll(() =>
+      row.evaluate((el) =>
+        (window as unknown as HighlightWatch).highlightsSeen.has(
+          el.getAttribute('data-key') ?? el.getAttribute('aria-label') ?? el.textContent ?? '',
+        ),
+      ),
+    )
+    .toBe(true);
+}
