@@ -8,6 +8,7 @@ import { getState, useStore } from '../../store/index.ts';
 import { unreadTotal } from '../../store/lines-slice.ts';
 import type { View } from '../../store/ui-slice.ts';
 import { LiveIndicator } from './LiveIndicator.tsx';
+import { NavItem } from './NavItem.tsx';
 
 function goTo(view: View): void {
   const s = getState();
@@ -59,33 +60,24 @@ export function Sidebar() {
       </button>
 
       <ul className="nav-list">
-        <li>
-          <button
-            type="button"
-            className={`nav-item${view === 'inbox' && !filter.archived && filter.lineId === null ? ' is-active' : ''}`}
-            aria-current={view === 'inbox' && !filter.archived && filter.lineId === null ? 'page' : undefined}
-            onClick={() => showInbox({ archived: false, lineId: null })}
-          >
-            <Inbox size={16} aria-hidden="true" />
-            <span>Inbox</span>
-            {total > 0 && (
-              <span className="nav-count" aria-label={`${total} unread`}>
-                {total}
-              </span>
-            )}
-          </button>
-        </li>
-        <li>
-          <button
-            type="button"
-            className={`nav-item${view === 'inbox' && filter.archived ? ' is-active' : ''}`}
-            aria-current={view === 'inbox' && filter.archived ? 'page' : undefined}
-            onClick={() => showInbox({ archived: true, lineId: null })}
-          >
-            <Archive size={16} aria-hidden="true" />
-            <span>Archived</span>
-          </button>
-        </li>
+        <NavItem
+          icon={Inbox}
+          label="Inbox"
+          active={view === 'inbox' && !filter.archived && filter.lineId === null}
+          onClick={() => showInbox({ archived: false, lineId: null })}
+        >
+          {total > 0 && (
+            <span className="nav-count" aria-label={`${total} unread`}>
+              {total}
+            </span>
+          )}
+        </NavItem>
+        <NavItem
+          icon={Archive}
+          label="Archived"
+          active={view === 'inbox' && filter.archived}
+          onClick={() => showInbox({ archived: true, lineId: null })}
+        />
         <WorkbenchNav />
       </ul>
 
@@ -123,39 +115,24 @@ export function Sidebar() {
       )}
 
       <ul className="nav-list nav-bottom">
-        <li>
-          <button
-            type="button"
-            className={`nav-item${view === 'contacts' ? ' is-active' : ''}`}
-            aria-current={view === 'contacts' ? 'page' : undefined}
-            onClick={() => goTo('contacts')}
-          >
-            <Contact size={16} aria-hidden="true" />
-            <span>Contacts</span>
-          </button>
-        </li>
-        <li>
-          <button
-            type="button"
-            className={`nav-item${view === 'lines' ? ' is-active' : ''}`}
-            aria-current={view === 'lines' ? 'page' : undefined}
-            onClick={() => goTo('lines')}
-          >
-            <Phone size={16} aria-hidden="true" />
-            <span>Lines & forwarding</span>
-          </button>
-        </li>
-        <li>
-          <button
-            type="button"
-            className={`nav-item${view === 'settings' ? ' is-active' : ''}`}
-            aria-current={view === 'settings' ? 'page' : undefined}
-            onClick={() => goTo('settings')}
-          >
-            <Settings size={16} aria-hidden="true" />
-            <span>Settings</span>
-          </button>
-        </li>
+        <NavItem
+          icon={Contact}
+          label="Contacts"
+          active={view === 'contacts'}
+          onClick={() => goTo('contacts')}
+        />
+        <NavItem
+          icon={Phone}
+          label="Lines & forwarding"
+          active={view === 'lines'}
+          onClick={() => goTo('lines')}
+        />
+        <NavItem
+          icon={Settings}
+          label="Settings"
+          active={view === 'settings'}
+          onClick={() => goTo('settings')}
+        />
       </ul>
       <LiveIndicator />
     </nav>
