@@ -18,6 +18,7 @@ import {
 } from '../workbench.ts';
 import { clockTime, MAX_UNDO_SECONDS } from '../schedule.ts';
 import type {
+  ApiVersionCheck,
   AppInfo,
   CannedReply,
   ChatContext,
@@ -112,6 +113,19 @@ export const methods = {
   // ── workspaces ────────────────────────────────────────────────────────────────────────────
   /** Lists workspaces and which is active. Never fails. */
   'workspaces.list': method(none)<WorkspaceList>(),
+  /**
+   * Tries a token on V2 and V3 without connecting anything, so the agent sees which versions work
+   * before choosing. Fails like `add` (V2 must work: contacts always go through it).
+   */
+  'workspaces.probe': method(
+    z
+      .object({
+        baseUrl: z.string().trim().min(1).max(2048),
+        token: z.string().min(1).max(4096),
+        tokenHeader: z.string().trim().max(100).optional(),
+      })
+      .strict(),
+  )<ApiVersionCheck>(),
   /**
    * Connects a workspace: validates with a cheap authenticated call first, then keeps the token in
    * the OS keychain. Fails with `unauthorized` (token refused), `network` (unreachable), `tls`,

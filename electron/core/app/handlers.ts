@@ -26,6 +26,23 @@ export function createHandlers(core: HandlerContext): Handlers {
   return {
     // ── workspaces
     'workspaces.list': () => core.workspaceList(),
+    'workspaces.probe': async (input) => {
+      const { lines, versions, recommended } = await core.registry.checkVersions({
+        baseUrl: input.baseUrl,
+        token: input.token,
+        ...(input.tokenHeader ? { tokenHeader: input.tokenHeader } : {}),
+      });
+      const refused = (reason: string | undefined) => ({
+        works: false as const,
+        reason: reason ?? 'The service refused this token for this version',
+      });
+      return {
+        lines,
+        v2: versions.v2 ? { works: true } : refused(undefined),
+        v3: versions.v3 ? { works: true } : refused(versions.v3Refusal),
+        recommended,
+      };
+    },
     'workspaces.add': async (input) => {
       const workspace = await core.registry.add(
         {
