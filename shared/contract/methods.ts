@@ -145,7 +145,8 @@ export const methods = {
   )<WorkspaceInfo>(),
   /**
    * Moves a workspace to another API version after checking the token works there; its history,
-   * drafts, pins and read state stay. Fails with `not_found`, `invalid_input` (field `apiVersion`:
+   * drafts, pins and read state stay. Answers once the active workspace's session has reopened on
+   * that version. Fails with `not_found`, `invalid_input` (field `apiVersion`:
    * the service refuses that version), and the failures of `add`.
    */
   'workspaces.setApiVersion': method(

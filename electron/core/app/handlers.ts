@@ -64,8 +64,13 @@ export function createHandlers(core: HandlerContext): Handlers {
       core.workspaceInfo((await core.registry.rename(id, name)).id),
     'workspaces.updateToken': async ({ id, token }) =>
       core.workspaceInfo((await core.registry.updateToken(id, token)).id),
-    'workspaces.setApiVersion': async ({ id, apiVersion }) =>
-      core.workspaceInfo((await core.registry.setApiVersion(id, apiVersion)).id),
+    'workspaces.setApiVersion': async ({ id, apiVersion }) => {
+      const moved = await core.registry.setApiVersion(id, apiVersion);
+      // The active workspace's session reopens on the new version: answer once it has, so what the
+      // UI reads next comes from it.
+      await core.sessionSettled();
+      return core.workspaceInfo(moved.id);
+    },
     'workspaces.remove': async ({ id }) => {
       await core.forgetLive(id);
       await core.registry.remove(id);
