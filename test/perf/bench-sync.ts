@@ -11,7 +11,7 @@
  * process (this file with `--client`), so peak RSS and the budget are per scenario and the client and
  * the server never share an event loop.
  *
- *   npm run bench:sync                               all scenarios (≈ 5 minutes)
+ *   npm run bench:sync                               all scenarios (≈ 6 minutes)
  *   npm run bench:sync -- --scenarios binding-100     one scenario
  *   BENCH_SYNC_SEED=bulk:500x50 npm run bench:sync   a smaller organization (quick check; not recorded)
  *   npm run bench:sync -- --scenarios v3-binding-100  the same first sync through the V3 API
