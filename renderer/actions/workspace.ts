@@ -1,5 +1,11 @@
 /** Workspaces, settings and the live connection. */
-import type { PublicSettings, TunnelProvider, WorkspaceList } from '../../shared/contract/views.ts';
+import type {
+  ApiVersionCheck,
+  PublicSettings,
+  TunnelProvider,
+  WorkspaceList,
+} from '../../shared/contract/views.ts';
+import type { ApiVersion } from '../../shared/domain.ts';
 import { parley } from '../bridge/parley.ts';
 import { errorText } from '../lib/errors.ts';
 import { getState, resetWorkspaceData } from '../store/index.ts';
@@ -58,16 +64,41 @@ export async function removeWorkspace(id: string): Promise<void> {
   onWorkspacesChanged(await parley.workspaces.remove({ id }));
 }
 
+/** Which API versions the token works with, before connecting; rejects like `connectWorkspace`. */
+export async function probeWorkspace(input: {
+  baseUrl: string;
+  token: string;
+  tokenHeader?: string;
+}): Promise<ApiVersionCheck> {
+  return parley.workspaces.probe(input);
+}
+
 /** Connects a workspace; rejects with the core's BridgeError for the form to show. */
 export async function connectWorkspace(input: {
   name: string;
   baseUrl: string;
   token: string;
   tokenHeader?: string;
+  apiVersion?: ApiVersion;
 }): Promise<void> {
   await parley.workspaces.add(input);
   const list = await parley.workspaces.list();
   onWorkspacesChanged(list);
+}
+
+/**
+ * Moves a workspace to another API version; rejects with the core's BridgeError for the row to show.
+ * The core answers once the session has reopened, so the active inbox is read again from it.
+ */
+export async function changeApiVersion(id: string, apiVersion: ApiVersion): Promise<void> {
+  await parley.workspaces.setApiVersion({ id, apiVersion });
+  await loadWorkspaces();
+  if (getState().activeWorkspaceId !== id) return;
+  await Promise.all([
+    parley.app.info().then((info) => getState().setAppInfo(info)),
+    loadLines(),
+    loadChats(),
+  ]).catch((error: unknown) => getState().pushToast(errorText(error), 'error'));
 }
 
 export async function updateSettings(patch: {

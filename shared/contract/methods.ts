@@ -18,6 +18,7 @@ import {
 } from '../workbench.ts';
 import { clockTime, MAX_UNDO_SECONDS } from '../schedule.ts';
 import type {
+  ApiVersionCheck,
   AppInfo,
   CannedReply,
   ChatContext,
@@ -113,6 +114,19 @@ export const methods = {
   /** Lists workspaces and which is active. Never fails. */
   'workspaces.list': method(none)<WorkspaceList>(),
   /**
+   * Tries a token on V2 and V3 without connecting anything, so the agent sees which versions work
+   * before choosing. Fails like `add` (V2 must work: contacts always go through it).
+   */
+  'workspaces.probe': method(
+    z
+      .object({
+        baseUrl: z.string().trim().min(1).max(2048),
+        token: z.string().min(1).max(4096),
+        tokenHeader: z.string().trim().max(100).optional(),
+      })
+      .strict(),
+  )<ApiVersionCheck>(),
+  /**
    * Connects a workspace: validates with a cheap authenticated call first, then keeps the token in
    * the OS keychain. Fails with `unauthorized` (token refused), `network` (unreachable), `tls`,
    * `not_found`/`invalid_response` (not a Partner Messaging Service at that URL), `invalid_input`.
@@ -131,7 +145,8 @@ export const methods = {
   )<WorkspaceInfo>(),
   /**
    * Moves a workspace to another API version after checking the token works there; its history,
-   * drafts, pins and read state stay. Fails with `not_found`, `invalid_input` (field `apiVersion`:
+   * drafts, pins and read state stay. Answers once the active workspace's session has reopened on
+   * that version. Fails with `not_found`, `invalid_input` (field `apiVersion`:
    * the service refuses that version), and the failures of `add`.
    */
   'workspaces.setApiVersion': method(

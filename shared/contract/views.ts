@@ -26,6 +26,19 @@ export interface WorkspaceInfo {
   active: boolean;
 }
 
+/** Whether an API version takes the token; when not, the service's answer in words. */
+export type VersionAvailability = { works: true } | { works: false; reason: string };
+
+/** What probing a token both ways found, before a workspace is connected (nothing is stored). */
+export interface ApiVersionCheck {
+  /** The lines (phone numbers) the token reaches. */
+  lines: number;
+  v2: VersionAvailability;
+  v3: VersionAvailability;
+  /** What `workspaces.add` uses when not told: V3, the service's current API, where it works. */
+  recommended: ApiVersion;
+}
+
 export interface WorkspaceList {
   workspaces: WorkspaceInfo[];
   activeId: string | null;

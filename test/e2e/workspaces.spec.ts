@@ -1,13 +1,14 @@
 /**
  * Connecting the organization's real service from the demo: each failure is explained in words that
  * name its cause (a refused token, an address nobody answers), the token is never left on screen,
- * and the right token connects and leaves the demo.
+ * the right token is tried on both API versions so the agent picks one, and it connects and leaves
+ * the demo. The version can be switched later in Settings, the inbox kept.
  */
 import { DEMO_TOKEN } from '../../sandbox/index.ts';
 import { expect, openInbox, test } from './support/parley.ts';
-import { conversationList } from './support/screen.ts';
+import { chatRow, conversationList, goTo } from './support/screen.ts';
 
-test('connecting with a wrong token says the service refused it; the right one connects', async ({
+test('a wrong token is refused in words; the right one connects on the chosen API version, switchable later', async ({
   page,
   parley,
 }) => {
@@ -25,7 +26,7 @@ test('connecting with a wrong token says the service refused it; the right one c
   await form.getByLabel('Workspace name').fill('Harborview Home Services');
   await form.getByLabel('Base URL').fill(parley.sandbox.url);
   await token.fill('sbx_not_the_right_token');
-  await form.getByRole('button', { name: 'Connect' }).click();
+  await form.getByRole('button', { name: 'Check token' }).click();
 
   // Then Parley names the cause, marks the token field, and does not keep the token on screen
   const error = form.getByRole('alert');
@@ -41,7 +42,7 @@ test('connecting with a wrong token says the service refused it; the right one c
   // When the address is one where nothing answers
   await form.getByLabel('Base URL').fill('http://127.0.0.1:9');
   await token.fill('sbx_not_the_right_token');
-  await form.getByRole('button', { name: 'Connect' }).click();
+  await form.getByRole('button', { name: 'Check token' }).click();
 
   // Then that is the cause named, on the address field
   await expect(error).toHaveText(
@@ -52,17 +53,50 @@ test('connecting with a wrong token says the service refused it; the right one c
   // When they fix both
   await form.getByLabel('Base URL').fill(parley.sandbox.url);
   await token.fill(DEMO_TOKEN);
+  await form.getByRole('button', { name: 'Check token' }).click();
+
+  // Then Parley says the token works both ways and offers the choice, V3 preselected and focused
+  await expect(form.getByRole('status')).toHaveText(
+    /^The token works with both API versions \(\d+ lines\)\. Choose the one this workspace uses\.$/,
+  );
+  const versions = form.getByRole('radiogroup', { name: 'API version' });
+  const v3 = versions.getByRole('radio', { name: /^V3 \(recommended\) The service’s current API/ });
+  await expect(v3).toBeChecked();
+  await expect(v3).toBeFocused();
+
+  // When the agent picks V2 from the keyboard and connects
+  await page.keyboard.press('ArrowDown');
+  await expect(versions.getByRole('radio', { name: /^V2/ })).toBeChecked();
   await form.getByRole('button', { name: 'Connect' }).click();
 
-  // Then the new workspace replaces the demo: the banner is gone and its inbox loads
+  // Then the new workspace replaces the demo, on V2: the banner is gone and its inbox loads
   await expect(page.getByRole('button', { name: 'Workspace: Harborview Home Services' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Demo workspace' })).toHaveCount(0);
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: /^Inbox/ })
-    .click();
-  await expect(conversationList(page).getByRole('listitem').first()).toBeVisible();
   expect(
-    (await parley.call('workspaces.list', {})).workspaces.map((w) => [w.name, w.kind, w.active]),
-  ).toEqual([['Harborview Home Services', 'remote', true]]);
+    (await parley.call('workspaces.list', {})).workspaces.map((w) => [
+      w.name,
+      w.kind,
+      w.active,
+      w.apiVersion,
+    ]),
+  ).toEqual([['Harborview Home Services', 'remote', true, 'v2']]);
+  await expect(conversationList(page).getByRole('listitem').first()).toBeVisible();
+  const [top] = await parley.pickChats(1);
+  await expect(chatRow(page, top!.title)).toBeVisible();
+
+  // When, in Settings, they switch the workspace to V3 and confirm
+  await goTo(page, 'Settings');
+  const row = page.getByRole('listitem').filter({ hasText: 'Harborview Home Services' });
+  await expect(row).toContainText('API V2');
+  await row.getByRole('button', { name: 'Switch to API V3 (Harborview Home Services)' }).click();
+  const confirm = row.getByRole('alertdialog', { name: 'Switch Harborview Home Services to API V3?' });
+  await expect(confirm).toHaveAccessibleDescription(/history stays.*migrate_to_v3/);
+  await confirm.getByRole('button', { name: 'Switch to V3' }).click();
+
+  // Then the workspace is on V3, said so, and its inbox is still there
+  await expect(row).toContainText('API V3');
+  await expect(row.getByRole('status')).toHaveText('Now on API V3.');
+  expect((await parley.call('workspaces.list', {})).workspaces.map((w) => w.apiVersion)).toEqual(['v3']);
+  await goTo(page, 'Inbox');
+  await expect(chatRow(page, top!.title)).toBeVisible();
 });

@@ -11,10 +11,13 @@
  * process (this file with `--client`), so peak RSS and the budget are per scenario and the client and
  * the server never share an event loop.
  *
- *   npm run bench:sync                               all scenarios (≈ 5 minutes)
+ *   npm run bench:sync                               all scenarios (≈ 6 minutes)
  *   npm run bench:sync -- --scenarios binding-100     one scenario
  *   BENCH_SYNC_SEED=bulk:500x50 npm run bench:sync   a smaller organization (quick check; not recorded)
  *   npm run bench:sync -- --scenarios v3-binding-100  the same first sync through the V3 API
+ *
+ * The V3 scenarios (`v3-*`) run in the same invocation, on the same seed: the same world synced
+ * through V3's cursor pages. `side_by_side` in the report sets each beside its V2 counterpart.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -48,6 +51,8 @@ interface Scenario {
   client: { rate: number; burst: number } | null;
   /** The workspace's API version (default v2). */
   apiVersion?: 'v2' | 'v3';
+  /** V3 scenarios: the V2 scenario it is set beside in the report. */
+  v2?: string;
 }
 
 const SCENARIOS: Scenario[] = [
@@ -81,8 +86,53 @@ const SCENARIOS: Scenario[] = [
     sandbox: { rate: 100, burst: 100 },
     client: { rate: 100, burst: 100 },
     apiVersion: 'v3',
+    v2: 'binding-100',
+  },
+  {
+    name: 'v3-unlimited',
+    what: "as unlimited, through the V3 API: the client's own ceiling when it maps V3 pages",
+    sandbox: { rate: 100_000_000, burst: 100_000_000 },
+    client: { rate: 100_000_000, burst: 100_000_000 },
+    apiVersion: 'v3',
+    v2: 'unlimited',
   },
 ];
+
+/**
+ * Each V3 run beside its V2 counterpart of the same invocation: the headline figures only (the full
+ * runs are in `runs`). A scenario whose counterpart was not run is left out.
+ */
+function sideBySide(runs: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  const headline = (run: Record<string, unknown>) => {
+    const requests = run.requests as Record<string, unknown>;
+    return {
+      scenario: run.name,
+      error: run.error,
+      first_50_with_previews_s: run.first_50_with_previews_s,
+      finish_s: run.finish_s,
+      requests: requests.total,
+      per_second_steady: requests.per_second_steady,
+      ratio_to_limit_steady: requests.ratio_to_limit_steady,
+      status_429: requests.status_429,
+      client_peak_rss_mb: (run.memory as Record<string, unknown>).peak_rss_mb_getrusage,
+      client_cpu_s: sum((run.cpu as Record<string, unknown>) ?? {}, ['user_s', 'system_s']),
+      database_mb: (run.memory as Record<string, unknown>).database_mb,
+      stored: run.stored,
+    };
+  };
+  return SCENARIOS.flatMap((scenario) => {
+    const v3 = runs.find((r) => r.name === scenario.name);
+    const v2 = runs.find((r) => r.name === scenario.v2);
+    return scenario.v2 && v2 && v3 ? [{ v2: headline(v2), v3: headline(v3) }] : [];
+  });
+}
+
+function sum(values: Record<string, unknown>, keys: string[]): number {
+  return round(
+    keys.reduce((total, key) => total + (typeof values[key] === 'number' ? values[key] : 0), 0),
+    2,
+  );
+}
 
 // ---------------------------------------------------------------------------------------------------
 // The client process: one cold sync, measured.
@@ -536,8 +586,11 @@ async function main(): Promise<void> {
   }
   clearTimeout(hardCap);
 
-  const primary = runs.find((r) => r.name === 'binding-100');
-  const ratio = (primary?.requests as Record<string, unknown> | undefined)?.ratio_to_limit_steady;
+  const ratioOf = (name: string) =>
+    (runs.find((r) => r.name === name)?.requests as Record<string, unknown> | undefined)
+      ?.ratio_to_limit_steady;
+  const ratio = ratioOf('binding-100');
+  const v3Ratio = ratioOf('v3-binding-100');
   const report = {
     command: 'npm run bench:sync',
     at: new Date().toISOString(),
@@ -552,11 +605,14 @@ async function main(): Promise<void> {
       'budget_end.share_of_time_*: per 100 ms sample, requests queued at the budget (the limit binds), the budget paused after a 429, or neither (client_bound: the client itself is slower than the limit).',
       'first_50_with_previews_and_names_s: until those chats also show contact names (the seed has contacts for its 500 newest chats).',
       "peak RSS: the client process (getrusage maxRSS; a 100 ms sampler agrees); the sandbox's own process is reported under sandbox_process (VmHWM includes seeding).",
+      'v3-* scenarios: the same seed synced through the V3 API (chat and message pages by cursor, V3 UUIDs mapped to local ids; lines and contacts as V3/V2 give them); side_by_side sets each beside its V2 counterpart.',
     ],
     target: {
       ratio_to_limit: 0.9,
       met: typeof ratio === 'number' ? ratio >= 0.9 : false,
+      v3_met: typeof v3Ratio === 'number' ? v3Ratio >= 0.9 : null,
     },
+    side_by_side: sideBySide(runs),
     runs,
   };
   if (SEED === DEFAULT_SEED && !values.scenarios) {

@@ -6,11 +6,18 @@
  *    on the same event loop), beside a bare node:http + HMAC server measured in the same run with
  *    the same pre-signed bodies. Each server runs in its own process; autocannon runs here.
  *    Target: the listener reaches at least 50 % of the baseline.
- *    V3 (`listener-v3`): the same listener on a V3 route — Standard Webhooks verification, V3
- *    envelope, the V3 applier through the store's V3 ids — with V3 message.received bodies.
+ *    V3, in the same rounds (`listener-v3`, `listener-v3-receipts`): the same listener on a V3
+ *    route — Standard Webhooks verification, V3 envelope, the V3 applier through the store's V3
+ *    ids — with V3 message.received bodies, applying concurrently and the receipt path alone.
  * 2. Latency: the sandbox (own process) emits customer messages at 200 events/s to a live
  *    workspace; p50/p99 from the event's `created_at` (the sandbox's clock, this machine's) to the
- *    store's `messages.changed` for that message.
+ *    store's `messages.changed` for that message. Once for a V2 workspace, once for a V3 one (the
+ *    sandbox signs its V3 deliveries Standard Webhooks-style; the real RealtimeService receives them).
+ *
+ * `side_by_side` in the report puts V2's and V3's figures of the same run next to each other. The
+ * report is written only with the default sizes; BENCH_DURATION, BENCH_ROUNDS or
+ * BENCH_LATENCY_EVENTS make a quick run that prints it instead:
+ *   BENCH_DURATION=1 BENCH_ROUNDS=1 BENCH_LATENCY_EVENTS=100 npm run bench:webhooks
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -222,7 +229,7 @@ function preSignedV3(count: number): Signed[] {
   });
 }
 
-type ServerKind = 'baseline' | 'listener' | 'listener-receipts' | 'listener-v3';
+type ServerKind = 'baseline' | 'listener' | 'listener-receipts' | 'listener-v3' | 'listener-v3-receipts';
 
 function startServer(kind: ServerKind): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(fileURLToPath(import.meta.url), ['--serve', kind], {
@@ -310,24 +317,24 @@ async function throughput(): Promise<Record<string, unknown>> {
   const bodies = preSigned(Math.max(20_000, DURATION_S * 20_000));
   // Signed now: V3 timestamps must stay within 5 minutes of the listener's clock for the whole run.
   const v3Bodies = preSignedV3(Math.max(20_000, DURATION_S * 20_000));
-  const rounds: Array<
-    Record<'baseline' | 'receipt_path' | 'applying_concurrently' | 'v3_applying_concurrently', Run>
-  > = [];
+  const rounds: Array<Record<'baseline' | ListenerRun, Run>> = [];
   for (let round = 1; round <= ROUNDS; round++) {
     console.log(`round ${round} of ${ROUNDS}`);
     const baseline = await measure('baseline', bodies);
     const applying = await measure('listener', bodies);
     const receipts = await measure('listener-receipts', bodies);
     const v3 = await measure('listener-v3', v3Bodies);
+    const v3Receipts = await measure('listener-v3-receipts', v3Bodies);
     rounds.push({
       baseline,
       receipt_path: receipts,
       applying_concurrently: applying,
+      v3_receipt_path: v3Receipts,
       v3_applying_concurrently: v3,
     });
   }
   const med = (pick: (r: (typeof rounds)[number]) => number) => median(rounds.map(pick));
-  const ratios = (kind: 'receipt_path' | 'applying_concurrently' | 'v3_applying_concurrently') => ({
+  const ratios = (kind: ListenerRun) => ({
     by_cpu: med((r) => r[kind].deliveries_per_cpu_second / r.baseline.deliveries_per_cpu_second),
     by_wall_clock: med((r) => r[kind].requests_per_second / r.baseline.requests_per_second),
   });
@@ -349,8 +356,14 @@ async function throughput(): Promise<Record<string, unknown>> {
       ),
       v3_applying_concurrently_ratio: ratios('v3_applying_concurrently'),
       v3_applied_to_store: med((r) => r.v3_applying_concurrently.applied_to_store ?? 0),
+      v3_receipt_path_deliveries_per_cpu_second: med((r) => r.v3_receipt_path.deliveries_per_cpu_second),
+      v3_receipt_path_requests_per_second: med((r) => r.v3_receipt_path.requests_per_second),
+      v3_receipt_path_ratio: ratios('v3_receipt_path'),
       cpu_us_per_delivery_received_and_applied: med(
         (r) => r.receipt_path.cpu_us_per_delivery_including_apply ?? 0,
+      ),
+      v3_cpu_us_per_delivery_received_and_applied: med(
+        (r) => r.v3_receipt_path.cpu_us_per_delivery_including_apply ?? 0,
       ),
     },
     target: {
@@ -362,6 +375,8 @@ async function throughput(): Promise<Record<string, unknown>> {
   };
 }
 
+type ListenerRun = 'receipt_path' | 'applying_concurrently' | 'v3_receipt_path' | 'v3_applying_concurrently';
+
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 function median(values: number[]): number {
@@ -372,25 +387,29 @@ function median(values: number[]): number {
   return round2(value);
 }
 
-async function latency(): Promise<Record<string, unknown>> {
+/**
+ * Customer messages from the sandbox to a live workspace of that API version, timed from the
+ * event's `created_at` to the store's `messages.changed` for the message. Messages are matched by
+ * the service's id: V2's number, V3's UUID (through the store's map of V3 ids to local ones).
+ */
+async function latency(apiVersion: 'v2' | 'v3'): Promise<Record<string, unknown>> {
   const sandbox = await spawnSandbox(['--seed', 'demo', '--quiet', '--rate', '100000', '--burst', '100000']);
   const dir = mkdtempSync(join(tmpdir(), 'parley-bench-live-'));
   const session = new WorkspaceSession({
     dataDir: dir,
     connection: { baseUrl: sandbox.url, tokenHeader: 'X-PARTNER-INTEGRATION-TOKEN', token: sandbox.token },
+    apiVersion,
     sync: { openChatIntervalMs: 600_000, backgroundIntervalMs: 600_000, liveBackgroundIntervalMs: 600_000 },
   });
-  const emittedAt = new Map<number, number>();
+  const emittedAt = new Map<number | string, number>();
   const samples: number[] = [];
   const realtime = new RealtimeService({
-    workspaceId: 'bench',
+    workspaceId: `bench-${apiVersion}`,
     session,
     vault: new InMemoryVault(),
     tunnel: new DirectTunnel(),
     beforeRecord: (event) => {
-      // (this scenario runs a V2 workspace: its message ids are numbers)
-      if (event.type === 'message.received' && typeof event.data.id === 'number')
-        emittedAt.set(event.data.id, Date.parse(event.createdAt));
+      if (event.type === 'message.received') emittedAt.set(event.data.id, Date.parse(event.createdAt));
     },
   });
   try {
@@ -400,15 +419,20 @@ async function latency(): Promise<Record<string, unknown>> {
     session.store.events.on('messages.changed', ({ keys }) => {
       const now = Date.now();
       for (const message of session.store.messages.byKeys(keys)) {
-        const at = message.id === null ? undefined : emittedAt.get(message.id);
-        if (at === undefined) continue;
-        emittedAt.delete(message.id as number);
+        if (message.id === null) continue;
+        // V3 messages are stored under local ids; the store maps them back to the service's UUIDs.
+        const serviceId = apiVersion === 'v3' ? session.store.v3Ids.v3Id('message', message.id) : message.id;
+        const at = serviceId === undefined ? undefined : emittedAt.get(serviceId);
+        if (at === undefined || serviceId === undefined) continue;
+        emittedAt.delete(serviceId);
         samples.push(now - at);
       }
     });
     const chats = session.store.chats.list().filter((c) => !c.isGroup);
     const control = { 'x-sandbox-admin-secret': sandbox.adminSecret, 'content-type': 'application/json' };
-    console.log(`latency: ${LATENCY_EVENTS} customer messages at ${LATENCY_RATE}/s …`);
+    console.log(
+      `latency (${apiVersion.toUpperCase()}): ${LATENCY_EVENTS} customer messages at ${LATENCY_RATE}/s …`,
+    );
     const started = performance.now();
     const inflight: Array<Promise<unknown>> = [];
     for (let i = 0; i < LATENCY_EVENTS; i++) {
@@ -420,8 +444,14 @@ async function latency(): Promise<Record<string, unknown>> {
         fetch(`${sandbox.url}/__sandbox/inbound/message`, {
           method: 'POST',
           headers: control,
-          body: JSON.stringify({ chat_id: chat?.id, text: `latency ${i}` }),
-        }).then((r) => r.arrayBuffer()),
+          // The control API takes either version's chat id.
+          body: JSON.stringify({
+            chat_id: apiVersion === 'v3' ? chat?.v3ChatId : chat?.id,
+            text: `latency ${i}`,
+          }),
+        }).then(async (r) => {
+          if (!r.ok) throw new Error(`inbound message ${i}: ${r.status} ${await r.text()}`);
+        }),
       );
     }
     await Promise.all(inflight);
@@ -433,6 +463,7 @@ async function latency(): Promise<Record<string, unknown>> {
     const pct = (p: number) =>
       samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))] ?? null;
     return {
+      api_version: apiVersion,
       events: LATENCY_EVENTS,
       target_rate_per_second: LATENCY_RATE,
       achieved_rate_per_second: Math.round(LATENCY_EVENTS / sentSeconds),
@@ -450,28 +481,69 @@ async function latency(): Promise<Record<string, unknown>> {
   }
 }
 
+/** The sizes a recorded run uses; any of them changed makes a quick run, printed and not recorded. */
+const QUICK_RUN = ['BENCH_DURATION', 'BENCH_ROUNDS', 'BENCH_CONNECTIONS', 'BENCH_LATENCY_EVENTS'].some(
+  (name) => process.env[name] !== undefined,
+);
+
+/** V2's and V3's figures of the same run next to each other (copied from `throughput` and the latencies). */
+function sideBySide(
+  median: Record<string, unknown>,
+  v2: Record<string, unknown>,
+  v3: Record<string, unknown>,
+): Record<string, Record<string, unknown>> {
+  const pick = (prefix: '' | 'v3_', latency: Record<string, unknown>) => ({
+    receipt_path_requests_per_second: median[`${prefix}receipt_path_requests_per_second`],
+    receipt_path_deliveries_per_cpu_second: median[`${prefix}receipt_path_deliveries_per_cpu_second`],
+    receipt_path_ratio: median[`${prefix}receipt_path_ratio`],
+    applying_concurrently_requests_per_second: median[`${prefix}applying_concurrently_requests_per_second`],
+    applying_concurrently_ratio: median[`${prefix}applying_concurrently_ratio`],
+    cpu_us_per_delivery_received_and_applied: median[`${prefix}cpu_us_per_delivery_received_and_applied`],
+    sandbox_to_store_ms: {
+      p50: latency.ms_p50,
+      p90: latency.ms_p90,
+      p99: latency.ms_p99,
+      max: latency.ms_max,
+    },
+    sandbox_to_store_measured: `${String(latency.measured)} of ${String(latency.events)}`,
+  });
+  return { v2: pick('', v2), v3: pick('v3_', v3) };
+}
+
 async function main(): Promise<void> {
+  const loadAtStart = Object.fromEntries(
+    loadavg().map((l, i) => [['1m', '5m', '15m'][i], Math.round(l * 100) / 100]),
+  );
+  const throughputFigures = await throughput();
+  const v2Latency = await latency('v2');
+  const v3Latency = await latency('v3');
   const report = {
     command: 'npm run bench:webhooks',
     at: new Date().toISOString(),
     machine: machine(),
     // Other work on the machine skews both figures alike only roughly: note how busy it was.
-    load_average_at_start: Object.fromEntries(
-      loadavg().map((l, i) => [['1m', '5m', '15m'][i], Math.round(l * 100) / 100]),
-    ),
-    throughput: await throughput(),
-    sandbox_to_store_latency: await latency(),
+    load_average_at_start: loadAtStart,
+    throughput: throughputFigures,
+    sandbox_to_store_latency: v2Latency,
+    v3_sandbox_to_store_latency: v3Latency,
+    side_by_side: sideBySide(throughputFigures.median as Record<string, unknown>, v2Latency, v3Latency),
   };
-  const file = writeReport('webhooks', report);
   console.log(JSON.stringify(report, null, 2));
-  console.log(`written to ${file}`);
+  if (QUICK_RUN) {
+    console.log('(not recorded: a quick run with BENCH_* sizes)');
+    return;
+  }
+  console.log(`written to ${writeReport('webhooks', report)}`);
 }
 
 if (process.argv[2] === '--serve') {
   const kind = process.argv[3] as ServerKind;
   const port = await (kind === 'baseline'
     ? serveBaseline()
-    : serveListener(kind !== 'listener-receipts', kind === 'listener-v3' ? 'v3' : 'v2'));
+    : serveListener(
+        kind === 'listener' || kind === 'listener-v3',
+        kind === 'listener-v3' || kind === 'listener-v3-receipts' ? 'v3' : 'v2',
+      ));
   process.send?.({ port });
 } else {
   await main();

@@ -310,6 +310,10 @@ export class AppCore implements HandlerContext {
     return this.liveStatus();
   }
 
+  sessionSettled(): Promise<void> {
+    return this.#switching;
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true;
     await this.#switching;

@@ -26,6 +26,23 @@ export function createHandlers(core: HandlerContext): Handlers {
   return {
     // ── workspaces
     'workspaces.list': () => core.workspaceList(),
+    'workspaces.probe': async (input) => {
+      const { lines, versions, recommended } = await core.registry.checkVersions({
+        baseUrl: input.baseUrl,
+        token: input.token,
+        ...(input.tokenHeader ? { tokenHeader: input.tokenHeader } : {}),
+      });
+      const refused = (reason: string | undefined) => ({
+        works: false as const,
+        reason: reason ?? 'The service refused this token for this version',
+      });
+      return {
+        lines,
+        v2: versions.v2 ? { works: true } : refused(undefined),
+        v3: versions.v3 ? { works: true } : refused(versions.v3Refusal),
+        recommended,
+      };
+    },
     'workspaces.add': async (input) => {
       const workspace = await core.registry.add(
         {
@@ -47,8 +64,13 @@ export function createHandlers(core: HandlerContext): Handlers {
       core.workspaceInfo((await core.registry.rename(id, name)).id),
     'workspaces.updateToken': async ({ id, token }) =>
       core.workspaceInfo((await core.registry.updateToken(id, token)).id),
-    'workspaces.setApiVersion': async ({ id, apiVersion }) =>
-      core.workspaceInfo((await core.registry.setApiVersion(id, apiVersion)).id),
+    'workspaces.setApiVersion': async ({ id, apiVersion }) => {
+      const moved = await core.registry.setApiVersion(id, apiVersion);
+      // The active workspace's session reopens on the new version: answer once it has, so what the
+      // UI reads next comes from it.
+      await core.sessionSettled();
+      return core.workspaceInfo(moved.id);
+    },
     'workspaces.remove': async ({ id }) => {
       await core.forgetLive(id);
       await core.registry.remove(id);

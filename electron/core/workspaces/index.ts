@@ -7,6 +7,7 @@ export {
   type ApiVersionsAvailable,
   type ConnectionProbe,
   type DemoSandboxPort,
+  type VersionCheck,
   type WorkspaceEvent,
   type WorkspaceRegistryOptions,
 } from './registry.ts';

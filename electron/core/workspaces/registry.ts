@@ -53,6 +53,16 @@ export type ConnectionProbe = (
 export interface ApiVersionsAvailable {
   v2: boolean;
   v3: boolean;
+  /** Why V3 does not take the token (the service's answer in words), when it does not. */
+  v3Refusal?: string;
+}
+
+/** What a connect form is shown before the agent picks a version: nothing is stored by the check. */
+export interface VersionCheck {
+  lines: number;
+  versions: ApiVersionsAvailable;
+  /** What `add` uses when not told: V3 where it works, else V2. */
+  recommended: ApiVersion;
 }
 
 /** Starts (once) the embedded sandbox behind the demo workspace; the host implements it. */
@@ -205,6 +215,23 @@ export class WorkspaceRegistry {
     // Replacing the demo always activates: the demo was the active one, and it is gone.
     if (options.activate !== false || replacedDemo) await this.switch(workspace.id);
     return workspace;
+  }
+
+  /**
+   * Probes a service with a token both ways without storing anything, so the agent can see which API
+   * versions work before connecting. Same input rules and failures as `add`.
+   */
+  async checkVersions(
+    input: Pick<AddWorkspaceInput, 'baseUrl' | 'token' | 'tokenHeader'>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<VersionCheck> {
+    const token = parseToken(input.token);
+    registerSecret(token);
+    const baseUrl = parseBaseUrl(input.baseUrl, this.#options.allowInsecureHttp);
+    const tokenHeader = parseTokenHeader(input.tokenHeader);
+    const probed = await this.#options.probe({ baseUrl, tokenHeader, token }, { signal: options.signal });
+    const versions = probed.versions ?? NO_VERSION_REPORT;
+    return { lines: probed.lines, versions, recommended: chooseApiVersion(undefined, versions) };
   }
 
   /** Makes `id` the active workspace (persisted in settings; announced as 'activated'). */
@@ -464,6 +491,9 @@ export class WorkspaceRegistry {
   }
 }
 
+/** What a probe that does not report versions (an older one) means: V2 only. */
+const NO_VERSION_REPORT: ApiVersionsAvailable = { v2: true, v3: false };
+
 /**
  * The version to use: the one asked for when the token works there (else an input error saying so),
  * or V3 when it works, else V2. A probe that does not tell (an older one) means V2 only.
@@ -472,13 +502,13 @@ function chooseApiVersion(
   asked: ApiVersion | undefined,
   versions: ApiVersionsAvailable | undefined,
 ): ApiVersion {
-  const available = versions ?? { v2: true, v3: false };
+  const available = versions ?? NO_VERSION_REPORT;
   if (asked === undefined) return available.v3 ? 'v3' : 'v2';
   if (!available[asked]) {
-    throw new WorkspaceInputError(
-      'apiVersion',
-      `This service does not accept the token for the ${asked.toUpperCase()} API; keep ${asked === 'v3' ? 'V2' : 'V3'}`,
-    );
+    const refusal =
+      (asked === 'v3' && available.v3Refusal) ||
+      `This service does not accept the token for the ${asked.toUpperCase()} API`;
+    throw new WorkspaceInputError('apiVersion', `${refusal}; keep ${asked === 'v3' ? 'V2' : 'V3'}`);
   }
   return asked;
 }

@@ -11,5 +11,10 @@ export async function probeWorkspaceVersions(
 ): Promise<{ lines: number; versions: ApiVersionsAvailable }> {
   const probe = await probeApiVersions(connection, options.signal ? { signal: options.signal } : {});
   if (!probe.v2.ok) throw probe.v2.error;
-  return { lines: probe.v2.lines, versions: { v2: true, v3: probe.v3.ok } };
+  return {
+    lines: probe.v2.lines,
+    versions: probe.v3.ok
+      ? { v2: true, v3: true }
+      : { v2: true, v3: false, v3Refusal: probe.v3.error.message },
+  };
 }

@@ -101,7 +101,7 @@ export function DetailsPanel({ chatId }: { chatId: number }) {
             {line?.userName ? <span className="muted"> · {line.userName}</span> : null}
           </dd>
           <dt>API version</dt>
-          <dd>{versionText(version)}</dd>
+          <dd>{versionText(workspaceVersion)}</dd>
           {version === 'v3' && (
             <>
               <dt>Chat health</dt>

@@ -1,12 +1,17 @@
 import { useState } from 'react';
-import { connectWorkspace } from '../../actions/workspace.ts';
+import type { ApiVersionCheck } from '../../../shared/contract/views.ts';
+import type { ApiVersion } from '../../../shared/domain.ts';
+import { connectWorkspace, probeWorkspace } from '../../actions/workspace.ts';
 import { connectFailureText, connectFieldOf, toErrorShape } from '../../lib/errors.ts';
+import { versionText } from '../../lib/v3-presentation.ts';
 
 type Field = 'name' | 'baseUrl' | 'token' | 'tokenHeader';
 
 /**
- * Connects the organization's Partner Messaging Service. The token goes to the core (which checks it
- * and keeps it in the OS keychain) and is never shown again: the field is cleared after every try.
+ * Connects the organization's Partner Messaging Service in two steps: the token is first tried on
+ * both API versions (nothing is stored), then the agent connects with the version they pick. The
+ * token goes to the core (which keeps it in the OS keychain) and is never shown again: the field is
+ * cleared after every failed try and once connected.
  */
 export function ConnectForm({ onDone }: { onDone(): void }) {
   const [name, setName] = useState('');
@@ -15,6 +20,15 @@ export function ConnectForm({ onDone }: { onDone(): void }) {
   const [tokenHeader, setTokenHeader] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ field: Field | null; text: string } | null>(null);
+  /** What the probe found for the address, token and header as they are now (null: not checked yet). */
+  const [check, setCheck] = useState<ApiVersionCheck | null>(null);
+  const [version, setVersion] = useState<ApiVersion>('v3');
+
+  // Another address, token or header makes the last check say nothing about it.
+  const edit = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setCheck(null);
+  };
 
   const submit = async () => {
     const missing: Field | null = !name.trim()
@@ -38,19 +52,26 @@ export function ConnectForm({ onDone }: { onDone(): void }) {
     }
     setBusy(true);
     setError(null);
+    const connection = {
+      baseUrl: baseUrl.trim(),
+      token,
+      ...(tokenHeader.trim() ? { tokenHeader: tokenHeader.trim() } : {}),
+    };
     try {
-      await connectWorkspace({
-        name: name.trim(),
-        baseUrl: baseUrl.trim(),
-        token,
-        ...(tokenHeader.trim() ? { tokenHeader: tokenHeader.trim() } : {}),
-      });
+      if (!check) {
+        const found = await probeWorkspace(connection);
+        setCheck(found);
+        setVersion(found.recommended);
+        return;
+      }
+      await connectWorkspace({ name: name.trim(), ...connection, apiVersion: version });
       setToken('');
       onDone();
     } catch (e) {
       const shape = toErrorShape(e);
       setError({ field: connectFieldOf(shape), text: connectFailureText(shape) });
       setToken('');
+      setCheck(null);
     } finally {
       setBusy(false);
     }
@@ -93,7 +114,7 @@ export function ConnectForm({ onDone }: { onDone(): void }) {
             placeholder="https://api.example.com"
             aria-invalid={error?.field === 'baseUrl'}
             aria-describedby={describe('baseUrl')}
-            onChange={(e) => setBaseUrl(e.target.value)}
+            onChange={(e) => edit(setBaseUrl)(e.target.value)}
           />
         </div>
         <div className="field span-2">
@@ -106,7 +127,7 @@ export function ConnectForm({ onDone }: { onDone(): void }) {
             value={token}
             aria-invalid={error?.field === 'token'}
             aria-describedby={describe('token')}
-            onChange={(e) => setToken(e.target.value)}
+            onChange={(e) => edit(setToken)(e.target.value)}
           />
           <span className="field-hint">Stored in your system keychain; Parley never shows it again.</span>
         </div>
@@ -122,10 +143,14 @@ export function ConnectForm({ onDone }: { onDone(): void }) {
             placeholder="X-PARTNER-INTEGRATION-TOKEN"
             aria-invalid={error?.field === 'tokenHeader'}
             aria-describedby={describe('tokenHeader')}
-            onChange={(e) => setTokenHeader(e.target.value)}
+            onChange={(e) => edit(setTokenHeader)(e.target.value)}
           />
         </div>
       </details>
+      <div role="status" className="version-found">
+        {check && <VersionFound check={check} />}
+      </div>
+      {check?.v2.works && check.v3.works && <VersionChoice version={version} onChange={setVersion} />}
       {error && (
         <p id="connect-error" className="form-error" role="alert">
           {error.text}
@@ -136,9 +161,69 @@ export function ConnectForm({ onDone }: { onDone(): void }) {
           Cancel
         </button>
         <button type="submit" className="button primary" disabled={busy}>
-          {busy ? 'Checking…' : 'Connect'}
+          {busy ? 'Checking…' : check ? 'Connect' : 'Check token'}
         </button>
       </div>
     </form>
+  );
+}
+
+/** What the probe found, in one sentence (announced: it appears in a status region). */
+function VersionFound({ check }: { check: ApiVersionCheck }) {
+  const lines = `${check.lines} ${check.lines === 1 ? 'line' : 'lines'}`;
+  if (check.v2.works && check.v3.works)
+    return (
+      <p className="small">
+        The token works with both API versions ({lines}). Choose the one this workspace uses.
+      </p>
+    );
+  const only: ApiVersion = check.v3.works ? 'v3' : 'v2';
+  const other = check[only === 'v3' ? 'v2' : 'v3'];
+  return (
+    <p className="small">
+      The token works with API {versionText(only)} only ({lines}); this workspace will use it.
+      {!other.works && <span className="muted"> {other.reason}.</span>}
+    </p>
+  );
+}
+
+/** Shown where both versions work; it takes the focus when it appears, as the next thing to decide. */
+function VersionChoice({ version, onChange }: { version: ApiVersion; onChange(version: ApiVersion): void }) {
+  return (
+    <fieldset className="radio-list version-choice" role="radiogroup" aria-labelledby="connect-version">
+      <legend id="connect-version">API version</legend>
+      <label className="radio-row">
+        <input
+          type="radio"
+          name="connect-api-version"
+          value="v3"
+          autoFocus={version === 'v3'}
+          checked={version === 'v3'}
+          onChange={() => onChange('v3')}
+        />
+        <span className="toggle-text">
+          <span>V3 (recommended)</span>
+          <span className="muted small">
+            The service’s current API: replies in threads, effects, any-emoji reactions, delivery details.
+          </span>
+        </span>
+      </label>
+      <label className="radio-row">
+        <input
+          type="radio"
+          name="connect-api-version"
+          value="v2"
+          autoFocus={version === 'v2'}
+          checked={version === 'v2'}
+          onChange={() => onChange('v2')}
+        />
+        <span className="toggle-text">
+          <span>V2</span>
+          <span className="muted small">
+            The earlier API. You can move to V3 later in Settings, history kept.
+          </span>
+        </span>
+      </label>
+    </fieldset>
   );
 }

@@ -1,8 +1,15 @@
 import { Check, Pencil, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { WorkspaceInfo } from '../../../shared/contract/views.ts';
-import { removeWorkspace, renameWorkspace, switchWorkspace } from '../../actions/workspace.ts';
-import { errorText } from '../../lib/errors.ts';
+import type { ApiVersion } from '../../../shared/domain.ts';
+import {
+  changeApiVersion,
+  removeWorkspace,
+  renameWorkspace,
+  switchWorkspace,
+} from '../../actions/workspace.ts';
+import { connectFailureText, errorText, toErrorShape } from '../../lib/errors.ts';
+import { versionText } from '../../lib/v3-presentation.ts';
 import { useStore } from '../../store/index.ts';
 import { ConnectForm } from './ConnectForm.tsx';
 
@@ -81,8 +88,9 @@ function WorkspaceRow({ workspace }: { workspace: WorkspaceInfo }) {
         <span className="muted small">
           {workspace.kind === 'demo' ? 'Simulated demo' : workspace.baseUrl}
           {' · '}
-          <span className="workspace-version">API {workspace.apiVersion === 'v3' ? 'V3' : 'V2'}</span>
+          <span className="workspace-version">API {versionText(workspace.apiVersion)}</span>
         </span>
+        <VersionSwitch workspace={workspace} />
         {error && <span className="field-error">{error}</span>}
       </div>
       {!workspace.active && (
@@ -124,5 +132,104 @@ function WorkspaceRow({ workspace }: { workspace: WorkspaceInfo }) {
         </button>
       )}
     </li>
+  );
+}
+
+const MOVE_EXPLAINED: Record<ApiVersion, string> = {
+  v3:
+    'Your history stays: each conversation is matched to its V3 chat through the service’s ' +
+    'migrate_to_v3, and its messages, drafts, pins and read state are kept. Contacts stay on V2.',
+  v2:
+    'Your conversations, messages, drafts, pins and read state stay. Replies in threads, effects ' +
+    'and any-emoji reactions turn off.',
+};
+
+/** Moves a workspace to the other API version, after the agent confirms; failures in words. */
+function VersionSwitch({ workspace }: { workspace: WorkspaceInfo }) {
+  const target: ApiVersion = workspace.apiVersion === 'v3' ? 'v2' : 'v3';
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const id = useId();
+  const close = () => {
+    setConfirming(false);
+    requestAnimationFrame(() => trigger.current?.focus());
+  };
+  const move = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await changeApiVersion(workspace.id, target);
+      setDone(`Now on API ${versionText(target)}.`);
+      close();
+    } catch (e) {
+      setError(connectFailureText(toErrorShape(e)));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      {!confirming && (
+        <button
+          ref={trigger}
+          type="button"
+          className="link-button version-switch"
+          aria-label={`Switch to API ${versionText(target)} (${workspace.name})`}
+          onClick={() => {
+            setConfirming(true);
+            setError(null);
+            setDone(null);
+          }}
+        >
+          Switch to API {versionText(target)}
+        </button>
+      )}
+      {confirming && (
+        <div
+          className="version-confirm"
+          role="alertdialog"
+          aria-labelledby={`${id}-title`}
+          aria-describedby={`${id}-why`}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && !busy) {
+              e.stopPropagation();
+              close();
+            }
+          }}
+        >
+          <p id={`${id}-title`} className="version-confirm-title">
+            Switch {workspace.name} to API {versionText(target)}?
+          </p>
+          <p id={`${id}-why`} className="small">
+            {MOVE_EXPLAINED[target]}
+          </p>
+          <div className="form-actions">
+            <button type="button" className="button small" disabled={busy} onClick={close}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button small primary"
+              autoFocus
+              disabled={busy}
+              onClick={() => void move()}
+            >
+              {busy ? 'Checking…' : `Switch to ${versionText(target)}`}
+            </button>
+          </div>
+        </div>
+      )}
+      {error && (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+      <span className="visually-hidden" role="status">
+        {done}
+      </span>
+    </>
   );
 }

@@ -132,6 +132,25 @@ export function contractCalls(): Record<MethodName, Call> {
       expect(list.workspaces[0]).toMatchObject({ kind: 'demo', active: true });
       demoWorkspaceId = list.activeId as string;
     },
+    'workspaces.probe': async (t) => {
+      const [token] = t.second.tokens;
+      const check = await t.parley.workspaces.probe({ baseUrl: t.second.url, token });
+      // The sandbox takes the token both ways: V3, the service's current API, is recommended.
+      const numbers = await fetch(`${t.second.url}/api/partner/v3/phone_numbers`, {
+        headers: { authorization: `Bearer ${token}` },
+      }).then((r) => r.json() as Promise<{ phone_numbers: unknown[] }>);
+      expect(check).toEqual({
+        lines: numbers.phone_numbers.length,
+        v2: { works: true },
+        v3: { works: true },
+        recommended: 'v3',
+      });
+      await expect(
+        t.parley.workspaces.probe({ baseUrl: t.second.url, token: 'not-the-token' }),
+      ).rejects.toMatchObject({ code: 'unauthorized' });
+      // Checking connects nothing.
+      expect((await t.parley.workspaces.list()).workspaces.map((w) => w.kind)).toEqual(['demo']);
+    },
 
     // ── chats
     'chats.list': async (t) => {

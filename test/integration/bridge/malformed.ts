@@ -16,6 +16,7 @@ const UUID = '3f2c1a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c';
 /** An input each method's schema accepts. Typed by the contract: a new method needs an entry here. */
 export const VALID_INPUTS: { [M in MethodName]: MethodInput<M> } = {
   'workspaces.list': {},
+  'workspaces.probe': { baseUrl: 'https://api.example.com', token: 'tok', tokenHeader: 'X-Token' },
   'workspaces.add': {
     name: 'Acme',
     baseUrl: 'https://api.example.com',

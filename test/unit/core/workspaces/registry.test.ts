@@ -331,14 +331,65 @@ describe('WorkspaceRegistry', () => {
   describe('API version', () => {
     /** Whether the stand-in service takes the token on V3 (read on every probe). */
     const v3Works = { now: true };
+    const V3_REFUSAL = 'api.acme.example has not enabled the V3 API for this account (code 2011)';
     const withV3 = (v3: boolean) => {
       v3Works.now = v3;
       service.probe = async (connection) => {
         service.calls.push(connection);
         if (!service.accepted.has(connection.token)) throw new Error('refused');
-        return { lines: 2, versions: { v2: true, v3: v3Works.now } };
+        return {
+          lines: 2,
+          versions: v3Works.now ? { v2: true, v3: true } : { v2: true, v3: false, v3Refusal: V3_REFUSAL },
+        };
       };
     };
+
+    it('tells which versions a token works with before connecting, storing nothing', async () => {
+      registry.close();
+      withV3(true);
+      registry = await open();
+      const before = stored();
+      const input = { baseUrl: 'https://api.acme.example', token: GOOD_TOKEN };
+
+      // Given a service that takes the token both ways, V3 (its current API) is recommended
+      await expect(registry.checkVersions(input)).resolves.toEqual({
+        lines: 2,
+        versions: { v2: true, v3: true },
+        recommended: 'v3',
+      });
+
+      // Given one that has not enabled V3 for the account, V2 is, and V3's refusal is kept in words
+      v3Works.now = false;
+      await expect(registry.checkVersions(input)).resolves.toEqual({
+        lines: 2,
+        versions: { v2: true, v3: false, v3Refusal: V3_REFUSAL },
+        recommended: 'v2',
+      });
+
+      // Bad input and a refused token fail as connecting would
+      await expect(
+        registry.checkVersions({ baseUrl: 'http://api.acme.example', token: GOOD_TOKEN }),
+      ).rejects.toMatchObject({ name: 'WorkspaceInputError', field: 'baseUrl' });
+      await expect(registry.checkVersions({ ...input, token: 'tok_wrong' })).rejects.toThrow('refused');
+
+      // And nothing was stored or announced
+      expect(stored()).toEqual(before);
+      expect(vault.keys()).toEqual([]);
+      expect(events).toEqual([]);
+    });
+
+    it("names the service's reason when moving to a V3 it refuses", async () => {
+      registry.close();
+      withV3(false);
+      registry = await open();
+      const acme = await addAcme();
+      await expect(registry.setApiVersion(acme.id, 'v3')).rejects.toMatchObject({
+        name: 'WorkspaceInputError',
+        field: 'apiVersion',
+        message: `${V3_REFUSAL}; keep V2`,
+      });
+      expect(registry.get(acme.id)?.apiVersion).toBe('v2');
+    });
 
     it('prefers V3 when the token works there, and keeps V2 when it does not', async () => {
       registry.close();
