@@ -117,6 +117,7 @@ export class V3EventApplier {
             reaction.kind,
             reaction.fromMe,
             reaction.from,
+            reaction.kind === 'custom' ? (reaction.customEmoji ?? null) : null,
           );
         }
         break;
@@ -228,6 +229,10 @@ export class V3EventApplier {
       attachments: message.attachments.map((a) => ({ ...a, size: a.size ?? null })),
       idempotencyKey: event.data.idempotency_key,
     };
+    this.#store.v3Facts.setMessage(record.id, {
+      replyTo: message.replyTo ?? null,
+      effect: message.effect ?? null,
+    });
     this.#store.messages.upsert([record]);
     if (event.type === 'message.received') {
       this.#store.typing.clear(chatId);
