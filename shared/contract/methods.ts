@@ -541,9 +541,7 @@ export const methods = {
    * Sends from the composer: with undo send on, the message is held for the grace period
    * (`held`); otherwise it joins the outbox at once (`key`). Fails with `invalid_input`, `not_found`.
    */
-  'scheduled.send': method(
-    z.object({ chatId, text, stagedIds, attachmentUrls, ...v3SendFields }).strict(),
-  )<{
+  'scheduled.send': method(z.object({ chatId, text, stagedIds, attachmentUrls, ...v3SendFields }).strict())<{
     key: string | null;
     held: ScheduledSend | null;
   }>(),

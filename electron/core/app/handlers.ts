@@ -257,9 +257,13 @@ export function createHandlers(core: HandlerContext): Handlers {
       if (s().store.chats.get(message.chatId)?.apiVersion !== 'v3')
         throw new UserFacingError('unsupported', 'Custom reactions need a V3 workspace', { field: 'kind' });
       if (message.id === null || !message.v3Id)
-        throw new UserFacingError('invalid_input', 'Only a message the service has accepted can be reacted to', {
-          field: 'messageId',
-        });
+        throw new UserFacingError(
+          'invalid_input',
+          'Only a message the service has accepted can be reacted to',
+          {
+            field: 'messageId',
+          },
+        );
       // The contract lets only an emoji through, with the emoji only on a custom reaction.
       s().outbox.react(messageId, { kind, customEmoji: customEmoji as string }, operation);
     },

@@ -45,7 +45,13 @@ export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, Sch
   /** The message checked as messages.send checks it; its V3 options, ready for the outbox. */
   const checkMessage = (
     input: Omit<MethodParsedInput<'scheduled.create'>, 'at'>,
-  ): { chatId: number; text: string; stagedIds: string[]; attachmentUrls: string[]; options?: SendOptions } => {
+  ): {
+    chatId: number;
+    text: string;
+    stagedIds: string[];
+    attachmentUrls: string[];
+    options?: SendOptions;
+  } => {
     const chat = input.chatId > 0 ? store().chats.get(input.chatId) : undefined;
     if (!chat) throw new UserFacingError('not_found', 'No such chat', { field: 'chatId' });
     if (input.text.trim() === '' && input.stagedIds.length === 0 && input.attachmentUrls.length === 0)

@@ -129,7 +129,12 @@ export class V2Messaging implements MessagingService {
     };
   }
 
-  async react(messageId: number, reaction: ReactionChoice, operation: 'add' | 'remove', options: CallOptions) {
+  async react(
+    messageId: number,
+    reaction: ReactionChoice,
+    operation: 'add' | 'remove',
+    options: CallOptions,
+  ) {
     const { kind } = reaction;
     if (kind === 'custom') throw v3Only('Custom reactions');
     if (operation === 'add')

@@ -166,7 +166,12 @@ export class V3Messaging implements MessagingService {
     });
   }
 
-  async react(messageId: number, reaction: ReactionChoice, operation: 'add' | 'remove', options: CallOptions) {
+  async react(
+    messageId: number,
+    reaction: ReactionChoice,
+    operation: 'add' | 'remove',
+    options: CallOptions,
+  ) {
     await this.#v3.messages
       .react(
         this.#messageV3Id(messageId),
