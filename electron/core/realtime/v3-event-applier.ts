@@ -20,6 +20,7 @@
 import type { Chat, ChatHealth, Handle } from '../../../shared/domain.ts';
 import { parseServiceTime } from '../../../shared/time.ts';
 import {
+  linkOf,
   v3FailedEventToDomain,
   v3HealthToDomain,
   type V3LocalIds,
@@ -232,6 +233,7 @@ export class V3EventApplier {
     this.#store.v3Facts.setMessage(record.id, {
       replyTo: message.replyTo ?? null,
       effect: message.effect ?? null,
+      link: linkOf(message),
     });
     this.#store.messages.upsert([record]);
     if (event.type === 'message.received') {

@@ -605,7 +605,7 @@ export class MessagesRepo {
     return this.#v3?.active ? this.#withV3Facts(messages, ids, reactions) : messages;
   }
 
-  /** V3: each message's V3 id, reply target and effect, and each reaction's part and custom emoji. */
+  /** V3: each message's V3 id, reply target, effect and link, and each reaction's part and custom emoji. */
   #withV3Facts(messages: Message[], ids: number[], reactions: ReactionRow[]): Message[] {
     const facts = (this.#v3 as V3Overlay).facts;
     const v3Ids = facts.messageV3Ids(ids);
@@ -624,6 +624,7 @@ export class MessagesRepo {
         ...(v3Id ? { v3Id } : {}),
         replyTo: extra?.replyTo ?? null,
         effect: extra?.effect ?? null,
+        ...(extra?.link ? { parts: [{ type: 'link' as const, url: extra.link }] } : {}),
         reactions: message.reactions.map((reaction) => {
           const more = reactionExtras.get(reaction.id);
           return more ? { ...reaction, partIndex: more.partIndex, customEmoji: more.customEmoji } : reaction;

@@ -15,10 +15,12 @@ export interface V3ReactionExtras {
   customEmoji: string | null;
 }
 
-/** What a V3 message carries beyond the messages table: its reply target and effect. */
+/** What a V3 message carries beyond the messages table: its reply target, effect and link part. */
 export interface V3MessageExtras {
   replyTo: MessageReplyTo | null;
   effect: MessageEffect | null;
+  /** The address of a link part (a link is the only part of its message; its text is the address). */
+  link?: string | null;
 }
 
 /** A V3 line's phone-number record (PUT /phone_numbers/{id} names it by this id). */
@@ -106,12 +108,12 @@ export class V3FactsRepo {
   }
 
   /**
-   * A message's reply target and effect; only a message with either is written (most have neither),
-   * and only when it changed. Announced by the message write that goes with it.
+   * A message's reply target, effect and link; only a message with one of them is written (most have
+   * none), and only when it changed. Announced by the message write that goes with it.
    */
   setMessage(messageId: number, value: V3MessageExtras): void {
     const stored = this.#get('message', messageId);
-    if (!stored && !value.replyTo && !value.effect) return;
+    if (!stored && !value.replyTo && !value.effect && !value.link) return;
     if (stored && JSON.stringify(stored) === JSON.stringify(value)) return;
     this.#set('message', messageId, value);
   }

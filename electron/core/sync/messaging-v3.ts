@@ -10,7 +10,13 @@ import type { PartnerApiClient } from '../api/client.ts';
 import { isPartnerApiError, PartnerApiError } from '../api/errors.ts';
 import type { CallOptions } from '../api/http.ts';
 import type { PartnerApiV3Client } from '../api/v3/client.ts';
-import { v3ChatToDomain, v3LineToDomain, v3MessageToDomain, v3PartsToDomain } from '../api/v3/domain-map.ts';
+import {
+  linkOf,
+  v3ChatToDomain,
+  v3LineToDomain,
+  v3MessageToDomain,
+  v3PartsToDomain,
+} from '../api/v3/domain-map.ts';
 import type { V3OutgoingPart } from '../api/v3/outgoing.ts';
 import type { V3Chat, V3Message, V3PhoneNumber } from '../api/v3/schemas.ts';
 import type { LocalStore } from '../store/local-store.ts';
@@ -307,7 +313,11 @@ export class V3Messaging implements MessagingService {
   #remember(message: Message, idempotencyKey?: string): MessageRecord {
     const facts = this.#store.v3Facts;
     const id = message.id as number;
-    facts.setMessage(id, { replyTo: message.replyTo ?? null, effect: message.effect ?? null });
+    facts.setMessage(id, {
+      replyTo: message.replyTo ?? null,
+      effect: message.effect ?? null,
+      link: linkOf(message),
+    });
     for (const reaction of message.reactions) {
       if (reaction.customEmoji || (reaction.partIndex ?? 0) > 0)
         facts.setReaction(reaction.id, {

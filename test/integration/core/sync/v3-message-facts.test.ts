@@ -159,6 +159,23 @@ describe('V3 facts and send options through a V3 workspace session', () => {
     );
     expect(synced.replyTo).toEqual({ messageId: root?.v3Id, partIndex: 0 });
     expect(synced.effect).toEqual({ type: 'bubble', name: 'slam' });
+
+    // And a link part stays a link part (the renderer's card reads it).
+    const link = 'https://shop.example.com/orders/8812';
+    const linked = await fetch(`${sandbox.url}/api/partner/v3/chats/${v3IdOf(chat)}/messages`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${sandbox.tokens[0] as string}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ message: { parts: [{ type: 'link', value: link }] } }),
+    });
+    expect(linked.status).toBe(202);
+    const card = await eventually(
+      () => session.store.messages.page(chat.id, { limit: 20 }).find((m) => m.text === link),
+      'the link message',
+    );
+    expect(card.parts).toEqual([{ type: 'link', url: link }]);
   });
 
   it('a send held for undo keeps its reply and effect, and they go out with it', async () => {
