@@ -52,9 +52,9 @@ export class WorkspaceSession {
   readonly scheduler: WorkbenchScheduler;
 
   constructor(options: SessionOptions) {
-    this.store = new LocalStore(join(options.dataDir, 'workspace.db'));
-    this.client = new PartnerApiClient({ ...options.client, ...options.connection });
     this.apiVersion = options.apiVersion ?? 'v2';
+    this.store = new LocalStore(join(options.dataDir, 'workspace.db'), { apiVersion: this.apiVersion });
+    this.client = new PartnerApiClient({ ...options.client, ...options.connection });
     this.v3 = new PartnerApiV3Client({
       ...options.client,
       baseUrl: options.connection.baseUrl,

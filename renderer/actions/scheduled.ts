@@ -10,6 +10,7 @@ import { errorText } from '../lib/errors.ts';
 import { getState } from '../store/index.ts';
 import { EMPTY_DRAFT, type Draft } from '../store/composer-slice.ts';
 import { saveDraftNow, stopTyping } from './composer.ts';
+import { clearSentOptions, v3SendOptions } from './v3.ts';
 
 let listening = false;
 
@@ -72,11 +73,13 @@ function giveBack(chatId: number, draft: Draft, error: unknown): void {
   saveDraftNow(chatId);
 }
 
+/** The draft's content and the composer's V3 options (reply, effect, service), kept while held back. */
 const contentOf = (chatId: number, draft: Draft) => ({
   chatId,
   text: draft.text,
   stagedIds: draft.attachments.map((a) => a.id),
   attachmentUrls: draft.attachmentUrls,
+  ...v3SendOptions(chatId),
 });
 
 /** Sends with undo send on: the message waits out the grace period in the thread. */
@@ -85,6 +88,7 @@ export async function sendWithUndo(chatId: number): Promise<boolean> {
   if (!draft) return false;
   try {
     const { held } = await parley.scheduled.send(contentOf(chatId, draft));
+    clearSentOptions(chatId);
     if (held) mergeHeld(held);
     return true;
   } catch (error) {
@@ -99,6 +103,7 @@ export async function scheduleDraft(chatId: number, at: number): Promise<boolean
   if (!draft) return false;
   try {
     mergeHeld(await parley.scheduled.create({ ...contentOf(chatId, draft), at }));
+    clearSentOptions(chatId);
     return true;
   } catch (error) {
     giveBack(chatId, draft, error);

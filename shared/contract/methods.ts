@@ -83,6 +83,12 @@ const effect = z.discriminatedUnion('type', [
   z.object({ type: z.literal('screen'), name: z.enum(SCREEN_EFFECTS) }).strict(),
   z.object({ type: z.literal('bubble'), name: z.enum(BUBBLE_EFFECTS) }).strict(),
 ]);
+/** V3 options of a send; a held-back send (undo, send later) keeps them until it goes out. */
+const v3SendFields = {
+  replyTo: replyTo.optional(),
+  effect: effect.optional(),
+  preferredService: z.enum(PREFERRED_SERVICES).optional(),
+};
 /** One emoji (a grapheme, possibly with modifiers and joiners): a V3 custom reaction. */
 const customEmoji = z
   .string()
@@ -550,7 +556,7 @@ export const methods = {
    * Sends from the composer: with undo send on, the message is held for the grace period
    * (`held`); otherwise it joins the outbox at once (`key`). Fails with `invalid_input`, `not_found`.
    */
-  'scheduled.send': method(z.object({ chatId, text, stagedIds, attachmentUrls }).strict())<{
+  'scheduled.send': method(z.object({ chatId, text, stagedIds, attachmentUrls, ...v3SendFields }).strict())<{
     key: string | null;
     held: ScheduledSend | null;
   }>(),
@@ -559,7 +565,9 @@ export const methods = {
    * Parley is running then. Fails with `invalid_input` (empty, in the past), `not_found`.
    */
   'scheduled.create': method(
-    z.object({ chatId, text, stagedIds, attachmentUrls, at: z.number().int().positive() }).strict(),
+    z
+      .object({ chatId, text, stagedIds, attachmentUrls, ...v3SendFields, at: z.number().int().positive() })
+      .strict(),
   )<ScheduledSend>(),
   /** Edits a held message's text or moves its time. Fails with `not_found` (already sent), `invalid_input`. */
   'scheduled.update': method(

@@ -5,7 +5,7 @@ import type { Chat, Line } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { ClientKeyInUse } from '../outbox/outbox.ts';
 import { ftsQuery } from '../store/search.ts';
-import { contactRecord, lineRecord } from '../sync/map.ts';
+import { contactRecord } from '../sync/map.ts';
 import { vaultKeys } from '../vault/index.ts';
 import type { Handlers } from './dispatch.ts';
 import type { HandlerContext } from './handler-context.ts';
@@ -130,14 +130,15 @@ export function createHandlers(core: HandlerContext): Handlers {
       });
     },
     'chats.refresh': async ({ chatId }) => s().sync.refreshChat(chatId),
+    // These name chats and lines by the workspace's own version (V3 ids on V3): through the port.
     'chats.migrationId': async ({ chatId }) => {
-      const result = await s().client.chats.migrateToV3(chatId);
-      const chat = s().store.chats.get(chatId);
-      if (chat && result.v3_chat_id)
-        s().store.chats.upsert([{ id: chatId, lineId: chat.lineId, v3ChatId: result.v3_chat_id }]);
-      return { v3ChatId: result.v3_chat_id, migrated: result.migrated };
+      if (!s().store.chats.exists(chatId)) throw new UserFacingError('not_found', 'No such chat');
+      return s().messaging.migrationId(chatId, {});
     },
-    'chats.shareContact': async ({ chatId }) => s().client.chats.shareContact(chatId),
+    'chats.shareContact': async ({ chatId }) => {
+      if (!s().store.chats.exists(chatId)) throw new UserFacingError('not_found', 'No such chat');
+      await s().messaging.shareContact(chatId, { priority: 'user' });
+    },
     'chats.typing': async ({ chatId, typing }) => {
       await s().messaging.typing(chatId, typing, {});
     },
@@ -271,20 +272,22 @@ export function createHandlers(core: HandlerContext): Handlers {
       if (!message.fromMe) throw new UserFacingError('forbidden', 'Only messages you sent can be deleted');
       s().outbox.delete(key);
     },
-    'messages.react': ({ messageId, kind, operation }) => {
+    'messages.react': ({ messageId, kind, operation, customEmoji }) => {
       const message = s().store.messages.byId(messageId);
       if (!message) throw new UserFacingError('not_found', 'No such message');
-      if (kind === 'custom') {
-        const chat = s().store.chats.get(message.chatId);
+      if (kind !== 'custom') return s().outbox.react(messageId, { kind }, operation);
+      if (s().store.chats.get(message.chatId)?.apiVersion !== 'v3')
+        throw new UserFacingError('unsupported', 'Custom reactions need a V3 workspace', { field: 'kind' });
+      if (message.id === null || !message.v3Id)
         throw new UserFacingError(
-          'unsupported',
-          chat?.apiVersion === 'v3'
-            ? 'Custom reactions are not sent from this app yet'
-            : 'Custom reactions need a V3 workspace',
-          { field: 'kind' },
+          'invalid_input',
+          'Only a message the service has accepted can be reacted to',
+          {
+            field: 'messageId',
+          },
         );
-      }
-      s().outbox.react(messageId, kind, operation);
+      // The contract lets only an emoji through, with the emoji only on a custom reaction.
+      s().outbox.react(messageId, { kind, customEmoji: customEmoji as string }, operation);
     },
 
     // ── attachments
@@ -353,9 +356,13 @@ export function createHandlers(core: HandlerContext): Handlers {
             field: 'forwardingNumber',
           });
       }
-      const line = await s().client.lines.updateForwarding(lineId, number);
+      if (!s().store.lines.get(lineId))
+        throw new UserFacingError('not_found', 'That line is not one of your organization’s', {
+          field: 'lineId',
+        });
+      const line = await s().messaging.setForwarding(lineId, number, { priority: 'user' });
       s().store.transaction(() =>
-        s().store.lines.upsert({ ...lineRecord(line), ...preservedUser(s().store.lines.get(lineId)) }),
+        s().store.lines.upsert({ ...line, ...preservedUser(s().store.lines.get(lineId)) }),
       );
       return lineWithUnread(s().store.lines.get(lineId) as Line);
     },
@@ -368,9 +375,9 @@ export function createHandlers(core: HandlerContext): Handlers {
       const cached = imessageCache.get(handle);
       if (cached && Date.now() - cached.at < 10 * 60_000) return { available: cached.available, handle };
       try {
-        const result = await s().client.checkIMessageAvailability(handle);
-        imessageCache.set(handle, { available: result.available, at: Date.now() });
-        return { available: result.available, handle };
+        const available = await s().messaging.checkImessage(handle, { priority: 'user' });
+        imessageCache.set(handle, { available, at: Date.now() });
+        return { available, handle };
       } catch (error) {
         // The service allows one check per 10 s: "unknown" is an honest answer, not an error.
         if (isPartnerApiError(error) && error.kind === 'rate_limited') return { available: null, handle };

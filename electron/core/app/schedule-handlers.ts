@@ -1,11 +1,14 @@
+import type { MethodParsedInput } from '../../../shared/contract/methods.ts';
 import { stagedView } from '../../../shared/contract/staged.ts';
 import type { ScheduledSend, SnoozedChat } from '../../../shared/contract/views.ts';
 import { MAX_SCHEDULE_AHEAD_MS } from '../../../shared/schedule.ts';
+import type { SendOptions } from '../outbox/jobs.ts';
 import type { ScheduledSendRow } from '../store/scheduled-sends-repo.ts';
 import { QuickReplyRefused, replyFromNotification } from '../workbench/quick-reply.ts';
 import type { HandlerContext } from './handler-context.ts';
 import type { Handlers } from './dispatch.ts';
 import { UserFacingError } from './errors.ts';
+import { refuseOptedOut, v3SendOptions } from './v3-send-rules.ts';
 
 export type ScheduleMethod =
   | 'scheduled.list'
@@ -39,14 +42,18 @@ export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, Sch
     createdAt: row.createdAt,
   });
 
-  const checkMessage = (input: {
+  /** The message checked as messages.send checks it; its V3 options, ready for the outbox. */
+  const checkMessage = (
+    input: Omit<MethodParsedInput<'scheduled.create'>, 'at'>,
+  ): {
     chatId: number;
     text: string;
     stagedIds: string[];
     attachmentUrls: string[];
-  }): void => {
-    if (!store().chats.exists(input.chatId) || input.chatId <= 0)
-      throw new UserFacingError('not_found', 'No such chat', { field: 'chatId' });
+    options?: SendOptions;
+  } => {
+    const chat = input.chatId > 0 ? store().chats.get(input.chatId) : undefined;
+    if (!chat) throw new UserFacingError('not_found', 'No such chat', { field: 'chatId' });
     if (input.text.trim() === '' && input.stagedIds.length === 0 && input.attachmentUrls.length === 0)
       throw new UserFacingError('invalid_input', 'Type a message or add an attachment', { field: 'text' });
     input.stagedIds.forEach((id, i) => {
@@ -55,6 +62,12 @@ export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, Sch
           field: `stagedIds.${i}`,
         });
     });
+    refuseOptedOut(chat);
+    const { replyTo, effect, preferredService, ...content } = input;
+    const options = v3SendOptions(chat, { replyTo, effect, preferredService }, (key) =>
+      store().messages.get(key),
+    );
+    return { ...content, ...(options ? { options } : {}) };
   };
 
   const checkTime = (at: number): void => {
@@ -88,16 +101,16 @@ export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, Sch
     'scheduled.list': ({ chatId }) =>
       (chatId === undefined ? store().scheduled.all() : store().scheduled.forChat(chatId)).map(view),
     'scheduled.send': (input) => {
-      checkMessage(input);
+      const message = checkMessage(input);
       const seconds = store().workbench.settings().undoSeconds;
-      if (seconds <= 0) return { key: s().outbox.send(input), held: null };
-      const held = s().scheduler.hold({ ...input, kind: 'grace', dueAt: Date.now() + seconds * 1000 });
+      if (seconds <= 0) return { key: s().outbox.send(message), held: null };
+      const held = s().scheduler.hold({ ...message, kind: 'grace', dueAt: Date.now() + seconds * 1000 });
       return { key: null, held: view(held) };
     },
     'scheduled.create': ({ at, ...input }) => {
-      checkMessage(input);
+      const message = checkMessage(input);
       checkTime(at);
-      return view(s().scheduler.hold({ ...input, kind: 'scheduled', dueAt: at }));
+      return view(s().scheduler.hold({ ...message, kind: 'scheduled', dueAt: at }));
     },
     'scheduled.update': ({ id, text, at }) => {
       const row = existing(id);

@@ -30,11 +30,15 @@ export const createChatJob = z.object({
   attachmentUrls: z.array(z.string()),
 });
 
-export const reactJob = z.object({
-  messageId: z.number().int(),
-  kind: z.enum(REACTION_KINDS),
-  operation: z.enum(['add', 'remove']),
-});
+export const reactJob = z
+  .object({
+    messageId: z.number().int(),
+    /** `custom` (V3 only) goes with its emoji. */
+    kind: z.enum([...REACTION_KINDS, 'custom']),
+    customEmoji: z.string().min(1).optional(),
+    operation: z.enum(['add', 'remove']),
+  })
+  .refine((job) => (job.kind === 'custom') === (job.customEmoji !== undefined));
 
 export const editJob = z.object({
   chatId: z.number().int(),

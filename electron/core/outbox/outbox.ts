@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MessageError, ReactionKind } from '../../../shared/domain.ts';
+import type { MessageError } from '../../../shared/domain.ts';
 import { stagedAttachmentId, stagedResource } from '../../../shared/contract/staged.ts';
 import { EMPTY_MESSAGE, isSendable } from '../../../shared/message-rules.ts';
 import { isPartnerApiError } from '../api/errors.ts';
@@ -8,7 +8,7 @@ import { createLogger, drop } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import type { OutboxRow } from '../store/outbox-repo.ts';
 import { isStorageError } from '../store/storage-errors.ts';
-import type { MessagingService } from '../sync/messaging.ts';
+import type { MessagingService, ReactionChoice } from '../sync/messaging.ts';
 import type { Reconciler } from '../sync/reconciler.ts';
 import { assertNever } from '../util.ts';
 import { JOB_SCHEMAS, type JobKind, type JobPayload, type SendOptions } from './jobs.ts';
@@ -247,27 +247,24 @@ export class Outbox {
     return { chatId: provisionalChatId, messageKey: key };
   }
 
-  react(messageId: number, kind: ReactionKind, operation: 'add' | 'remove'): void {
+  react(messageId: number, reaction: ReactionChoice, operation: 'add' | 'remove'): void {
     const message = this.#store.messages.byId(messageId);
     if (!message) throw new Error(`message ${messageId} is not known`);
+    const { kind } = reaction;
+    const customEmoji = reaction.kind === 'custom' ? reaction.customEmoji : null;
     this.#store.transaction(() => {
       // Shown at once; the job makes it true on the service.
       if (operation === 'add') {
-        this.#store.messages.addReaction({
-          id: -Date.now(),
-          messageId,
-          kind,
-          fromMe: true,
-          sender: '',
-          at: Date.now(),
-        });
+        const id = -Date.now();
+        this.#store.messages.addReaction({ id, messageId, kind, fromMe: true, sender: '', at: Date.now() });
+        if (customEmoji !== null) this.#store.v3Facts.setReaction(id, { partIndex: 0, customEmoji });
       } else {
-        this.#store.messages.removeReaction(messageId, kind, true, null);
+        this.#store.messages.removeReaction(messageId, kind, true, null, customEmoji);
       }
       this.#store.outbox.enqueue({
         kind: 'react',
         queue: `chat:${message.chatId}`,
-        payload: { messageId, kind, operation },
+        payload: { messageId, kind, ...(customEmoji === null ? {} : { customEmoji }), operation },
       });
     });
     this.#kick();
@@ -440,6 +437,7 @@ export class Outbox {
             ...(key ? { idempotencyKey: key } : {}),
             files: this.#files(p.stagedIds),
             attachmentUrls: p.attachmentUrls,
+            ...p.options,
           },
           options,
         );
@@ -480,8 +478,10 @@ export class Outbox {
       }
       case 'react': {
         const p = job_.payload as JobPayload<'react'>;
+        const choice: ReactionChoice =
+          p.kind === 'custom' ? { kind: 'custom', customEmoji: p.customEmoji as string } : { kind: p.kind };
         if (p.operation === 'add') {
-          const reaction = await this.#api.react(p.messageId, p.kind, 'add', options);
+          const reaction = await this.#api.react(p.messageId, choice, 'add', options);
           // V3 only acknowledges: the shown reaction stays until a sync or event confirms it.
           if (reaction) {
             this.#store.transaction(() => {
@@ -490,7 +490,7 @@ export class Outbox {
             });
           }
         } else {
-          await this.#api.react(p.messageId, p.kind, 'remove', options);
+          await this.#api.react(p.messageId, choice, 'remove', options);
         }
         return;
       }

@@ -20,6 +20,7 @@
 import type { Chat, ChatHealth, Handle } from '../../../shared/domain.ts';
 import { parseServiceTime } from '../../../shared/time.ts';
 import {
+  linkOf,
   v3FailedEventToDomain,
   v3HealthToDomain,
   type V3LocalIds,
@@ -117,6 +118,7 @@ export class V3EventApplier {
             reaction.kind,
             reaction.fromMe,
             reaction.from,
+            reaction.kind === 'custom' ? (reaction.customEmoji ?? null) : null,
           );
         }
         break;
@@ -228,6 +230,11 @@ export class V3EventApplier {
       attachments: message.attachments.map((a) => ({ ...a, size: a.size ?? null })),
       idempotencyKey: event.data.idempotency_key,
     };
+    this.#store.v3Facts.setMessage(record.id, {
+      replyTo: message.replyTo ?? null,
+      effect: message.effect ?? null,
+      link: linkOf(message),
+    });
     this.#store.messages.upsert([record]);
     if (event.type === 'message.received') {
       this.#store.typing.clear(chatId);

@@ -3,6 +3,7 @@ import type { Database } from './database.ts';
 import type { StoreEventBus } from './events.ts';
 import type { ChatRecord } from './records.ts';
 import { type ChatRow, type HandleRow, type MessageRow, placeholders } from './rows.ts';
+import type { V3Overlay } from './v3-facts-repo.ts';
 
 export interface ChatFilter {
   lineId?: number;
@@ -28,17 +29,20 @@ export class ChatsRepo {
   readonly #events: StoreEventBus;
   readonly #typing: (chatId: number) => string[];
   readonly #nameFor: (identifiers: string[]) => Map<string, string>;
+  readonly #v3: V3Overlay | undefined;
 
   constructor(
     db: Database,
     events: StoreEventBus,
     typing: (chatId: number) => string[],
     nameFor: (identifiers: string[]) => Map<string, string>,
+    v3?: V3Overlay,
   ) {
     this.#db = db;
     this.#events = events;
     this.#typing = typing;
     this.#nameFor = nameFor;
+    this.#v3 = v3;
   }
 
   upsert(records: readonly ChatRecord[]): void {
@@ -257,6 +261,7 @@ export class ChatsRepo {
         )
       : [];
     const names = this.#nameFor([...new Set(handles.map((h) => h.identifier))]);
+    const health = this.#v3?.active ? this.#v3.facts.many('chat-health', ids) : undefined;
     const lastByKey = new Map(lastRows.map((m) => [m.key, m]));
     const handlesByChat = new Map<number, Handle[]>();
     for (const h of handles) {
@@ -299,6 +304,7 @@ export class ChatsRepo {
         markedUnread: row.marked_unread === 1,
         typing: this.#typing(row.id),
         v3ChatId: row.v3_chat_id,
+        ...(health ? { apiVersion: 'v3' as const, health: health.get(row.id) ?? null } : {}),
       };
     });
   }

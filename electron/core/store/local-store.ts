@@ -1,4 +1,4 @@
-import type { Chat, Contact, Message } from '../../../shared/domain.ts';
+import type { ApiVersion, Chat, Contact, Message } from '../../../shared/domain.ts';
 import { CannedRepliesRepo } from './canned-replies-repo.ts';
 import { ChatsRepo } from './chats-repo.ts';
 import { ContactsRepo } from './contacts-repo.ts';
@@ -18,7 +18,7 @@ import { SeenEventsRepo } from './seen-events-repo.ts';
 import { SnoozesRepo } from './snoozes-repo.ts';
 import { StagedFilesRepo } from './staged-files-repo.ts';
 import { TypingState } from './typing.ts';
-import { V3FactsRepo } from './v3-facts-repo.ts';
+import { V3FactsRepo, type V3Overlay } from './v3-facts-repo.ts';
 import { V3IdsRepo } from './v3-ids-repo.ts';
 import { WebhookInboxRepo } from './webhook-inbox-repo.ts';
 import { WebhookMarksRepo } from './webhook-marks-repo.ts';
@@ -73,16 +73,28 @@ export class LocalStore {
   readonly scheduled: ScheduledSendsRepo;
   readonly snoozes: SnoozesRepo;
 
-  constructor(path: string) {
+  /** The API version of the workspace this store belongs to (V3: chats, lines, messages carry V3 facts). */
+  readonly apiVersion: ApiVersion;
+
+  constructor(path: string, options: { apiVersion?: ApiVersion } = {}) {
     this.path = path;
+    this.apiVersion = options.apiVersion ?? 'v2';
     this.#db = new Database(path, (problem) => this.events.emitNow('storage.status', { problem }));
     const names = (identifiers: string[]) => this.contacts.namesFor(identifiers);
     this.typing = new TypingState((chatId, identifiers) =>
       this.events.emit('typing.changed', { chatId, identifiers }),
     );
-    this.lines = new LinesRepo(this.#db, this.events);
-    this.chats = new ChatsRepo(this.#db, this.events, (id) => this.typing.of(id), names);
-    this.messages = new MessagesRepo(this.#db, this.events, (ids) => this.chats.refreshSummaries(ids), names);
+    this.v3Facts = new V3FactsRepo(this.#db, this.events);
+    const v3: V3Overlay = { facts: this.v3Facts, active: this.apiVersion === 'v3' };
+    this.lines = new LinesRepo(this.#db, this.events, v3);
+    this.chats = new ChatsRepo(this.#db, this.events, (id) => this.typing.of(id), names, v3);
+    this.messages = new MessagesRepo(
+      this.#db,
+      this.events,
+      (ids) => this.chats.refreshSummaries(ids),
+      names,
+      v3,
+    );
     this.contacts = new ContactsRepo(this.#db, this.events, (identifiers) => this.#renamed(identifiers));
     this.calls = new CallsRepo(this.#db, this.events);
     this.cursors = new CursorsRepo(this.#db);
@@ -95,7 +107,6 @@ export class LocalStore {
     this.canned = new CannedRepliesRepo(this.#db);
     this.notes = new NotesRepo(this.#db);
     this.workbench = new WorkbenchRepo(this.#db);
-    this.v3Facts = new V3FactsRepo(this.#db, this.events);
     this.v3Ids = new V3IdsRepo(this.#db);
     this.scheduled = new ScheduledSendsRepo(this.#db);
     this.snoozes = new SnoozesRepo(this.#db);

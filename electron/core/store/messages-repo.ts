@@ -19,6 +19,7 @@ import {
   toAttachment,
   toReaction,
 } from './rows.ts';
+import type { V3Overlay } from './v3-facts-repo.ts';
 
 export const serverKey = (id: number): string => `m${id}`;
 
@@ -56,17 +57,20 @@ export class MessagesRepo {
   readonly #events: StoreEventBus;
   readonly #touched: (chatIds: Iterable<number>) => void;
   readonly #nameFor: (identifiers: string[]) => Map<string, string>;
+  readonly #v3: V3Overlay | undefined;
 
   constructor(
     db: Database,
     events: StoreEventBus,
     touched: (chatIds: Iterable<number>) => void,
     nameFor: (identifiers: string[]) => Map<string, string>,
+    v3?: V3Overlay,
   ) {
     this.#db = db;
     this.#events = events;
     this.#touched = touched;
     this.#nameFor = nameFor;
+    this.#v3 = v3;
   }
 
   /** Returns the keys written, per chat. */
@@ -365,18 +369,32 @@ export class MessagesRepo {
     if (result.changes > 0) this.#announceById(messageId);
   }
 
-  removeReaction(messageId: number, kind: string, fromMe: boolean, sender: string | null): void {
+  /** A `custom` reaction is told from the others by its emoji (V3, kept in v3_facts). */
+  removeReaction(
+    messageId: number,
+    kind: string,
+    fromMe: boolean,
+    sender: string | null,
+    customEmoji: string | null = null,
+  ): void {
+    const emoji =
+      customEmoji === null
+        ? ''
+        : ` AND id IN (SELECT id FROM v3_facts WHERE kind = 'reaction' AND json ->> '$.customEmoji' = ?)`;
+    const emojiParam = customEmoji === null ? [] : [customEmoji];
     const result = fromMe
       ? this.#db.run(
-          'DELETE FROM reactions WHERE message_id = ? AND kind = ? AND from_me = 1',
+          `DELETE FROM reactions WHERE message_id = ? AND kind = ? AND from_me = 1${emoji}`,
           messageId,
           kind,
+          ...emojiParam,
         )
       : this.#db.run(
-          'DELETE FROM reactions WHERE message_id = ? AND kind = ? AND from_me = 0 AND sender = ?',
+          `DELETE FROM reactions WHERE message_id = ? AND kind = ? AND from_me = 0 AND sender = ?${emoji}`,
           messageId,
           kind,
           sender ?? '',
+          ...emojiParam,
         );
     if (result.changes > 0) this.#announceById(messageId);
   }
@@ -513,6 +531,13 @@ export class MessagesRepo {
   }
 
   #writeReaction(r: ReactionRecord): void {
+    // The service's copy of a reaction added here replaces the one shown while it was unconfirmed.
+    if (r.fromMe && r.id > 0)
+      this.#db.run(
+        'DELETE FROM reactions WHERE message_id = ? AND kind = ? AND from_me = 1 AND id < 0',
+        r.messageId,
+        r.kind,
+      );
     this.#db.run(
       'INSERT OR REPLACE INTO reactions (id, message_id, kind, from_me, sender, at) VALUES (?, ?, ?, ?, ?, ?)',
       r.id,
@@ -559,7 +584,7 @@ export class MessagesRepo {
         )
       : [];
     const names = this.#nameFor([...new Set(rows.filter((r) => !r.from_me).map((r) => r.sender))]);
-    return rows.map((row) => ({
+    const messages = rows.map((row): Message => ({
       key: row.key,
       id: row.id,
       chatId: row.chat_id,
@@ -577,6 +602,35 @@ export class MessagesRepo {
       error: parseError(row.error_json),
       ...(row.failure_json ? { failure: JSON.parse(row.failure_json) as DeliveryFailure } : {}),
     }));
+    return this.#v3?.active ? this.#withV3Facts(messages, ids, reactions) : messages;
+  }
+
+  /** V3: each message's V3 id, reply target, effect and link, and each reaction's part and custom emoji. */
+  #withV3Facts(messages: Message[], ids: number[], reactions: ReactionRow[]): Message[] {
+    const facts = (this.#v3 as V3Overlay).facts;
+    const v3Ids = facts.messageV3Ids(ids);
+    const extras = facts.many('message', ids);
+    const reactionExtras = facts.many(
+      'reaction',
+      reactions.map((r) => r.id),
+    );
+    return messages.map((message) => {
+      const id = message.id;
+      const extra = id === null ? undefined : extras.get(id);
+      const v3Id = id === null ? undefined : v3Ids.get(id);
+      return {
+        ...message,
+        apiVersion: 'v3',
+        ...(v3Id ? { v3Id } : {}),
+        replyTo: extra?.replyTo ?? null,
+        effect: extra?.effect ?? null,
+        ...(extra?.link ? { parts: [{ type: 'link' as const, url: extra.link }] } : {}),
+        reactions: message.reactions.map((reaction) => {
+          const more = reactionExtras.get(reaction.id);
+          return more ? { ...reaction, partIndex: more.partIndex, customEmoji: more.customEmoji } : reaction;
+        }),
+      };
+    });
   }
 }
 

@@ -301,4 +301,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX chat_snoozes_until ON chat_snoozes (woke_at, until);
   `,
+  /* 8: a held-back V3 send keeps its options (reply, effect, preferred service) until it goes out */ `
+  ALTER TABLE scheduled_sends ADD COLUMN options_json TEXT;
+  `,
 ];

@@ -1,3 +1,4 @@
+import type { SendOptions } from '../outbox/jobs.ts';
 import type { Database } from './database.ts';
 
 export type ScheduledKind = 'scheduled' | 'grace';
@@ -10,6 +11,8 @@ export interface ScheduledSendRow {
   text: string;
   stagedIds: string[];
   attachmentUrls: string[];
+  /** V3: the send's reply target, effect and preferred service, passed on when it joins the outbox. */
+  options: SendOptions | null;
   dueAt: number;
   needsConfirmation: boolean;
   createdAt: number;
@@ -22,6 +25,7 @@ interface RawRow {
   text: string;
   staged_ids_json: string;
   attachment_urls_json: string;
+  options_json: string | null;
   due_at: number;
   needs_confirmation: number;
   created_at: number;
@@ -34,6 +38,7 @@ const toRow = (r: RawRow): ScheduledSendRow => ({
   text: r.text,
   stagedIds: JSON.parse(r.staged_ids_json) as string[],
   attachmentUrls: JSON.parse(r.attachment_urls_json) as string[],
+  options: r.options_json ? (JSON.parse(r.options_json) as SendOptions) : null,
   dueAt: r.due_at,
   needsConfirmation: r.needs_confirmation === 1,
   createdAt: r.created_at,
@@ -57,16 +62,18 @@ export class ScheduledSendsRepo {
     text: string;
     stagedIds: readonly string[];
     attachmentUrls: readonly string[];
+    options?: SendOptions | null;
     dueAt: number;
   }): ScheduledSendRow {
     const id = this.#db.run(
-      `INSERT INTO scheduled_sends (chat_id, kind, text, staged_ids_json, attachment_urls_json, due_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO scheduled_sends (chat_id, kind, text, staged_ids_json, attachment_urls_json, options_json, due_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       item.chatId,
       item.kind,
       item.text,
       JSON.stringify(item.stagedIds),
       JSON.stringify(item.attachmentUrls),
+      item.options ? JSON.stringify(item.options) : null,
       item.dueAt,
       Date.now(),
     ).lastInsertRowid;

@@ -1,12 +1,11 @@
 /** The messaging port over the V2 client: the service's V2 shapes mapped to store records. */
 import { pages } from '../api/pagination.ts';
 import type { PartnerApiClient } from '../api/client.ts';
-import { isPartnerApiError } from '../api/errors.ts';
+import { isPartnerApiError, PartnerApiError } from '../api/errors.ts';
 import type { CallOptions } from '../api/http.ts';
 import type { ApiChat } from '../api/schemas.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import type { MessageRecord } from '../store/records.ts';
-import type { ReactionKind } from '../../../shared/domain.ts';
 import { chatRecord, lineRecord, messageRecord, reactionRecord } from './map.ts';
 import type {
   ListedChat,
@@ -15,6 +14,7 @@ import type {
   NewChatRequest,
   OutgoingContent,
   PolledMessage,
+  ReactionChoice,
 } from './messaging.ts';
 
 const UNSETTLED = new Set(['pending', 'paused']);
@@ -86,6 +86,7 @@ export class V2Messaging implements MessagingService {
   }
 
   async send(chatId: number, content: OutgoingContent, options: CallOptions): Promise<MessageRecord> {
+    refuseV3Options(content);
     const { message } = await this.#client.messages.send(
       chatId,
       {
@@ -101,6 +102,7 @@ export class V2Messaging implements MessagingService {
 
   async createChat(request: NewChatRequest, options: CallOptions) {
     const { content } = request;
+    refuseV3Options(content);
     const created = await this.#client.chats.create(
       {
         line: request.lineNumber,
@@ -127,7 +129,14 @@ export class V2Messaging implements MessagingService {
     };
   }
 
-  async react(messageId: number, kind: ReactionKind, operation: 'add' | 'remove', options: CallOptions) {
+  async react(
+    messageId: number,
+    reaction: ReactionChoice,
+    operation: 'add' | 'remove',
+    options: CallOptions,
+  ) {
+    const { kind } = reaction;
+    if (kind === 'custom') throw v3Only('Custom reactions');
     if (operation === 'add')
       return reactionRecord(await this.#client.reactions.add(messageId, kind, options));
     await this.#client.reactions.remove(messageId, kind, options).catch(ignoreNotFound);
@@ -153,6 +162,28 @@ export class V2Messaging implements MessagingService {
     else await this.#client.chats.stopTyping(chatId, options);
   }
 
+  async shareContact(chatId: number, options: CallOptions) {
+    await this.#client.chats.shareContact(chatId, options);
+  }
+
+  async setForwarding(lineId: number, forwardingNumber: string | null, options: CallOptions) {
+    return lineRecord(await this.#client.lines.updateForwarding(lineId, forwardingNumber, options));
+  }
+
+  async checkImessage(handle: string, options: CallOptions) {
+    return (await this.#client.checkIMessageAvailability(handle, options)).available;
+  }
+
+  async migrationId(chatId: number, options: CallOptions) {
+    const result = await this.#client.chats.migrateToV3(chatId, options);
+    const chat = this.#store.chats.get(chatId);
+    if (chat && result.v3_chat_id)
+      this.#store.transaction(() =>
+        this.#store.chats.upsert([{ id: chatId, lineId: chat.lineId, v3ChatId: result.v3_chat_id }]),
+      );
+    return { v3ChatId: result.v3_chat_id, migrated: result.migrated };
+  }
+
   #listed(chat: ApiChat, line: { id: number; phoneNumber: string }): ListedChat {
     return {
       ...chatRecord(chat, line.id, line.phoneNumber),
@@ -176,6 +207,21 @@ export class V2Messaging implements MessagingService {
     }
     return undefined;
   }
+}
+
+/** V2 has no replies, effects or service choice: a send that asks for them is refused, not sent plain. */
+function refuseV3Options(content: OutgoingContent): void {
+  if (content.replyTo || content.effect || content.preferredService)
+    throw v3Only('Replies, effects and a chosen service');
+}
+
+function v3Only(what: string): PartnerApiError {
+  return new PartnerApiError({
+    kind: 'validation',
+    code: 'unsupported',
+    retryable: false,
+    message: `${what} need a V3 workspace`,
+  });
 }
 
 function ignoreNotFound(error: unknown): void {

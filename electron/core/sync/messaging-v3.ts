@@ -4,15 +4,21 @@
  * named to V3 through `GET /v2/chats/{id}/migrate_to_v3`; a V2-era message is recognised by its chat,
  * direction, text and time the first time V3 lists it, so nothing is shown twice.
  */
-import type { Message, ReactionKind } from '../../../shared/domain.ts';
+import type { Message } from '../../../shared/domain.ts';
 import { parseServiceTime } from '../../../shared/time.ts';
 import type { PartnerApiClient } from '../api/client.ts';
 import { isPartnerApiError, PartnerApiError } from '../api/errors.ts';
 import type { CallOptions } from '../api/http.ts';
 import type { PartnerApiV3Client } from '../api/v3/client.ts';
-import { v3ChatToDomain, v3LineToDomain, v3MessageToDomain, v3PartsToDomain } from '../api/v3/domain-map.ts';
+import {
+  linkOf,
+  v3ChatToDomain,
+  v3LineToDomain,
+  v3MessageToDomain,
+  v3PartsToDomain,
+} from '../api/v3/domain-map.ts';
 import type { V3OutgoingPart } from '../api/v3/outgoing.ts';
-import type { V3Chat, V3Message } from '../api/v3/schemas.ts';
+import type { V3Chat, V3Message, V3PhoneNumber } from '../api/v3/schemas.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { forEachLimited } from '../util.ts';
 import type { ChatRecord, MessageRecord } from '../store/records.ts';
@@ -23,6 +29,7 @@ import type {
   NewChatRequest,
   OutgoingContent,
   PolledMessage,
+  ReactionChoice,
 } from './messaging.ts';
 
 const PAGE = 100;
@@ -61,7 +68,19 @@ export class V3Messaging implements MessagingService {
 
   async lines(options: CallOptions) {
     const lines = await this.#v3.lines.list(options);
-    return this.#store.transaction(() => lines.map((line) => v3LineToDomain(line, this.#store.v3Ids)));
+    return this.#store.transaction(() => lines.map((line) => this.#lineRecord(line)));
+  }
+
+  /** A listed line; its record id and reputation are kept beside it (store.v3Facts). */
+  #lineRecord(line: V3PhoneNumber) {
+    const record = v3LineToDomain(line, this.#store.v3Ids);
+    const facts = this.#store.v3Facts;
+    facts.setLineRecord(record.id, { v3Id: line.id });
+    const reputation = record.reputation;
+    const stored = facts.lineReputation(record.id);
+    if (reputation && (stored?.status !== reputation.status || stored.docUrl !== reputation.docUrl))
+      facts.setLineReputation(record.id, reputation);
+    return record;
   }
 
   async *chatPages(line: { id: number; phoneNumber: string }, options: CallOptions) {
@@ -117,13 +136,9 @@ export class V3Messaging implements MessagingService {
   async send(chatId: number, content: OutgoingContent, options: CallOptions): Promise<MessageRecord> {
     const v3ChatId = await this.chatV3Id(chatId, options);
     const parts = await this.#parts(content, options);
-    const sent = await this.#v3.messages.send(
-      v3ChatId,
-      { parts, ...(content.idempotencyKey ? { idempotencyKey: content.idempotencyKey } : {}) },
-      options,
-    );
+    const sent = await this.#v3.messages.send(v3ChatId, { parts, ...sendOptionsOf(content) }, options);
     return this.#store.transaction(() =>
-      recordOf(
+      this.#remember(
         v3MessageToDomain(sent.message, this.#store.v3Ids, {
           chatId: sent.chat_id,
           idempotencyKey: content.idempotencyKey ?? null,
@@ -139,17 +154,14 @@ export class V3Messaging implements MessagingService {
       {
         from: request.lineNumber,
         to: request.recipients,
-        message: {
-          parts: await this.#parts(content, options),
-          ...(content.idempotencyKey ? { idempotencyKey: content.idempotencyKey } : {}),
-        },
+        message: { parts: await this.#parts(content, options), ...sendOptionsOf(content) },
       },
       options,
     );
     const line = this.#store.lines.byNumber(request.lineNumber);
     return this.#store.transaction(() => {
       const chat: ChatRecord = this.#chatRecord(created.chat, line);
-      const message = recordOf(
+      const message = this.#remember(
         v3MessageToDomain(created.message, this.#store.v3Ids, {
           chatId: created.chat.id,
           idempotencyKey: content.idempotencyKey ?? null,
@@ -160,9 +172,21 @@ export class V3Messaging implements MessagingService {
     });
   }
 
-  async react(messageId: number, kind: ReactionKind, operation: 'add' | 'remove', options: CallOptions) {
+  async react(
+    messageId: number,
+    reaction: ReactionChoice,
+    operation: 'add' | 'remove',
+    options: CallOptions,
+  ) {
     await this.#v3.messages
-      .react(this.#messageV3Id(messageId), operation, { type: kind }, options)
+      .react(
+        this.#messageV3Id(messageId),
+        operation,
+        reaction.kind === 'custom'
+          ? { type: 'custom', customEmoji: reaction.customEmoji }
+          : { type: reaction.kind },
+        options,
+      )
       .catch(operation === 'remove' ? ignoreNotFound : rethrow);
     return null;
   }
@@ -189,6 +213,37 @@ export class V3Messaging implements MessagingService {
     else await this.#v3.chats.stopTyping(v3ChatId, options);
   }
 
+  async shareContact(chatId: number, options: CallOptions) {
+    await this.#v3.chats.shareContactCard(await this.chatV3Id(chatId, options), options);
+  }
+
+  /** PUT /phone_numbers/{id} names the line by its record id: remembered from the line sync, else listed. */
+  async setForwarding(lineId: number, forwardingNumber: string | null, options: CallOptions) {
+    const line = this.#store.lines.get(lineId);
+    if (!line) throw notInV3('line');
+    let v3Id = this.#store.v3Facts.lineRecord(lineId)?.v3Id;
+    if (!v3Id) {
+      const listed = await this.#v3.lines.list(options);
+      v3Id = listed.find((l) => l.phone_number === line.phoneNumber)?.id;
+      if (!v3Id) throw notInV3('line');
+    }
+    const updated = await this.#v3.lines.setForwarding(v3Id, forwardingNumber, options);
+    return this.#store.transaction(() => this.#lineRecord(updated));
+  }
+
+  async checkImessage(handle: string, options: CallOptions) {
+    return (await this.#v3.lines.checkIMessage(handle, undefined, options)).available;
+  }
+
+  async migrationId(chatId: number, options: CallOptions) {
+    try {
+      return { v3ChatId: await this.chatV3Id(chatId, options), migrated: true };
+    } catch (error) {
+      if (isPartnerApiError(error) && error.code === 'not_in_v3') return { v3ChatId: null, migrated: false };
+      throw error;
+    }
+  }
+
   /**
    * The V3 id of a stored chat. A chat stored under V2 is asked for by its V2 id (migrate_to_v3) the
    * first time, and keeps its local id: its drafts, pins, archive and read state stay with it.
@@ -212,6 +267,7 @@ export class V3Messaging implements MessagingService {
 
   #chatRecord(chat: V3Chat, line?: { id: number; phoneNumber: string }): ListedChat {
     const facts = v3ChatToDomain(chat, this.#store.v3Ids, line?.phoneNumber);
+    if (facts.health) this.#store.v3Facts.updateChatHealth(facts.id, facts.health);
     const updatedAt = Date.parse(chat.updated_at ?? '');
     return {
       id: facts.id,
@@ -245,9 +301,31 @@ export class V3Messaging implements MessagingService {
           });
           if (stored !== undefined) ids.bind('message', message.id, stored);
         }
-        return recordOf(v3MessageToDomain(message, ids, { chatId: v3ChatId }));
+        return this.#remember(v3MessageToDomain(message, ids, { chatId: v3ChatId }));
       });
     });
+  }
+
+  /**
+   * The record of a V3 message, its reply target, effect and reactions' parts and emoji kept in
+   * store.v3Facts (the messages table has no place for them). Inside the caller's transaction.
+   */
+  #remember(message: Message, idempotencyKey?: string): MessageRecord {
+    const facts = this.#store.v3Facts;
+    const id = message.id as number;
+    facts.setMessage(id, {
+      replyTo: message.replyTo ?? null,
+      effect: message.effect ?? null,
+      link: linkOf(message),
+    });
+    for (const reaction of message.reactions) {
+      if (reaction.customEmoji || (reaction.partIndex ?? 0) > 0)
+        facts.setReaction(reaction.id, {
+          partIndex: reaction.partIndex ?? 0,
+          customEmoji: reaction.customEmoji ?? null,
+        });
+    }
+    return recordOf(message, idempotencyKey);
   }
 
   async #parts(content: OutgoingContent, options: CallOptions): Promise<V3OutgoingPart[]> {
@@ -263,6 +341,16 @@ export class V3Messaging implements MessagingService {
     for (const url of content.attachmentUrls) parts.push({ type: 'media', url });
     return parts;
   }
+}
+
+/** The V3 options of an outgoing message, as the V3 client takes them. */
+function sendOptionsOf(content: OutgoingContent) {
+  return {
+    ...(content.idempotencyKey ? { idempotencyKey: content.idempotencyKey } : {}),
+    ...(content.replyTo ? { replyTo: content.replyTo } : {}),
+    ...(content.effect ? { effect: content.effect as { type: 'screen' | 'bubble'; name: string } } : {}),
+    ...(content.preferredService ? { preferredService: content.preferredService } : {}),
+  };
 }
 
 /** A domain message as the record the reconciler writes. */
@@ -296,7 +384,7 @@ function recordOf(message: Message, idempotencyKey?: string): MessageRecord {
   };
 }
 
-function notInV3(what: 'chat' | 'message'): PartnerApiError {
+function notInV3(what: 'chat' | 'message' | 'line'): PartnerApiError {
   return new PartnerApiError({
     kind: 'not_found',
     code: 'not_in_v3',

@@ -3,7 +3,7 @@
  * chats, messages, lines, sends and the actions on them, in the store's record shapes. V2 and V3
  * adapters (messaging-v2.ts, messaging-v3.ts) implement it; contacts are not here (always V2).
  */
-import type { ApiVersion, ReactionKind } from '../../../shared/domain.ts';
+import type { ApiVersion, MessageEffect, MessageReplyTo, ReactionKind } from '../../../shared/domain.ts';
 import type { CallOptions } from '../api/http.ts';
 import type { ChatRecord, LineRecord, MessageRecord, ReactionRecord } from '../store/records.ts';
 
@@ -26,7 +26,17 @@ export interface OutgoingContent {
   attachmentUrls: readonly string[];
   /** The outbox's key: the same on every attempt, so the service sends once. */
   idempotencyKey?: string;
+  /**
+   * V3 only (a V2 adapter refuses a send that carries any): the message answered in its thread, the
+   * effect, and the service to try first.
+   */
+  replyTo?: MessageReplyTo;
+  effect?: MessageEffect;
+  preferredService?: 'iMessage' | 'SMS' | 'RCS';
 }
+
+/** A reaction: one of the six, or (V3 only) `custom` with its emoji. */
+export type ReactionChoice = { kind: ReactionKind } | { kind: 'custom'; customEmoji: string };
 
 export interface NewChatRequest {
   lineNumber: string;
@@ -72,7 +82,7 @@ export interface MessagingService {
   /** The confirmed reaction when the service names it (V2); null when it only acknowledges (V3). */
   react(
     messageId: number,
-    kind: ReactionKind,
+    reaction: ReactionChoice,
     operation: 'add' | 'remove',
     options: CallOptions,
   ): Promise<ReactionRecord | null>;
@@ -81,4 +91,12 @@ export interface MessagingService {
   delete(chatId: number, messageId: number, options: CallOptions): Promise<void>;
   markRead(chatId: number, options: CallOptions): Promise<void>;
   typing(chatId: number, typing: boolean, options: CallOptions): Promise<void>;
+  /** Shares the organization's contact card in the chat. */
+  shareContact(chatId: number, options: CallOptions): Promise<void>;
+  /** Sets (null: clears) where the line's calls are forwarded; the line as the service now has it. */
+  setForwarding(lineId: number, forwardingNumber: string | null, options: CallOptions): Promise<LineRecord>;
+  /** Whether `handle` (E.164 or email) can receive iMessage. */
+  checkImessage(handle: string, options: CallOptions): Promise<boolean>;
+  /** The chat's V3 id, remembered with the chat; `migrated: false` when the service has none for it. */
+  migrationId(chatId: number, options: CallOptions): Promise<{ v3ChatId: string | null; migrated: boolean }>;
 }

@@ -28,7 +28,8 @@ export async function markChatRead(session: WorkspaceSession, chatId: number): P
   const chat = session.store.chats.get(chatId);
   if (!chat || (chat.unreadCount === 0 && !chat.markedUnread)) return;
   try {
-    if (chat.unreadCount > 0) await session.client.chats.markAsRead(chatId, { priority: 'user' });
+    // Through the workspace's version: a V3 chat's local id is no V2 id.
+    if (chat.unreadCount > 0) await session.messaging.markRead(chatId, { priority: 'user' });
     session.store.transaction(() => {
       session.store.messages.markChatRead(chatId);
       session.store.chats.setFlags(chatId, { markedUnread: false });

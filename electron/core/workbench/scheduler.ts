@@ -85,6 +85,7 @@ export class WorkbenchScheduler {
         text: input.text,
         stagedIds: input.stagedIds ?? [],
         attachmentUrls: input.attachmentUrls ?? [],
+        options: input.options ?? null,
         dueAt: input.dueAt,
       });
       // The composer's text now lives here; the draft starts empty like after a send.
@@ -148,6 +149,7 @@ export class WorkbenchScheduler {
         text: row.text,
         stagedIds: row.stagedIds,
         attachmentUrls: row.attachmentUrls,
+        ...(row.options ? { options: row.options } : {}),
       });
       if (draft) this.#store.drafts.set(row.chatId, draft.text, draft.stagedIds);
       this.#store.events.emit('scheduled.changed', { chatIds: [row.chatId] });

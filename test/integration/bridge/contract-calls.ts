@@ -695,6 +695,15 @@ export function contractCalls(): Record<MethodName, Call> {
       expect(key).toBeNull();
       expect(held).toMatchObject({ kind: 'grace', text: 'Oops, wrong chat' });
       graceId = held!.id;
+      // V3-only options are refused on this V2 workspace, as messages.send refuses them: nothing held.
+      await expect(
+        t.parley.scheduled.send({
+          chatId: f.chatId,
+          text: 'With confetti',
+          effect: { type: 'screen', name: 'confetti' },
+        }),
+      ).rejects.toMatchObject({ code: 'unsupported', field: 'effect' });
+      expect((await t.parley.scheduled.list({ chatId: f.chatId })).map((s) => s.id)).toEqual([graceId]);
     },
     'scheduled.withdraw': async (t) => {
       const draft = await t.parley.scheduled.withdraw({ id: graceId, toComposer: true });

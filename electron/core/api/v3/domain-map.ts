@@ -153,6 +153,12 @@ export function v3PartsToDomain(messageId: string, parts: readonly V3Part[]): Pa
   return view;
 }
 
+/** The address of a message's link part, if it has one. */
+export function linkOf(message: Pick<Message, 'parts'>): string | null {
+  const part = message.parts?.find((p) => p.type === 'link');
+  return part?.type === 'link' ? part.url : null;
+}
+
 /** Every reaction of every part, each knowing its part. */
 export function v3ReactionsToDomain(
   messageId: string,

@@ -234,7 +234,7 @@ describe('a V3 workspace session against the sandbox', () => {
     const edited = await serviceV3<{ parts: Array<{ value?: string }> }>(sandbox, `/messages/${v3MessageId}`);
     expect(edited.parts[0]?.value).toBe('Hello from Parley (edited)');
 
-    session.outbox.react(created.id as number, 'like', 'add');
+    session.outbox.react(created.id as number, { kind: 'like' }, 'add');
     await eventually(() => session.outbox.idle, 'the reaction sent');
     const reacted = await serviceV3<{ parts: Array<{ reactions: Array<{ type: string; is_me: boolean }> }> }>(
       sandbox,
