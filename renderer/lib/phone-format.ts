@@ -1,5 +1,5 @@
 /**
- * Phone numbers for display, without libphonenumber-js (its metadata is most of 160 kB) on the boot
+ * Phone numbers for display, without libphonenumber-js (154 kB with its metadata) on the boot
  * path. The first number shown starts loading shared/phone.ts in its own chunk; until it arrives
  * (milliseconds, from the app itself) numbers read in a cheap form: US numbers exactly as the full
  * formatter writes them, "(415) 555-0142", others as their E.164 handle. The text of a row only
