@@ -3,15 +3,11 @@
  * API's wire shapes live in electron/core/api/schemas.ts; the reconciler maps them to these.
  * Times are epoch milliseconds. Service and status fields keep unknown values the service may add.
  */
-import { z } from 'zod';
-
 export const KNOWN_SERVICES = ['iMessage', 'SMS', 'RCS'] as const;
-export const serviceSchema = z.string().min(1);
 export type Service = (typeof KNOWN_SERVICES)[number] | (string & {});
 
 export const REACTION_KINDS = ['love', 'like', 'dislike', 'laugh', 'emphasize', 'question'] as const;
-export const reactionKindSchema = z.enum(REACTION_KINDS);
-export type ReactionKind = z.infer<typeof reactionKindSchema>;
+export type ReactionKind = (typeof REACTION_KINDS)[number];
 
 /**
  * Where a message stands, for the UI: `queued`/`sending` live only in the outbox; the service's

@@ -4,8 +4,6 @@
  * the platform's time-zone database (Intl), so a DST change in between moves the instant, never
  * the clock time the agent picked.
  */
-import { z } from 'zod';
-
 export const MORNING_HOUR = 8;
 /** "Later today" is this many hours ahead, rounded up to a quarter hour. */
 export const LATER_TODAY_HOURS = 3;
@@ -134,7 +132,7 @@ export function instantOfLocalInput(value: string, timeZone: string): number | n
 }
 
 /** A wall-clock time of day, "HH:MM" (24 h). */
-export const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use a time like 07:30');
+export const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 /**
  * Whether `now` falls in the do-not-disturb window on the agent's wall clock; a window whose end is

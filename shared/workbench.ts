@@ -1,9 +1,8 @@
 /**
  * The agent's workbench, shared by both sides: canned-reply templates and their variables, the
- * shape of a canned-reply set file (validated on import), and what "waiting on you" means.
+ * limits of a canned-reply set file (its schema is in canned-file.ts, off the renderer's boot
+ * bundle), and what "waiting on you" means.
  */
-import { z } from 'zod';
-
 /** The variables a canned reply can use: `{first_name}` or `{first_name|fallback}`. */
 export const TEMPLATE_VARIABLES = [
   'first_name',
@@ -91,51 +90,6 @@ export const MAX_CANNED_FILE_CHARS = 3_500_000;
 /** One attachment of a canned reply (kept in the store, so small). */
 export const MAX_CANNED_ATTACHMENT_BYTES = 1024 * 1024;
 export const MAX_CANNED_ATTACHMENTS = 3;
-
-export const cannedTitle = z.string().trim().min(1).max(120);
-export const cannedBody = z.string().max(5000);
-export const cannedGroup = z.string().trim().max(60);
-
-const base64 = z
-  .string()
-  .max(Math.ceil((MAX_CANNED_ATTACHMENT_BYTES * 4) / 3) + 4)
-  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
-
-export const cannedFileSchema = z
-  .object({
-    format: z.literal(CANNED_FILE_FORMAT),
-    version: z.literal(1),
-    replies: z
-      .array(
-        z
-          .object({
-            title: cannedTitle,
-            body: cannedBody,
-            group: cannedGroup.default(''),
-            attachments: z
-              .array(
-                z
-                  .object({
-                    filename: z.string().trim().min(1).max(200),
-                    mimeType: z.string().min(1).max(100),
-                    data: base64,
-                  })
-                  .strict(),
-              )
-              .max(MAX_CANNED_ATTACHMENTS)
-              .default([]),
-          })
-          .strict()
-          .refine((reply) => reply.body.trim() !== '' || reply.attachments.length > 0, {
-            message: 'A reply needs text or an attachment',
-            path: ['body'],
-          }),
-      )
-      .max(1000),
-  })
-  .strict();
-
-export type CannedFile = z.output<typeof cannedFileSchema>;
 
 // ── waiting on you ───────────────────────────────────────────────────────────────────────────
 

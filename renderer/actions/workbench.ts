@@ -4,10 +4,10 @@
  * workbench settings.
  */
 import type { CannedReply, Note, WorkbenchSettings } from '../../shared/contract/views.ts';
-import { formatHandle } from '../../shared/phone.ts';
 import { renderTemplate, type TemplateValues } from '../../shared/workbench.ts';
 import { parley } from '../bridge/parley.ts';
 import { errorText } from '../lib/errors.ts';
+import { formatHandle, loadPhoneFormat } from '../lib/phone-format.ts';
 import { getState } from '../store/index.ts';
 import { EMPTY_DRAFT } from '../store/composer-slice.ts';
 import { saveDraftNow, setDraftText } from './composer.ts';
@@ -137,6 +137,7 @@ export function templateValues(chatId: number): TemplateValues {
  * its files are staged as the draft's attachments. `replacing` is the `/query` typed to find it.
  */
 export async function insertCanned(chatId: number, reply: CannedReply, replacing = ''): Promise<void> {
+  await loadPhoneFormat(); // {line_number} in its full form
   const rendered = renderTemplate(reply.body, templateValues(chatId), {
     now: Date.now(),
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,

@@ -2,6 +2,7 @@ import { AlertCircle, Archive, Check, CheckCheck, Clock, Pin } from 'lucide-reac
 import { memo, useState, type DragEvent } from 'react';
 import type { Chat } from '../../shared/domain.ts';
 import { chatTitle, isUnread, previewText, typingText } from '../lib/chat-presentation.ts';
+import { usePhoneFormat } from '../lib/phone-format.ts';
 import { formatListTime } from '../lib/format.ts';
 import { isFailed, isInFlight } from '../lib/message-rules.ts';
 import { Avatar } from './Avatar.tsx';
@@ -27,6 +28,7 @@ export const ChatRow = memo(function ChatRow({
   onDropFiles,
 }: ChatRowProps) {
   const [dropping, setDropping] = useState(false);
+  usePhoneFormat();
   const title = chatTitle(chat);
   const unread = isUnread(chat);
   const typing = typingText(chat, chat.typing);

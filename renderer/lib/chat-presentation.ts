@@ -1,5 +1,5 @@
 /** How a chat reads in the inbox: its title, preview line, typing text and avatar initials. */
-import { formatHandle } from '../../shared/phone.ts';
+import { formatHandle } from './phone-format.ts';
 import type { Chat, Handle, MessagePreview } from '../../shared/domain.ts';
 
 export function customerHandles(chat: Pick<Chat, 'handles'>): Handle[] {

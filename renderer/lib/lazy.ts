@@ -6,8 +6,11 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
-/** `React.lazy` for a module's named export (the app's components are named, not default, exports). */
-export function lazyNamed<M, K extends keyof M, P = object>(
+/**
+ * `React.lazy` for a module's named export (the app's components are named, not default, exports),
+ * taking the component's own props.
+ */
+export function lazyNamed<M, K extends keyof M, P = M[K] extends ComponentType<infer Q> ? Q : object>(
   load: () => Promise<M>,
   name: K,
 ): LazyExoticComponent<ComponentType<P>> {

@@ -2,10 +2,12 @@
  * The renderer's client, derived from the method table: `parley.chats.list({...})`,
  * `parley.on('messages.changed', cb)` → unsubscribe. It is the only module in the renderer that
  * touches the bridge; the transport (Electron preload or WebSocket) is plugged in underneath.
+ * It takes only the table's types: the schemas (and zod) stay out of the renderer's boot bundle,
+ * and the core validates every input whatever the client sends.
  */
 import { BridgeError, isBridgeErrorShape } from './errors.ts';
 import type { EventName, Events } from './events.ts';
-import { METHOD_NAMES, type MethodInput, type MethodName, type MethodOutput } from './methods.ts';
+import type { MethodInput, MethodName, MethodOutput } from './methods.ts';
 
 export interface Transport {
   invoke(method: string, input: unknown): Promise<unknown>;
@@ -41,24 +43,45 @@ export function createParleyClient(transport: Transport): ParleyApi {
       }
     }
   });
-  const api: Record<string, unknown> = {
-    on(event: string, listener: (payload: unknown) => void) {
-      let set = listeners.get(event);
-      if (!set) listeners.set(event, (set = new Set()));
-      set.add(listener);
-      return () => set.delete(listener);
-    },
+  const on = (event: string, listener: (payload: unknown) => void) => {
+    let set = listeners.get(event);
+    if (!set) listeners.set(event, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
   };
-  for (const name of METHOD_NAMES) {
-    const [domain, action] = name.split('.') as [string, string];
-    const group = (api[domain] ??= {}) as Record<string, unknown>;
-    group[action] = async (input: unknown = {}) => {
+  const call =
+    (name: string) =>
+    async (input: unknown = {}) => {
       try {
         return await transport.invoke(name, input);
       } catch (error) {
         throw isBridgeErrorShape(error) ? new BridgeError(error) : error;
       }
     };
-  }
-  return api as ParleyApi;
+  // `parley.<domain>.<action>` is built on first use from the property names, typed by ParleyApi.
+  const domains = new Map<string, Record<string, unknown>>();
+  const domainOf = (domain: string): Record<string, unknown> => {
+    let group = domains.get(domain);
+    if (!group) {
+      const actions = new Map<string, unknown>();
+      group = new Proxy({} as Record<string, unknown>, {
+        get(_target, action) {
+          if (typeof action !== 'string' || action === 'then') return undefined;
+          let fn = actions.get(action);
+          if (!fn) actions.set(action, (fn = call(`${domain}.${action}`)));
+          return fn;
+        },
+      });
+      domains.set(domain, group);
+    }
+    return group;
+  };
+  return new Proxy({ on } as Record<string, unknown>, {
+    get(target, domain) {
+      if (domain === 'on') return target.on;
+      // Not thenable, not a symbol-keyed protocol: only string names are domains.
+      if (typeof domain !== 'string' || domain === 'then') return undefined;
+      return domainOf(domain);
+    },
+  }) as ParleyApi;
 }

@@ -9,14 +9,10 @@ import { REACTION_KINDS } from '../domain.ts';
 import type { StorageStatus } from './errors.ts';
 import { EMPTY_MESSAGE, isSendable } from '../message-rules.ts';
 import type { StagedAttachment } from './staged.ts';
-import {
-  cannedBody,
-  cannedGroup,
-  cannedTitle,
-  MAX_CANNED_ATTACHMENTS,
-  MAX_CANNED_FILE_CHARS,
-} from '../workbench.ts';
-import { clockTime, MAX_UNDO_SECONDS } from '../schedule.ts';
+import { BUBBLE_EFFECTS, PREFERRED_SERVICES, SCREEN_EFFECTS } from './effects.ts';
+import { cannedBody, cannedGroup, cannedTitle } from '../canned-file.ts';
+import { MAX_CANNED_ATTACHMENTS, MAX_CANNED_FILE_CHARS } from '../workbench.ts';
+import { CLOCK_TIME, MAX_UNDO_SECONDS } from '../schedule.ts';
 import type {
   ApiVersionCheck,
   AppInfo,
@@ -39,6 +35,8 @@ import type {
   WorkspaceList,
 } from './views.ts';
 
+export { BUBBLE_EFFECTS, PREFERRED_SERVICES, SCREEN_EFFECTS };
+
 /** A method: its input schema, and its output type (carried by the type only). */
 export interface MethodSpec<I extends z.ZodType = z.ZodType, O = unknown> {
   input: I;
@@ -60,21 +58,7 @@ const attachmentUrls = z
   .default([]);
 const text = z.string().max(20_000);
 const noteText = z.string().trim().min(1).max(10_000);
-
-/** V3 message effects (iMessage only), as the service names them (V3-DECISIONS.md → Effects). */
-export const SCREEN_EFFECTS = [
-  'confetti',
-  'fireworks',
-  'lasers',
-  'sparkles',
-  'hearts',
-  'balloons',
-  'echo',
-  'spotlight',
-] as const;
-export const BUBBLE_EFFECTS = ['slam', 'loud', 'gentle', 'invisible'] as const;
-/** The services an agent may ask a message to go over (V3 `preferred_service`). */
-export const PREFERRED_SERVICES = ['iMessage', 'RCS', 'SMS'] as const;
+const clockTime = z.string().regex(CLOCK_TIME, 'Use a time like 07:30');
 
 /** V3: the message this one answers (by its key; the core finds its V3 id), and which part of it. */
 const replyTo = z.object({ messageKey, partIndex: z.number().int().min(0).max(99).optional() }).strict();

@@ -45,7 +45,14 @@ import { bulkCustomerPhone } from '../../sandbox/seed/numbers.ts';
 import { createWebhookDispatcher } from '../../sandbox/webhooks/dispatcher.ts';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/methods.ts';
 import { inspectStore } from '../integration/store-inspector.ts';
-import { BOOT_BUDGET_BYTES, BOOT_TARGET_BYTES, bootBytes, chunkSizes, type Manifest } from './boot-budget.ts';
+import {
+  BOOT_BUDGET_BYTES,
+  BOOT_TARGET_BYTES,
+  bootBytes,
+  chunkSizes,
+  chunkTable,
+  type Manifest,
+} from './boot-budget.ts';
 import { machine, ROOT, writeReport } from './lib.ts';
 
 const QUICK = process.env.BENCH_UI_QUICK === '1';
@@ -648,6 +655,7 @@ function bundleSizes() {
   const dir = join(ROOT, 'dist', 'renderer');
   const manifest = JSON.parse(readFileSync(join(dir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
   const chunks = chunkSizes(manifest, (file) => statSync(join(dir, file)).size);
+  console.log(`bench:ui: renderer chunks\n${chunkTable(chunks)}`);
   return {
     what: 'minified bytes per chunk; the boot path is the entry and its static imports, the rest loads on demand',
     boot_path_bytes: bootBytes(chunks),

@@ -20,13 +20,14 @@ export interface ManifestChunk {
 export type Manifest = Record<string, ManifestChunk>;
 
 /**
- * Issue #12 asks ≤ 250 kB for the inbox path; react-dom alone is 202 kB of it and react-virtuoso
- * (the inbox list) 61 kB, with zod and libphonenumber-js (232 kB, from shared/) still loaded at boot.
- * This budget holds the boot path near its size once the V3 inbox, the workbench and fuzzysort (the
- * canned-reply picker) landed (742 kB on 2026-11-23) so it cannot silently grow; lower it as the shared modules and the composer's
- * V3 and scheduling controls leave the boot path (docs/bench/README.md).
+ * Issue #12 asks ≤ 250 kB for the inbox path. The boot path is 373 kB (2026-11-24): react-dom alone
+ * is 207 kB of it (with react and scheduler 219 kB) and react-virtuoso, the inbox list itself, 62 kB,
+ * so the target cannot be met while the inbox is React DOM with that list; the rest is the inbox's
+ * own code and icons. zod (the contract's schemas), libphonenumber-js (a stand-in formats numbers
+ * until it loads), fuzzysort, the SMS calculator and the conversation pane load on demand
+ * (docs/bench/README.md → Renderer bundle). The budget holds that with a small margin.
  */
-export const BOOT_BUDGET_BYTES = 760_000;
+export const BOOT_BUDGET_BYTES = 385_000;
 export const BOOT_TARGET_BYTES = 250_000;
 
 export interface ChunkSize {
@@ -68,4 +69,18 @@ export function chunkSizes(manifest: Manifest, sizeOf: (file: string) => number)
 
 export function bootBytes(chunks: readonly ChunkSize[]): number {
   return chunks.filter((c) => c.boot).reduce((sum, c) => sum + c.bytes, 0);
+}
+
+/** The chunks as a table for a terminal: boot path first, bytes in kB, then the boot total. */
+export function chunkTable(chunks: readonly ChunkSize[]): string {
+  const rows = chunks.map(
+    (c) =>
+      `${c.boot ? 'boot' : '    '}  ${(c.bytes / 1000).toFixed(1).padStart(7)} kB  ${c.name}  (${c.file})`,
+  );
+  const boot = bootBytes(chunks);
+  rows.push(
+    `boot path ${(boot / 1000).toFixed(1)} kB of a ${BOOT_BUDGET_BYTES / 1000} kB budget ` +
+      `(issue #12 target ${BOOT_TARGET_BYTES / 1000} kB)`,
+  );
+  return rows.join('\n');
 }

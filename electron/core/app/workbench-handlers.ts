@@ -2,12 +2,11 @@ import { readFile } from 'node:fs/promises';
 import mime from 'mime-types';
 import { stagedView } from '../../../shared/contract/staged.ts';
 import type { CannedReply, StagedAttachment } from '../../../shared/contract/views.ts';
+import { cannedFileSchema, type CannedFile } from '../../../shared/canned-file.ts';
 import {
   CANNED_FILE_FORMAT,
-  cannedFileSchema,
   MAX_CANNED_ATTACHMENT_BYTES,
   MAX_CANNED_ATTACHMENTS,
-  type CannedFile,
 } from '../../../shared/workbench.ts';
 import { ALLOWED_ATTACHMENT_TYPES } from '../api/outgoing.ts';
 import type { CannedFileInput } from '../store/canned-replies-repo.ts';

@@ -1,5 +1,13 @@
 import { Link as LinkIcon, MessageSquareText, Paperclip, SendHorizontal, StickyNote, X } from 'lucide-react';
-import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import {
+  Suspense,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type KeyboardEvent,
+} from 'react';
 import { isSendable } from '../../../shared/message-rules.ts';
 import { unfilledVariables } from '../../../shared/workbench.ts';
 import { previewUrl } from '../../bridge/parley.ts';
@@ -14,8 +22,8 @@ import {
 import { sendDraft } from '../../actions/messages.ts';
 import { AttachmentChip, UrlChip } from '../../components/AttachmentChip.tsx';
 import { Spinner } from '../../components/EmptyState.tsx';
-import { SegmentCounter } from '../../components/SegmentCounter.tsx';
 import { ACCEPT_ATTRIBUTE } from '../../lib/attachment-rules.ts';
+import { lazyNamed } from '../../lib/lazy.ts';
 import { mark } from '../../lib/perf.ts';
 import { useStore } from '../../store/index.ts';
 import { EMPTY_DRAFT } from '../../store/composer-slice.ts';
@@ -30,6 +38,9 @@ import { ComposerNotices, SendOptions } from './V3ComposerBar.tsx';
 import { sendWithUndo } from '../../actions/scheduled.ts';
 import { ScheduledStrip } from '../workbench/ScheduledStrip.tsx';
 import { SendLaterButton } from '../workbench/SendLaterButton.tsx';
+
+// The SMS counter (Twilio's calculator and a grapheme splitter) loads with the first SMS text typed.
+const SegmentCounter = lazyNamed(() => import('../../components/SegmentCounter.tsx'), 'SegmentCounter');
 
 /** Where the agent writes: Enter sends, Shift+Enter breaks the line; files by picker, paste or drop. */
 export function Composer({ chatId, service, title }: { chatId: number; service: string; title: string }) {
@@ -256,7 +267,11 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
             ? 'Offline: messages are queued and sent when Parley reconnects'
             : 'Enter to send · Shift+Enter for a new line · / for canned replies'}
         </span>
-        {service === 'SMS' && <SegmentCounter text={draft.text} />}
+        {service === 'SMS' && draft.text !== '' && (
+          <Suspense fallback={null}>
+            <SegmentCounter text={draft.text} />
+          </Suspense>
+        )}
       </div>
     </div>
   );

@@ -1,12 +1,12 @@
 import { Archive, ArchiveRestore, ArrowLeft, Info, MailOpen, Pin, PinOff, Upload } from 'lucide-react';
 import { useRef, useState, type DragEvent } from 'react';
-import { formatHandle } from '../../../shared/phone.ts';
 import { selectChat, setChatFlags } from '../../actions/chats.ts';
 import { addFiles } from '../../actions/composer.ts';
 import { notePlace } from '../../actions/place.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { ServiceBadge } from '../../components/ServiceBadge.tsx';
 import { chatTitle, customerHandles, typingText } from '../../lib/chat-presentation.ts';
+import { usePhoneFormat } from '../../lib/phone-format.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { SnoozeButton } from '../workbench/SnoozeButton.tsx';
 import { Composer } from './Composer.tsx';
@@ -22,6 +22,7 @@ export function Conversation({ chatId }: { chatId: number }) {
   const detailsOpen = useStore((s) => s.detailsOpen);
   const [dragging, setDragging] = useState(false);
   const depth = useRef(0);
+  const formatHandle = usePhoneFormat();
 
   if (!chat) return <div className="conversation is-empty" />;
   const title = chatTitle(chat);

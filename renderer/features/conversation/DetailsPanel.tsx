@@ -1,6 +1,5 @@
 import { Copy, Share2, X } from 'lucide-react';
 import { useState } from 'react';
-import { formatHandle } from '../../../shared/phone.ts';
 import { parley } from '../../bridge/parley.ts';
 import { copyText } from '../../actions/messages.ts';
 import { Avatar } from '../../components/Avatar.tsx';
@@ -8,6 +7,7 @@ import { CallRecord } from '../../components/CallRecord.tsx';
 import { Spinner } from '../../components/EmptyState.tsx';
 import { ServiceBadge } from '../../components/ServiceBadge.tsx';
 import { chatTitle, customerHandles, handleLabel } from '../../lib/chat-presentation.ts';
+import { usePhoneFormat } from '../../lib/phone-format.ts';
 import { errorText } from '../../lib/errors.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { ContactNotes } from '../workbench/Notes.tsx';
@@ -28,6 +28,7 @@ export function DetailsPanel({ chatId }: { chatId: number }) {
     state: 'idle',
   });
   const workspaceVersion = useStore(workspaceVersionOf);
+  const formatHandle = usePhoneFormat();
   if (!chat) return null;
   const version = apiVersionOf(chat, { apiVersion: workspaceVersion });
 

@@ -2,7 +2,6 @@ import { ArrowDown } from 'lucide-react';
 import { forwardRef, useCallback, useEffect, useMemo, useRef, useState, type HTMLAttributes } from 'react';
 import { Virtuoso, type FlatIndexLocationWithAlign, type VirtuosoHandle } from 'react-virtuoso';
 import type { Attachment, Message, ReactionKind } from '../../../shared/domain.ts';
-import { formatHandle } from '../../../shared/phone.ts';
 import { inlineMediaType } from '../../../shared/contract/media.ts';
 import { attachmentSrc, bridgeHost, isStagedAttachment, parley, resourceUrls } from '../../bridge/parley.ts';
 import {
@@ -21,6 +20,7 @@ import { useClock } from '../../hooks/use-clock.ts';
 import { errorText } from '../../lib/errors.ts';
 import { formatDayLabel, plural } from '../../lib/format.ts';
 import { markNextFrame } from '../../lib/perf.ts';
+import { usePhoneFormat } from '../../lib/phone-format.ts';
 import { buildTimeline, type TimelineItem } from '../../lib/timeline.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { notePlace } from '../../actions/place.ts';
@@ -71,6 +71,7 @@ const COMPONENTS = { List: LogList, Header: HistoryHeader, Footer: () => <div st
 export function Timeline({ chatId }: { chatId: number }) {
   const timeline = useStore((s) => s.timelines[chatId] ?? EMPTY_TIMELINE);
   const chat = useStore((s) => s.chatsById[chatId]);
+  const formatHandle = usePhoneFormat();
   const version = apiVersionOf(chat, { apiVersion: useStore(workspaceVersionOf) });
   // Replies among the loaded messages: whom each quotes, and how many answer each.
   const threads = useMemo(() => {
@@ -175,7 +176,7 @@ export function Timeline({ chatId }: { chatId: number }) {
       const handle = chat?.handles.find((h) => h.identifier === identifier);
       return handle?.contactName ?? formatHandle(identifier);
     },
-    [chat?.handles],
+    [chat?.handles, formatHandle],
   );
 
   const handlers = useMemo<MessageHandlers>(

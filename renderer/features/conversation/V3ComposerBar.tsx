@@ -1,5 +1,5 @@
 import { AlertTriangle, Reply, Sparkles, X } from 'lucide-react';
-import { BUBBLE_EFFECTS, SCREEN_EFFECTS } from '../../../shared/contract/methods.ts';
+import { BUBBLE_EFFECTS, SCREEN_EFFECTS } from '../../../shared/contract/effects.ts';
 import type { ApiVersion, Chat, Line } from '../../../shared/domain.ts';
 import { parley } from '../../bridge/parley.ts';
 import { cancelReply, chooseEffect, chooseService } from '../../actions/v3.ts';

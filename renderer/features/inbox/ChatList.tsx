@@ -1,7 +1,7 @@
 import { Inbox, SearchX } from 'lucide-react';
 import { forwardRef, useCallback, useRef, type HTMLAttributes, type KeyboardEvent } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
-import { formatHandle } from '../../../shared/phone.ts';
+import { usePhoneFormat } from '../../lib/phone-format.ts';
 import { loadChats, selectChat, setChatFilter, showMoreChats } from '../../actions/chats.ts';
 import { addFiles } from '../../actions/composer.ts';
 import { ChatRow } from '../../components/ChatRow.tsx';
@@ -138,6 +138,7 @@ export function ChatList() {
 function ChatRowContainer({ chatId }: { chatId: number }) {
   const chat = useStore((s) => s.chatsById[chatId]);
   const selected = useStore((s) => s.selectedChatId === chatId);
+  const formatHandle = usePhoneFormat();
   const lineLabel = useStore((s) => {
     if (s.lines.length < 2 || s.chatFilter.lineId !== null || !chat) return null;
     const line = s.lines.find((l) => l.id === chat.lineId);

@@ -3,7 +3,6 @@ import { Suspense } from 'react';
 import { EmptyState, Kbd } from '../../components/EmptyState.tsx';
 import { lazyNamed } from '../../lib/lazy.ts';
 import { useStore } from '../../store/index.ts';
-import { Conversation } from '../conversation/Conversation.tsx';
 import { InboxColumn } from '../inbox/InboxColumn.tsx';
 import { Announcer, Toasts } from './Toasts.tsx';
 import { DemoBanner, OfflineBanner, StorageBanner } from './Banners.tsx';
@@ -12,6 +11,7 @@ import { SkipLinks } from './SkipLinks.tsx';
 import { useDocumentTitle, useShortcuts, useTheme } from './use-app-effects.ts';
 
 // Off the inbox path: each in its own chunk, fetched when first shown.
+const Conversation = lazyNamed(() => import('../conversation/Conversation.tsx'), 'Conversation');
 const ContactsView = lazyNamed(() => import('../contacts/ContactsView.tsx'), 'ContactsView');
 const LinesView = lazyNamed(() => import('../lines/LinesView.tsx'), 'LinesView');
 const LivePanel = lazyNamed(() => import('../live/LivePanel.tsx'), 'LivePanel');
@@ -75,7 +75,13 @@ function InboxView() {
   return (
     <div className={`inbox-view${selected !== null ? ' has-conversation' : ''}`}>
       <InboxColumn />
-      {selected !== null ? <Conversation key={selected} chatId={selected} /> : <NoChatSelected />}
+      {selected !== null ? (
+        <Suspense fallback={<div className="conversation is-empty" />}>
+          <Conversation key={selected} chatId={selected} />
+        </Suspense>
+      ) : (
+        <NoChatSelected />
+      )}
     </div>
   );
 }

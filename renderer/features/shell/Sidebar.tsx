@@ -1,7 +1,7 @@
 import { Archive, ChevronsUpDown, Contact, Inbox, Phone, Plus, Settings } from 'lucide-react';
 import { WorkbenchNav } from '../workbench/WorkbenchNav.tsx';
-import { formatHandle } from '../../../shared/phone.ts';
 import { initials } from '../../lib/chat-presentation.ts';
+import { usePhoneFormat } from '../../lib/phone-format.ts';
 import { setChatFilter } from '../../actions/chats.ts';
 import { loadContacts } from '../../actions/contacts.ts';
 import { getState, useStore } from '../../store/index.ts';
@@ -23,6 +23,7 @@ export function Sidebar() {
   const filter = useStore((s) => s.chatFilter);
   const workspace = useStore((s) => s.workspaces.find((w) => w.id === s.activeWorkspaceId));
   const total = unreadTotal(lines);
+  const formatHandle = usePhoneFormat();
 
   const showInbox = (patch: Parameters<typeof setChatFilter>[0]) => {
     goTo('inbox');

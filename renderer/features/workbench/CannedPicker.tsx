@@ -2,7 +2,7 @@ import { MessageSquareText, Paperclip } from 'lucide-react';
 import { useId, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { CannedReply } from '../../../shared/contract/views.ts';
 import { insertCanned } from '../../actions/workbench.ts';
-import { fuzzyFilter } from '../../lib/fuzzy.ts';
+import { useFuzzyFilter } from '../../lib/use-fuzzy.ts';
 import { getState, useStore } from '../../store/index.ts';
 
 /** `/` then letters at the start of the composer: the query that finds a canned reply. */
@@ -32,10 +32,11 @@ export function useCannedPicker(chatId: number, text: string): CannedPickerState
   const slash = SLASH.exec(text);
   const query = slash ? (slash[1] ?? '') : '';
   const open = (shown || slash !== null) && dismissedFor !== text;
+  const fuzzyFilter = useFuzzyFilter(open);
 
   const matches = useMemo(
     () => fuzzyFilter(canned, query, (r) => `${r.title} ${r.group} ${r.body}`).slice(0, 8),
-    [canned, query],
+    [canned, query, fuzzyFilter],
   );
   const current = Math.min(active, Math.max(0, matches.length - 1));
 

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Message } from '../../../shared/domain.ts';
 import { parley } from '../../bridge/parley.ts';
 import { chatTitle } from '../../lib/chat-presentation.ts';
+import { loadPhoneFormat } from '../../lib/phone-format.ts';
 import { errorText } from '../../lib/errors.ts';
 
 /**
@@ -18,7 +19,7 @@ export function QuickReply({ chatId }: { chatId: number }) {
   const input = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
-    void parley.chats.details({ chatId }).then((details) => {
+    void Promise.all([parley.chats.details({ chatId }), loadPhoneFormat()]).then(([details]) => {
       if (details) setTitle(chatTitle(details.chat));
     });
     void parley.messages

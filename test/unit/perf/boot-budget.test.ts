@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bootBytes, bootKeys, chunkSizes, type Manifest } from '../../perf/boot-budget.ts';
+import {
+  BOOT_BUDGET_BYTES,
+  bootBytes,
+  bootKeys,
+  chunkSizes,
+  chunkTable,
+  type Manifest,
+} from '../../perf/boot-budget.ts';
 
 // The shape Vite writes to .vite/manifest.json: an entry with static and dynamic imports, a shared
 // chunk imported by both the entry and a lazy view, and a lazy view importing a chunk of its own.
@@ -42,6 +49,19 @@ describe('the renderer boot path', () => {
       ['Modal', false],
     ]);
     expect(bootBytes(chunks)).toBe(650);
+  });
+
+  it('prints one line per chunk, boot path marked first, then the total against the budget', () => {
+    const lines = chunkTable(chunkSizes(manifest, (file) => sizes[file] ?? Number.NaN)).split('\n');
+    expect(lines.slice(0, 4).map((line) => line.split(/\s+/).filter(Boolean).slice(0, 4))).toEqual([
+      ['boot', '0.4', 'kB', 'index'],
+      ['boot', '0.3', 'kB', 'phone'],
+      ['0.0', 'kB', 'SettingsView', '(assets/SettingsView-c.js)'],
+      ['0.0', 'kB', 'Modal', '(assets/Modal-d.js)'],
+    ]);
+    expect(lines[4]).toBe(
+      `boot path 0.7 kB of a ${BOOT_BUDGET_BYTES / 1000} kB budget (issue #12 target 250 kB)`,
+    );
   });
 
   it('refuses a manifest that names a chunk it does not describe', () => {

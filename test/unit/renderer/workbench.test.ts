@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fuzzyFilter } from '../../../renderer/lib/fuzzy.ts';
 import { buildTimeline } from '../../../renderer/lib/timeline.ts';
+import { inOrderFilter } from '../../../renderer/lib/use-fuzzy.ts';
 import { local, message } from './fixtures.ts';
 
 describe('private notes in the timeline', () => {
@@ -40,5 +41,17 @@ describe('the canned-reply matcher', () => {
     expect(fuzzyFilter(replies, 'sd', (r) => r)).toEqual(['Ship date change', 'Shipping update']);
     expect(fuzzyFilter(replies, 'oh', (r) => r)[0]).toBe('Opening hours');
     expect(fuzzyFilter(replies, '', (r) => r)).toEqual(replies);
+  });
+});
+
+describe('the canned-reply filter before fuzzysort has loaded', () => {
+  const replies = ['Shipping update', 'Refund policy', 'Opening hours', 'Ship date change'];
+
+  it('keeps the replies fuzzysort would find, in their own order', () => {
+    for (const query of ['shp', 'hps', 'refnd', 'sd', 'oh', 'SHIP', 'xyz']) {
+      const ranked = fuzzyFilter(replies, query, (r) => r);
+      expect(inOrderFilter(replies, query, (r) => r)).toEqual(replies.filter((r) => ranked.includes(r)));
+    }
+    expect(inOrderFilter(replies, ' ', (r) => r)).toEqual(replies);
   });
 });

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  byLongestWait,
-  cannedFileSchema,
-  isOverdue,
-  renderTemplate,
-  unfilledVariables,
-} from '../../../shared/workbench.ts';
+import { cannedFileSchema } from '../../../shared/canned-file.ts';
+import { byLongestWait, isOverdue, renderTemplate, unfilledVariables } from '../../../shared/workbench.ts';
 
 // 23:30 UTC on 21 November 2026: already the 22nd in Tokyo, still the 21st in New York.
 const NOW = Date.UTC(2026, 10, 21, 23, 30);

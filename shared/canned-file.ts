@@ -1,0 +1,51 @@
+/**
+ * The schemas of canned replies and of a canned-reply set file (export / import), validated in the
+ * core; apart from workbench.ts so the renderer's boot bundle does not carry zod.
+ */
+import { z } from 'zod';
+import { CANNED_FILE_FORMAT, MAX_CANNED_ATTACHMENT_BYTES, MAX_CANNED_ATTACHMENTS } from './workbench.ts';
+
+export const cannedTitle = z.string().trim().min(1).max(120);
+export const cannedBody = z.string().max(5000);
+export const cannedGroup = z.string().trim().max(60);
+
+const base64 = z
+  .string()
+  .max(Math.ceil((MAX_CANNED_ATTACHMENT_BYTES * 4) / 3) + 4)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
+
+export const cannedFileSchema = z
+  .object({
+    format: z.literal(CANNED_FILE_FORMAT),
+    version: z.literal(1),
+    replies: z
+      .array(
+        z
+          .object({
+            title: cannedTitle,
+            body: cannedBody,
+            group: cannedGroup.default(''),
+            attachments: z
+              .array(
+                z
+                  .object({
+                    filename: z.string().trim().min(1).max(200),
+                    mimeType: z.string().min(1).max(100),
+                    data: base64,
+                  })
+                  .strict(),
+              )
+              .max(MAX_CANNED_ATTACHMENTS)
+              .default([]),
+          })
+          .strict()
+          .refine((reply) => reply.body.trim() !== '' || reply.attachments.length > 0, {
+            message: 'A reply needs text or an attachment',
+            path: ['body'],
+          }),
+      )
+      .max(1000),
+  })
+  .strict();
+
+export type CannedFile = z.output<typeof cannedFileSchema>;
