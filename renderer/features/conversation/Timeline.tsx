@@ -21,7 +21,7 @@ import { useClock } from '../../hooks/use-clock.ts';
 import { errorText } from '../../lib/errors.ts';
 import { formatDayLabel, plural } from '../../lib/format.ts';
 import { markNextFrame } from '../../lib/perf.ts';
-import { buildTimeline, type TimelineItem } from '../../lib/timeline.ts';
+import { createTimelineBuilder, type TimelineItem } from '../../lib/timeline.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { notePlace } from '../../actions/place.ts';
 import { EMPTY_TIMELINE } from '../../store/messages-slice.ts';
@@ -66,6 +66,8 @@ function HistoryHeader({ context }: { context?: HeaderContext }) {
   return <div className="timeline-edge" style={{ height: 32 }} />;
 }
 
+const NONE: readonly never[] = [];
+
 const COMPONENTS = { List: LogList, Header: HistoryHeader, Footer: () => <div style={{ height: 28 }} /> };
 
 export function Timeline({ chatId }: { chatId: number }) {
@@ -97,15 +99,20 @@ export function Timeline({ chatId }: { chatId: number }) {
   // Virtuoso draws its header a frame before the first rows: until rows are there, no "Beginning".
   const [rowsShown, setRowsShown] = useState(false);
 
+  // One builder per conversation: a changed message rebuilds its row (and its neighbours'), and
+  // every other row keeps its object, so only that bubble renders again.
+  const builder = useRef({ chatId, build: createTimelineBuilder() });
+  if (builder.current.chatId !== chatId) builder.current = { chatId, build: createTimelineBuilder() };
+  const build = builder.current.build;
   const items = useMemo(
     () =>
-      buildTimeline({
+      build({
         messages: timeline.messages,
-        calls: calls ?? [],
-        notes: notes ?? [],
+        calls: calls ?? NONE,
+        notes: notes ?? NONE,
         newMarkerKey: timeline.newMarkerKey,
       }),
-    [timeline.messages, calls, notes, timeline.newMarkerKey],
+    [build, timeline.messages, calls, notes, timeline.newMarkerKey],
   );
   const firstItemIndex = useFirstItemIndex(items, chatId);
 
@@ -170,13 +177,19 @@ export function Timeline({ chatId }: { chatId: number }) {
     if (historyUnknown) void loadOlder(chatId);
   }, [historyUnknown, chatId]);
 
-  const nameOf = useCallback(
-    (identifier: string) => {
-      const handle = chat?.handles.find((h) => h.identifier === identifier);
-      return handle?.contactName ?? formatHandle(identifier);
-    },
+  // Every change to the chat (each arrival moves its last activity) brings a new handles array: only
+  // a change of the names themselves may render the bubbles again.
+  const names = useMemo(
+    () =>
+      JSON.stringify(
+        (chat?.handles ?? []).map((h) => [h.identifier, h.contactName ?? formatHandle(h.identifier)]),
+      ),
     [chat?.handles],
   );
+  const nameOf = useMemo(() => {
+    const named = new Map(JSON.parse(names) as Array<[string, string]>);
+    return (identifier: string) => named.get(identifier) ?? formatHandle(identifier);
+  }, [names]);
 
   const handlers = useMemo<MessageHandlers>(
     () => ({
