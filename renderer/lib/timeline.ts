@@ -208,8 +208,7 @@ function rowsOf(
 function sameItem(a: TimelineItem, b: TimelineItem): boolean {
   switch (a.kind) {
     case 'day':
-      // Same key, same day: the label is the same whichever entry of the day it was taken from.
-      return b.kind === 'day';
+      return b.kind === 'day' && a.at === b.at;
     case 'new-marker':
       return b.kind === 'new-marker';
     case 'call':
