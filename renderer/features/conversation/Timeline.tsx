@@ -124,7 +124,7 @@ export function Timeline({ chatId }: { chatId: number }) {
     const last = items[items.length - 1];
     lastKey.current = last?.key ?? null;
     if (!last || previous === null || last.key === previous) return;
-    const start = items.findIndex((item) => item.key === previous);
+    const start = items.findLastIndex((item) => item.key === previous);
     const added = start >= 0 ? items.slice(start + 1) : [];
     if (added.some((item) => item.kind === 'message' && item.message.fromMe && item.message.id === null)) {
       virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' });
@@ -315,13 +315,7 @@ export function Timeline({ chatId }: { chatId: number }) {
 
   // Where the list starts, fixed when it first shows (Virtuoso scrolls again if this changes): a
   // search hit, else the "new messages" marker, else the newest message.
-  const markerIndex = items.findIndex((item) => item.kind === 'new-marker');
-  startAt.current ??=
-    reveal && revealIndex >= 0
-      ? { index: revealIndex, align: reveal.highlight ? 'center' : 'start' }
-      : markerIndex >= 0
-        ? { index: Math.max(0, markerIndex - 1), align: 'start' }
-        : { index: items.length - 1, align: 'end' };
+  startAt.current ??= startOf(items, reveal && revealIndex >= 0 ? { index: revealIndex, ...reveal } : null);
   // The first frame with this conversation's rows in it (bench:ui's "switch to first paint").
   const onRowsRendered = (rendered: readonly { size: number }[]) => {
     // Virtuoso's first pass renders one invisible row to measure it; rows with a size are on screen.
@@ -384,6 +378,17 @@ export function Timeline({ chatId }: { chatId: number }) {
       )}
     </div>
   );
+}
+
+function startOf(
+  items: readonly TimelineItem[],
+  reveal: { index: number; highlight: boolean } | null,
+): FlatIndexLocationWithAlign {
+  if (reveal) return { index: reveal.index, align: reveal.highlight ? 'center' : 'start' };
+  const marker = items.findIndex((item) => item.kind === 'new-marker');
+  return marker >= 0
+    ? { index: Math.max(0, marker - 1), align: 'start' }
+    : { index: items.length - 1, align: 'end' };
 }
 
 /**
