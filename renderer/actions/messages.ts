@@ -1,8 +1,8 @@
 /**
  * Timelines: the newest page when a chat opens, older pages from the local store as the agent
  * scrolls up (then from the service), and `messages.changed` events folded in: the messages they
- * carry at once, else one batched `messages.get` per burst. Also every action on a message: send (optimistic), retry, discard,
- * edit, delete, react.
+ * carry at once, else one batched `messages.get` per burst. Also every action on a message: send
+ * (optimistic), retry, discard, edit, delete, react.
  */
 import { stagedAttachmentId, stagedResource } from '../../shared/contract/staged.ts';
 import { isSendable } from '../../shared/message-rules.ts';
