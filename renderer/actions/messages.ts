@@ -12,7 +12,7 @@ import type { Message, ReactionKind } from '../../shared/domain.ts';
 import { parley } from '../bridge/parley.ts';
 import { chatTitle } from '../lib/chat-presentation.ts';
 import { errorText, toErrorShape } from '../lib/errors.ts';
-import { compareMessages, firstUnreadKey } from '../lib/timeline.ts';
+import { compareMessages, firstUnreadKey, holdsMessage } from '../lib/timeline.ts';
 import { getState } from '../store/index.ts';
 import { EMPTY_DRAFT } from '../store/composer-slice.ts';
 import { selectChat } from './chats.ts';
@@ -163,11 +163,11 @@ function applyChangedMessages(messages: readonly Message[]): void {
     const s = getState();
     const timeline = s.timelines[chatId];
     if (!timeline) continue;
-    const known = new Set(timeline.messages.map((m) => m.key));
     // Fresh inbound messages in the open chat are announced to screen readers (one live region).
-    const fresh = list.filter((m) => !known.has(m.key) && !m.fromMe);
+    const open = chatId === s.selectedChatId;
+    const fresh = open ? list.filter((m) => !m.fromMe && !holdsMessage(timeline.messages, m)) : [];
     s.mergeTimeline(chatId, list);
-    if (chatId === s.selectedChatId && fresh.length > 0) {
+    if (fresh.length > 0) {
       const last = fresh.sort(compareMessages)[fresh.length - 1] as Message;
       const chat = s.chatsById[chatId];
       const who = last.senderName ?? (chat ? chatTitle(chat) : last.sender);

@@ -259,6 +259,13 @@ export function mergeMessages(current: readonly Message[], incoming: readonly Me
   return next ?? (current as Message[]);
 }
 
+/** Whether a sorted timeline holds a message of this key (found by its time first). */
+export function holdsMessage(messages: readonly Message[], message: Message): boolean {
+  return (
+    messages[placeOf(messages, message)]?.key === message.key || messages.some((m) => m.key === message.key)
+  );
+}
+
 /** Where a message goes in a sorted timeline: the first one not before it. */
 function placeOf(messages: readonly Message[], message: Message): number {
   let low = 0;

@@ -4,6 +4,7 @@ import type { Message } from '../../../shared/domain.ts';
 import {
   buildTimeline,
   createTimelineBuilder,
+  holdsMessage,
   mergeMessages,
   type TimelineItem,
 } from '../../../renderer/lib/timeline.ts';
@@ -117,6 +118,14 @@ describe('mergeMessages', () => {
       'echo',
       ...messages.slice(5).map((m) => m.key),
     ]);
+  });
+
+  it('knows a message it holds even when its time moved, and not one it does not', () => {
+    const messages = conversation(30);
+    const held = messages[12] as Message;
+    expect(holdsMessage(messages, held)).toBe(true);
+    expect(holdsMessage(messages, { ...held, sentAt: held.sentAt + 999 })).toBe(true);
+    expect(holdsMessage(messages, message({ sentAt: held.sentAt }))).toBe(false);
   });
 
   it('gives back the same array when nothing in it changed', () => {
