@@ -10,6 +10,7 @@ import { getState, useStore } from '../store/index.ts';
 import {
   followRemovedChats,
   followReplacedChat,
+  onChatsChanged,
   reportOpenChat,
   scheduleChatsRefresh,
   selectChat,
@@ -26,10 +27,10 @@ let started = false;
 export function startApp(): void {
   if (started) return;
   started = true;
-  parley.on('chats.changed', ({ chatIds }) => scheduleChatsRefresh(chatIds));
+  parley.on('chats.changed', onChatsChanged);
   parley.on('chats.removed', ({ chatIds }) => void followRemovedChats(chatIds));
   parley.on('chats.replaced', ({ from, to }) => followReplacedChat(from, to));
-  parley.on('messages.changed', ({ chatId, keys }) => onMessagesChanged(chatId, keys));
+  parley.on('messages.changed', onMessagesChanged);
   parley.on('messages.removed', ({ chatId, keys }) => onMessagesRemoved(chatId, keys));
   parley.on('typing.changed', ({ chatId, identifiers }) =>
     getState().patchChat(chatId, { typing: identifiers }),

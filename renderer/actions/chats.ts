@@ -1,10 +1,13 @@
 /**
- * The inbox's traffic with the core: loading the filtered list, following `chats.changed` with
- * coalesced reloads (a burst of events costs one `chats.list`), selecting a chat and telling the
- * core what is on screen so it can mark read, and the local flags (pin, archive, mark unread).
+ * The inbox's traffic with the core: loading the filtered list, following `chats.changed` (patched
+ * in place from the chats it carries, else coalesced reloads: a burst costs one `chats.list`),
+ * selecting a chat and telling the core what is on screen so it can mark read, and the local flags
+ * (pin, archive, mark unread).
  */
+import type { ChatsChanged } from '../../shared/contract/events.ts';
 import { parley } from '../bridge/parley.ts';
 import { errorText } from '../lib/errors.ts';
+import { placeChangedChats } from '../lib/inbox-order.ts';
 import { mark } from '../lib/perf.ts';
 import { getState } from '../store/index.ts';
 import type { ChatFilter } from '../store/chats-slice.ts';
@@ -45,6 +48,42 @@ export async function loadChats(): Promise<void> {
     }
   })();
   return inFlight;
+}
+
+/**
+ * `chats.changed`: with the chats in it, their rows and the open chat's details are patched and the
+ * rows placed where the core would list them; a change only the core can place, or one that came by
+ * ids alone, reloads the list.
+ */
+export function onChatsChanged(event: ChatsChanged): void {
+  const { chats } = event;
+  const s = getState();
+  if (!chats || s.chatsStatus !== 'ready') return scheduleChatsRefresh(event.chatIds);
+  s.receiveChats(chats);
+  const selected = s.selectedChatId;
+  const open = selected === null ? undefined : chats.find((chat) => chat.id === selected);
+  const details = selected === null ? undefined : s.details[selected];
+  if (open && details) s.setDetails(open.id, { ...details, chat: open });
+  else if (selected !== null && event.chatIds.includes(selected)) void refreshSelectedChat(selected);
+  const after = getState();
+  const placed = placeChangedChats(
+    {
+      chatIds: after.chatIds,
+      chatsById: after.chatsById,
+      filter: after.chatFilter,
+      limit: after.chatListLimit,
+      hasMore: after.chatListHasMore,
+    },
+    {
+      chatIds: event.chatIds,
+      chats,
+      snoozed: new Set(event.snoozed ?? []),
+      woken: new Set(event.woken ?? []),
+    },
+  );
+  if (placed === null) return scheduleChatsRefresh(event.chatIds);
+  after.setChatOrder(placed.chatIds, placed.hasMore);
+  refreshLines();
 }
 
 /** Coalesces `chats.changed` bursts into one reload of the list and the lines' unread counts. */

@@ -1,17 +1,18 @@
 /**
  * Timelines: the newest page when a chat opens, older pages from the local store as the agent
- * scrolls up (then from the service), and `messages.changed` events folded in with one batched
- * `messages.get` per burst. Also every action on a message: send (optimistic), retry, discard,
- * edit, delete, react.
+ * scrolls up (then from the service), and `messages.changed` events folded in: the messages they
+ * carry at once, else one batched `messages.get` per burst. Also every action on a message: send
+ * (optimistic), retry, discard, edit, delete, react.
  */
 import { stagedAttachmentId, stagedResource } from '../../shared/contract/staged.ts';
 import { isSendable } from '../../shared/message-rules.ts';
 import { unfilledNotice, unfilledVariables } from '../../shared/workbench.ts';
+import type { MessagesChanged } from '../../shared/contract/events.ts';
 import type { Message, ReactionKind } from '../../shared/domain.ts';
 import { parley } from '../bridge/parley.ts';
 import { chatTitle } from '../lib/chat-presentation.ts';
 import { errorText, toErrorShape } from '../lib/errors.ts';
-import { compareMessages, firstUnreadKey } from '../lib/timeline.ts';
+import { compareMessages, firstUnreadKey, holdsMessage } from '../lib/timeline.ts';
 import { getState } from '../store/index.ts';
 import { EMPTY_DRAFT } from '../store/composer-slice.ts';
 import { selectChat } from './chats.ts';
@@ -119,10 +120,20 @@ export async function loadOlder(chatId: number): Promise<void> {
 const pendingKeys = new Map<number, Set<string>>();
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
 
-/** `messages.changed`: remember the keys; one `messages.get` per burst fetches them all. */
-export function onMessagesChanged(chatId: number, keys: readonly string[]): void {
+/**
+ * `messages.changed`: the messages it carries are applied at once; when it carries only keys (a big
+ * change), they are remembered and one `messages.get` per burst fetches them all.
+ */
+export function onMessagesChanged({ chatId, keys, messages }: MessagesChanged): void {
   // Timelines not in memory load fresh when opened; their rows update through `chats.changed`.
   if (!getState().timelines[chatId]) return;
+  if (messages) {
+    // A fetch still pending for these keys would bring back what this event already has.
+    const pending = pendingKeys.get(chatId);
+    if (pending) for (const message of messages) pending.delete(message.key);
+    applyChangedMessages(messages);
+    return;
+  }
   let set = pendingKeys.get(chatId);
   if (!set) pendingKeys.set(chatId, (set = new Set()));
   for (const key of keys) set.add(key);
@@ -152,11 +163,11 @@ function applyChangedMessages(messages: readonly Message[]): void {
     const s = getState();
     const timeline = s.timelines[chatId];
     if (!timeline) continue;
-    const known = new Set(timeline.messages.map((m) => m.key));
     // Fresh inbound messages in the open chat are announced to screen readers (one live region).
-    const fresh = list.filter((m) => !known.has(m.key) && !m.fromMe);
+    const open = chatId === s.selectedChatId;
+    const fresh = open ? list.filter((m) => !m.fromMe && !holdsMessage(timeline.messages, m)) : [];
     s.mergeTimeline(chatId, list);
-    if (chatId === s.selectedChatId && fresh.length > 0) {
+    if (fresh.length > 0) {
       const last = fresh.sort(compareMessages)[fresh.length - 1] as Message;
       const chat = s.chatsById[chatId];
       const who = last.senderName ?? (chat ? chatTitle(chat) : last.sender);

@@ -25,6 +25,8 @@ export interface ChatsSlice {
   selectedChatId: number | null;
   receiveChatList(chats: Chat[], hasMore: boolean): void;
   receiveChats(chats: Chat[]): void;
+  /** The list's rows placed here from an event (the chats themselves already received). */
+  setChatOrder(chatIds: number[], hasMore: boolean): void;
   setChatsError(message: string): void;
   setChatFilter(patch: Partial<ChatFilter>): void;
   setChatListLimit(limit: number): void;
@@ -60,6 +62,8 @@ export const createChatsSlice: StateCreator<Store, [], [], ChatsSlice> = (set) =
       };
     }),
   receiveChats: (chats) => set((s) => ({ chatsById: mergeChats(s.chatsById, chats) })),
+  setChatOrder: (chatIds, chatListHasMore) =>
+    set((s) => ({ chatIds: sameIds(s.chatIds, chatIds) ? s.chatIds : chatIds, chatListHasMore })),
   setChatsError: (chatsError) => set({ chatsStatus: 'error', chatsError }),
   setChatFilter: (patch) => set((s) => ({ chatFilter: { ...s.chatFilter, ...patch } })),
   setChatListLimit: (chatListLimit) => set({ chatListLimit }),

@@ -70,12 +70,9 @@ export const createMessagesSlice: StateCreator<Store, [], [], MessagesSlice> = (
     set((s) => {
       const timeline = s.timelines[chatId];
       if (!timeline) return {};
-      return {
-        timelines: {
-          ...s.timelines,
-          [chatId]: { ...timeline, messages: mergeMessages(timeline.messages, messages) },
-        },
-      };
+      const merged = mergeMessages(timeline.messages, messages);
+      if (merged === timeline.messages) return {};
+      return { timelines: { ...s.timelines, [chatId]: { ...timeline, messages: merged } } };
     }),
   removeMessages: (chatId, keys) =>
     set((s) => {

@@ -1,16 +1,49 @@
 /** Events the core pushes to the renderer: name → payload. */
+import type { Chat, Message } from '../domain.ts';
 import type { StorageStatus } from './errors.ts';
 import type { IncomingNotice, LiveStatus, PublicSettings, WorkspaceList } from './views.ts';
 
+/**
+ * The most messages one `messages.changed` carries, and chats one `chats.changed` carries: a bigger
+ * change (a sync page) goes as ids only, and the renderer fetches what it shows.
+ */
+export const EVENT_MESSAGES_MAX = 25;
+export const EVENT_CHATS_MAX = 50;
+
+/**
+ * Chats were added or changed (inbox rows, previews, unread counts, typing). With `chats`, the
+ * renderer patches its list in place; without (too many, or announced by the store alone), it
+ * reloads.
+ */
+export interface ChatsChanged {
+  chatIds: number[];
+  /** The summaries of `chatIds` as `chats.list` gives them; an id with none is gone. */
+  chats?: Chat[];
+  /**
+   * What places them in the inbox as `chats.list` does, sent with `chats`: which of `chatIds` are
+   * snoozed (out of the list), and every chat back from a snooze (listed right after the pinned).
+   */
+  snoozed?: number[];
+  woken?: number[];
+}
+
+/**
+ * Messages of a chat were added or changed. With `messages` (at most EVENT_MESSAGES_MAX), they are
+ * the stored messages of `keys`, to apply as they are; without, fetch them with `messages.get`.
+ */
+export interface MessagesChanged {
+  chatId: number;
+  keys: string[];
+  messages?: Message[];
+}
+
 export interface Events {
-  /** Chats were added or changed (inbox rows, previews, unread counts, typing). */
-  'chats.changed': { chatIds: number[] };
+  'chats.changed': ChatsChanged;
   /** Chats disappeared (a provisional chat became real, a workspace was left). */
   'chats.removed': { chatIds: number[] };
   /** A provisional new chat got its real id. */
   'chats.replaced': { from: number; to: number };
-  /** Messages of a chat were added or changed; fetch them with `messages.get`. */
-  'messages.changed': { chatId: number; keys: string[] };
+  'messages.changed': MessagesChanged;
   /** Messages of a chat were deleted or discarded. */
   'messages.removed': { chatId: number; keys: string[] };
   /** Who is typing in a chat now. */

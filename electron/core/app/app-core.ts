@@ -35,6 +35,7 @@ import { UserFacingError } from './errors.ts';
 import type { HandlerContext, HostPorts, LocalAttachment } from './handler-context.ts';
 import { createHandlers } from './handlers.ts';
 import { Notifier } from './notifier.ts';
+import { withChanges } from './event-payloads.ts';
 
 const log = createLogger('app');
 
@@ -372,7 +373,9 @@ export class AppCore implements HandlerContext {
     this.#openProblem = null;
     this.#notifier = new Notifier(session.store);
     this.#detach = STORE_EVENT_NAMES.map((name) =>
-      session.store.events.on(name, (payload) => this.options.emit(name, payload as Events[typeof name])),
+      session.store.events.on(name, (payload) =>
+        this.options.emit(name, withChanges(session.store, name, payload)),
+      ),
     );
     this.#detach.push(
       session.sync.onStatus(() => this.#announceLive()),

@@ -21,7 +21,7 @@ import { errorText } from '../../lib/errors.ts';
 import { formatDayLabel, plural } from '../../lib/format.ts';
 import { markNextFrame } from '../../lib/perf.ts';
 import { usePhoneFormat } from '../../lib/phone-format.ts';
-import { buildTimeline, type TimelineItem } from '../../lib/timeline.ts';
+import { createTimelineBuilder, type TimelineItem } from '../../lib/timeline.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { notePlace } from '../../actions/place.ts';
 import { EMPTY_TIMELINE } from '../../store/messages-slice.ts';
@@ -66,6 +66,8 @@ function HistoryHeader({ context }: { context?: HeaderContext }) {
   return <div className="timeline-edge" style={{ height: 32 }} />;
 }
 
+const NONE: readonly never[] = [];
+
 const COMPONENTS = { List: LogList, Header: HistoryHeader, Footer: () => <div style={{ height: 28 }} /> };
 
 export function Timeline({ chatId }: { chatId: number }) {
@@ -98,15 +100,20 @@ export function Timeline({ chatId }: { chatId: number }) {
   // Virtuoso draws its header a frame before the first rows: until rows are there, no "Beginning".
   const [rowsShown, setRowsShown] = useState(false);
 
+  // One builder per conversation: a changed message rebuilds its row (and its neighbours'), and
+  // every other row keeps its object, so only that bubble renders again.
+  const builder = useRef({ chatId, build: createTimelineBuilder() });
+  if (builder.current.chatId !== chatId) builder.current = { chatId, build: createTimelineBuilder() };
+  const build = builder.current.build;
   const items = useMemo(
     () =>
-      buildTimeline({
+      build({
         messages: timeline.messages,
-        calls: calls ?? [],
-        notes: notes ?? [],
+        calls: calls ?? NONE,
+        notes: notes ?? NONE,
         newMarkerKey: timeline.newMarkerKey,
       }),
-    [timeline.messages, calls, notes, timeline.newMarkerKey],
+    [build, timeline.messages, calls, notes, timeline.newMarkerKey],
   );
   const firstItemIndex = useFirstItemIndex(items, chatId);
 
@@ -118,7 +125,7 @@ export function Timeline({ chatId }: { chatId: number }) {
     const last = items[items.length - 1];
     lastKey.current = last?.key ?? null;
     if (!last || previous === null || last.key === previous) return;
-    const start = items.findIndex((item) => item.key === previous);
+    const start = items.findLastIndex((item) => item.key === previous);
     const added = start >= 0 ? items.slice(start + 1) : [];
     if (added.some((item) => item.kind === 'message' && item.message.fromMe && item.message.id === null)) {
       virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' });
@@ -171,13 +178,19 @@ export function Timeline({ chatId }: { chatId: number }) {
     if (historyUnknown) void loadOlder(chatId);
   }, [historyUnknown, chatId]);
 
-  const nameOf = useCallback(
-    (identifier: string) => {
-      const handle = chat?.handles.find((h) => h.identifier === identifier);
-      return handle?.contactName ?? formatHandle(identifier);
-    },
+  // Every change to the chat (each arrival moves its last activity) brings a new handles array: only
+  // a change of the names themselves may render the bubbles again.
+  const names = useMemo(
+    () =>
+      JSON.stringify(
+        (chat?.handles ?? []).map((h) => [h.identifier, h.contactName ?? formatHandle(h.identifier)]),
+      ),
     [chat?.handles, formatHandle],
   );
+  const nameOf = useMemo(() => {
+    const named = new Map(JSON.parse(names) as Array<[string, string]>);
+    return (identifier: string) => named.get(identifier) ?? formatHandle(identifier);
+  }, [names, formatHandle]);
 
   const handlers = useMemo<MessageHandlers>(
     () => ({
@@ -303,13 +316,7 @@ export function Timeline({ chatId }: { chatId: number }) {
 
   // Where the list starts, fixed when it first shows (Virtuoso scrolls again if this changes): a
   // search hit, else the "new messages" marker, else the newest message.
-  const markerIndex = items.findIndex((item) => item.kind === 'new-marker');
-  startAt.current ??=
-    reveal && revealIndex >= 0
-      ? { index: revealIndex, align: reveal.highlight ? 'center' : 'start' }
-      : markerIndex >= 0
-        ? { index: Math.max(0, markerIndex - 1), align: 'start' }
-        : { index: items.length - 1, align: 'end' };
+  startAt.current ??= startOf(items, reveal && revealIndex >= 0 ? { index: revealIndex, ...reveal } : null);
   // The first frame with this conversation's rows in it (bench:ui's "switch to first paint").
   const onRowsRendered = (rendered: readonly { size: number }[]) => {
     // Virtuoso's first pass renders one invisible row to measure it; rows with a size are on screen.
@@ -372,6 +379,17 @@ export function Timeline({ chatId }: { chatId: number }) {
       )}
     </div>
   );
+}
+
+function startOf(
+  items: readonly TimelineItem[],
+  reveal: { index: number; highlight: boolean } | null,
+): FlatIndexLocationWithAlign {
+  if (reveal) return { index: reveal.index, align: reveal.highlight ? 'center' : 'start' };
+  const marker = items.findIndex((item) => item.kind === 'new-marker');
+  return marker >= 0
+    ? { index: Math.max(0, marker - 1), align: 'start' }
+    : { index: items.length - 1, align: 'end' };
 }
 
 /**
