@@ -1,5 +1,5 @@
 import { MessageSquare } from 'lucide-react';
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { EmptyState, Kbd } from '../../components/EmptyState.tsx';
 import { lazyNamed } from '../../lib/lazy.ts';
 import { useStore } from '../../store/index.ts';
@@ -11,7 +11,8 @@ import { SkipLinks } from './SkipLinks.tsx';
 import { useDocumentTitle, useShortcuts, useTheme } from './use-app-effects.ts';
 
 // Off the inbox path: each in its own chunk, fetched when first shown.
-const Conversation = lazyNamed(() => import('../conversation/Conversation.tsx'), 'Conversation');
+const loadConversation = () => import('../conversation/Conversation.tsx');
+const Conversation = lazyNamed(loadConversation, 'Conversation');
 const ContactsView = lazyNamed(() => import('../contacts/ContactsView.tsx'), 'ContactsView');
 const LinesView = lazyNamed(() => import('../lines/LinesView.tsx'), 'LinesView');
 const LivePanel = lazyNamed(() => import('../live/LivePanel.tsx'), 'LivePanel');
@@ -29,6 +30,12 @@ export function App() {
   useTheme();
   useDocumentTitle();
   useShortcuts();
+  // The conversation pane is off the boot path, not off the agent's: once the inbox is drawn and the
+  // page is idle, fetch it, so the first conversation opened never waits for its chunk.
+  useEffect(() => {
+    const idle = requestIdleCallback(() => void loadConversation());
+    return () => cancelIdleCallback(idle);
+  }, []);
   const view = useStore((s) => s.view);
   const overlay = useStore((s) => s.overlay);
   const viewerOpen = useStore((s) => s.viewer !== null);
