@@ -40,7 +40,7 @@ export interface FailurePresentation {
  * opt-out or another lasting refusal. An outbox failure (never accepted) retries under its own key.
  */
 export function failurePresentation(
-  message: Pick<Message, 'state' | 'failure' | 'error'>,
+  message: Pick<Message, 'state' | 'failure' | 'error' | 'id' | 'fromMe'>,
 ): FailurePresentation | null {
   if (message.failure) {
     const info = deliveryFailureInfo(message.failure.code);
@@ -54,6 +54,22 @@ export function failurePresentation(
     };
   }
   if (message.state !== 'failed') return null;
+  // Accepted, then not delivered, with no reason known (a poll saw it failed; only live events say
+  // why): a new send, which the core refuses when the chat has opted out.
+  if (message.fromMe && message.id !== null)
+    return {
+      title: 'Not delivered',
+      hint: 'The service did not say why',
+      code: null,
+      action: 'send-again',
+    };
+  // Refused outright with a lasting V3 code (an opt-out, a restricted line): the same send again
+  // would be refused again.
+  const refusal = message.error;
+  if (refusal && !refusal.retryable && /^\d{4}$/.test(refusal.code)) {
+    const info = deliveryFailureInfo(refusal.code);
+    return { title: info.title, hint: info.hint, code: info.code, action: 'none' };
+  }
   return { title: message.error?.message ?? 'Not sent', hint: null, code: null, action: 'retry' };
 }
 

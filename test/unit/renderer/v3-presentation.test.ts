@@ -55,8 +55,29 @@ describe('failed messages in words', () => {
     });
   });
 
+  it('a send accepted and then failed with no reason known (seen by a poll) offers a new send', () => {
+    const shown = failurePresentation(message({ id: 42, fromMe: true, state: 'failed', failure: null }));
+    expect(shown).toMatchObject({ title: 'Not delivered', code: null, action: 'send-again' });
+    expect(shown?.hint).toBe('The service did not say why');
+  });
+
+  it('a send refused outright for an opt-out says so and offers no retry', () => {
+    const refused = message({
+      id: null,
+      fromMe: true,
+      state: 'failed',
+      error: { code: '2024', message: 'Recipient asked you to stop messaging them', retryable: false },
+    });
+    expect(failurePresentation(refused)).toMatchObject({
+      title: 'The recipient asked you to stop messaging them',
+      code: '2024',
+      action: 'none',
+    });
+  });
+
   it('a V2 outbox failure retries under its own key; a delivered message has nothing to show', () => {
     const failed = message({
+      id: null,
       fromMe: true,
       state: 'failed',
       error: { code: 'invalid_input', message: 'Refused', retryable: false },
