@@ -12,6 +12,7 @@ import { parley } from '../bridge/parley.ts';
 import { chatTitle } from '../lib/chat-presentation.ts';
 import { errorText, toErrorShape } from '../lib/errors.ts';
 import { compareMessages, firstUnreadKey } from '../lib/timeline.ts';
+import { optimisticV3Fields } from '../lib/v3-presentation.ts';
 import { getState } from '../store/index.ts';
 import { EMPTY_DRAFT } from '../store/composer-slice.ts';
 import { selectChat } from './chats.ts';
@@ -194,6 +195,7 @@ export async function sendDraft(chatId: number): Promise<boolean> {
     return false;
   }
   const key = crypto.randomUUID();
+  const options = v3SendOptions(chatId);
   const echo: Message = {
     key,
     id: null,
@@ -216,6 +218,8 @@ export async function sendDraft(chatId: number): Promise<boolean> {
     })),
     reactions: [],
     error: null,
+    // The quote and the effect label show on the bubble from this frame, not once the service accepts.
+    ...optimisticV3Fields(options, s.timelines[chatId]?.messages ?? []),
   };
   s.mergeTimeline(chatId, [echo]);
   s.patchDraft(chatId, { text: '', attachments: [], attachmentUrls: [], notices: [] });
@@ -227,7 +231,7 @@ export async function sendDraft(chatId: number): Promise<boolean> {
       stagedIds: draft.attachments.map((a) => a.id),
       attachmentUrls: draft.attachmentUrls,
       clientKey: key,
-      ...v3SendOptions(chatId),
+      ...options,
     });
     clearSentOptions(chatId);
     return true;

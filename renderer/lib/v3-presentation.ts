@@ -74,8 +74,15 @@ export function failurePresentation(
 }
 
 /** The V3 delivery states an outbound bubble shows; others fall back to the V2 wording. */
-export function v3DeliveryLabel(message: Pick<Message, 'state' | 'readAt' | 'failure'>): string | null {
+export function v3DeliveryLabel(
+  message: Pick<Message, 'state' | 'readAt' | 'failure' | 'error' | 'id' | 'fromMe'>,
+): string | null {
   if (message.failure) return deliveryFailureInfo(message.failure.code).title;
+  if (message.state === 'failed') {
+    // Not delivered (reason unknown) or refused for a lasting reason: the words of the table.
+    const shown = failurePresentation(message);
+    if (shown && shown.action !== 'retry') return shown.title;
+  }
   switch (message.state) {
     case 'sent':
       return 'Sent';
@@ -108,6 +115,23 @@ export function repliedMessage(
   const id = message.replyTo?.messageId;
   if (!id) return null;
   return loaded.find((m) => m.v3Id === id) ?? null;
+}
+
+/**
+ * What the optimistic bubble of a send shows of its V3 options from its first frame: the message it
+ * answers (named by its V3 id, as the core will send it) and its effect. Nothing for a V2 send.
+ */
+export function optimisticV3Fields(
+  options: { replyTo?: { messageKey: string; partIndex?: number }; effect?: MessageEffect },
+  loaded: readonly Message[],
+): Pick<Message, 'replyTo' | 'effect'> {
+  const target = options.replyTo && loaded.find((m) => m.key === options.replyTo?.messageKey);
+  return {
+    ...(target?.v3Id
+      ? { replyTo: { messageId: target.v3Id, partIndex: options.replyTo?.partIndex ?? 0 } }
+      : {}),
+    ...(options.effect ? { effect: options.effect } : {}),
+  };
 }
 
 /** How many loaded messages answer this one (its thread's size, without it). */
