@@ -13,6 +13,7 @@ import { parley } from '../bridge/parley.ts';
 import { chatTitle } from '../lib/chat-presentation.ts';
 import { errorText, toErrorShape } from '../lib/errors.ts';
 import { compareMessages, firstUnreadKey, holdsMessage } from '../lib/timeline.ts';
+import { optimisticV3Fields } from '../lib/v3-presentation.ts';
 import { getState } from '../store/index.ts';
 import { EMPTY_DRAFT } from '../store/composer-slice.ts';
 import { selectChat } from './chats.ts';
@@ -205,6 +206,7 @@ export async function sendDraft(chatId: number): Promise<boolean> {
     return false;
   }
   const key = crypto.randomUUID();
+  const options = v3SendOptions(chatId);
   const echo: Message = {
     key,
     id: null,
@@ -227,6 +229,8 @@ export async function sendDraft(chatId: number): Promise<boolean> {
     })),
     reactions: [],
     error: null,
+    // The quote and the effect label show on the bubble from this frame, not once the service accepts.
+    ...optimisticV3Fields(options, s.timelines[chatId]?.messages ?? []),
   };
   s.mergeTimeline(chatId, [echo]);
   s.patchDraft(chatId, { text: '', attachments: [], attachmentUrls: [], notices: [] });
@@ -238,7 +242,7 @@ export async function sendDraft(chatId: number): Promise<boolean> {
       stagedIds: draft.attachments.map((a) => a.id),
       attachmentUrls: draft.attachmentUrls,
       clientKey: key,
-      ...v3SendOptions(chatId),
+      ...options,
     });
     clearSentOptions(chatId);
     return true;

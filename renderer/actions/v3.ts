@@ -73,20 +73,14 @@ export function closeThread(): void {
 }
 
 /**
- * "Send again" for a delivery failure the service reports: a new message with the same words and a
- * fresh key (the old key would return the stored failure without sending), then the failed one is
- * discarded. Attachments are not carried over: their staged files went with the first send.
+ * "Send again" for a message the service accepted and then could not deliver: the core sends it
+ * anew with a fresh key (the old key would return the stored failure) and deletes the failed copy,
+ * in one step, so a second click finds nothing to send.
  */
 export async function sendAgain(message: Message): Promise<void> {
-  try {
-    await parley.messages.send({
-      chatId: message.chatId,
-      text: message.text,
-    });
-    await parley.messages.discard({ key: message.key }).catch(() => undefined);
-  } catch (error) {
-    getState().pushToast(`Not sent: ${errorText(error)}`, 'error');
-  }
+  await parley.messages
+    .retry({ key: message.key })
+    .catch((error: unknown) => getState().pushToast(`Not sent: ${errorText(error)}`, 'error'));
 }
 
 /** Adds (or, when it is already yours, removes) any emoji as a reaction: V3 workspaces. */

@@ -40,7 +40,7 @@ export interface FailurePresentation {
  * opt-out or another lasting refusal. An outbox failure (never accepted) retries under its own key.
  */
 export function failurePresentation(
-  message: Pick<Message, 'state' | 'failure' | 'error'>,
+  message: Pick<Message, 'state' | 'failure' | 'error' | 'id' | 'fromMe'>,
 ): FailurePresentation | null {
   if (message.failure) {
     const info = deliveryFailureInfo(message.failure.code);
@@ -54,12 +54,35 @@ export function failurePresentation(
     };
   }
   if (message.state !== 'failed') return null;
+  // Accepted, then not delivered, with no reason known (a poll saw it failed; only live events say
+  // why): a new send, which the core refuses when the chat has opted out.
+  if (message.fromMe && message.id !== null)
+    return {
+      title: 'Not delivered',
+      hint: 'The service did not say why',
+      code: null,
+      action: 'send-again',
+    };
+  // Refused outright with a lasting V3 code (an opt-out, a restricted line): the same send again
+  // would be refused again.
+  const refusal = message.error;
+  if (refusal && !refusal.retryable && /^\d{4}$/.test(refusal.code)) {
+    const info = deliveryFailureInfo(refusal.code);
+    return { title: info.title, hint: info.hint, code: info.code, action: 'none' };
+  }
   return { title: message.error?.message ?? 'Not sent', hint: null, code: null, action: 'retry' };
 }
 
 /** The V3 delivery states an outbound bubble shows; others fall back to the V2 wording. */
-export function v3DeliveryLabel(message: Pick<Message, 'state' | 'readAt' | 'failure'>): string | null {
+export function v3DeliveryLabel(
+  message: Pick<Message, 'state' | 'readAt' | 'failure' | 'error' | 'id' | 'fromMe'>,
+): string | null {
   if (message.failure) return deliveryFailureInfo(message.failure.code).title;
+  if (message.state === 'failed') {
+    // Not delivered (reason unknown) or refused for a lasting reason: the words of the table.
+    const shown = failurePresentation(message);
+    if (shown && shown.action !== 'retry') return shown.title;
+  }
   switch (message.state) {
     case 'sent':
       return 'Sent';
@@ -92,6 +115,23 @@ export function repliedMessage(
   const id = message.replyTo?.messageId;
   if (!id) return null;
   return loaded.find((m) => m.v3Id === id) ?? null;
+}
+
+/**
+ * What the optimistic bubble of a send shows of its V3 options from its first frame: the message it
+ * answers (named by its V3 id, as the core will send it) and its effect. Nothing for a V2 send.
+ */
+export function optimisticV3Fields(
+  options: { replyTo?: { messageKey: string; partIndex?: number }; effect?: MessageEffect },
+  loaded: readonly Message[],
+): Pick<Message, 'replyTo' | 'effect'> {
+  const target = options.replyTo && loaded.find((m) => m.key === options.replyTo?.messageKey);
+  return {
+    ...(target?.v3Id
+      ? { replyTo: { messageId: target.v3Id, partIndex: options.replyTo?.partIndex ?? 0 } }
+      : {}),
+    ...(options.effect ? { effect: options.effect } : {}),
+  };
 }
 
 /** How many loaded messages answer this one (its thread's size, without it). */

@@ -104,6 +104,8 @@ function startFlow(
   const step = (delay: number, fn: (current: Chat) => void): void => {
     scheduler.after(delay, () => {
       if (flow.cancelled) return;
+      // A message the service failed to deliver never reached them: nothing to answer.
+      if (message.failure) return end();
       const current = org.chats.get(chatId);
       if (!current || !world.orgs.includes(org) || !answeringCustomer(world, current, identifier))
         return end();

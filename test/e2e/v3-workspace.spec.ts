@@ -1,13 +1,15 @@
 /**
  * An agent on a V3 workspace (issue #10): the demo's service, added again speaking V3. They answer a
- * customer in the thread with an effect and a 20 MB video and see it delivered; a send the service
- * cannot deliver shows why, in words; and they react with an emoji of their choice. What the service
- * received is checked on its V3 API.
+ * customer in the thread with an effect and a 20 MB video (quoted and labelled from the bubble's
+ * first frame) and see it delivered; a send the service cannot deliver shows why, in words; they react
+ * with an emoji of their choice; and the failed send, sent again, reaches the service once. What the
+ * service received is checked on its V3 API.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_TOKEN } from '../../sandbox/index.ts';
+import type { Page } from '@playwright/test';
 import { expect, openInbox, test, type Parley } from './support/parley.ts';
 import { bubble, composer, conversation, openChat, send } from './support/screen.ts';
 
@@ -49,6 +51,39 @@ async function useV3Workspace(parley: Parley): Promise<void> {
   // Live events as on the demo: the service's reason for a failed delivery comes only with them.
   await parley.call('webhooks.configure', { enabled: true, provider: 'direct' });
   await expect.poll(async () => (await parley.call('webhooks.status', {})).state).toBe('live');
+}
+
+/**
+ * The bubble showing `text` as it is first put on screen (a DOM observer runs before the next paint):
+ * its state, its quote (the "Replying to" button's name) and whether it shows an effect. Call before
+ * sending.
+ */
+function bubbleAsFirstShown(
+  page: Page,
+  text: string,
+): Promise<{ state: string | null; quote: string | null; effect: boolean }> {
+  return page.evaluate(
+    (wanted) =>
+      new Promise((resolve) => {
+        const observer = new MutationObserver(() => {
+          const shown = [...document.querySelectorAll('[data-testid="message"]')].find(
+            (el) => el.querySelector('.message-text')?.textContent === wanted,
+          );
+          if (!shown) return;
+          observer.disconnect();
+          resolve({
+            state: shown.getAttribute('data-state'),
+            quote:
+              [...shown.querySelectorAll('button')]
+                .map((b) => b.getAttribute('aria-label') ?? '')
+                .find((label) => label.startsWith('Replying to')) ?? null,
+            effect: shown.querySelector('.effect-label') !== null,
+          });
+        });
+        observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+      }),
+    text,
+  );
 }
 
 const TWENTY_MB = 20 * 1024 * 1024;
@@ -99,10 +134,15 @@ test('on a V3 workspace the agent replies in a thread with an effect and a video
   const attachments = conversation(page, title).getByRole('group', { name: 'Attachments' });
   await expect(attachments.getByRole('button', { name: 'Remove repair.mp4' })).toBeVisible();
   const answer = `Fixed it — here is the video (${Date.now()})`;
+  const firstFrame = bubbleAsFirstShown(page, answer);
   await send(page, title, answer);
 
-  // Then the reply shows in the thread, quoting the question, and is delivered
+  // Then its bubble quotes the question and shows the effect from its first frame, before the service has it
+  const shown = await firstFrame;
+  expect(shown).toMatchObject({ state: 'queued', effect: true });
+  expect(shown.quote).toContain('leak under the sink');
   const reply = bubble(page, answer);
+  // And it shows in the thread, quoting the question, and is delivered
   await expect(reply.getByRole('button', { name: /^Replying to / })).toContainText('leak under the sink');
   await expect(reply).toHaveAttribute('data-state', /^(delivered|read)$/, { timeout: 45_000 });
   // And the service has it as a reply with the effect and the whole video
@@ -124,7 +164,6 @@ test('on a V3 workspace the agent replies in a thread with an effect and a video
   const failed = bubble(page, unreachable);
   await expect(failed).toHaveAttribute('data-state', 'failed');
   await expect(failed).toContainText('The recipient could not be reached after several attempts');
-
   // When the customer thanks them, and the agent reacts with an emoji of their own
   const thanks = `That was quick, thank you! (${Date.now()})`;
   const { v3_message_id: thanksId } = await parley.control<{ v3_message_id: string }>(
@@ -147,4 +186,18 @@ test('on a V3 workspace the agent replies in a thread with an effect and a video
     })
     .toEqual([['custom', '🦄', true]]);
   await expect(composer(page, title)).toBeEnabled();
+
+  // When they send the failed message again, it goes once, as a new message, and the failed one is gone
+  await failed.getByRole('button', { name: 'Send again' }).click();
+  await expect(bubble(page, unreachable)).toHaveCount(1);
+  await expect(bubble(page, unreachable)).toHaveAttribute('data-state', /^(pending|sent|delivered|read)$/);
+  await expect
+    .poll(async () => {
+      const { messages } = await serviceV3<{ messages: V3Message[] }>(
+        parley,
+        `/chats/${chat.v3ChatId}/messages?limit=20`,
+      );
+      return messages.filter((m) => m.parts.some((p) => p.value === unreachable)).length;
+    })
+    .toBe(1);
 });

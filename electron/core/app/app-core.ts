@@ -228,7 +228,7 @@ export class AppCore implements HandlerContext {
     if (!cached) {
       await mkdir(dir, { recursive: true });
       // Through the client: retried, budgeted and heard by reachability when it is the service's.
-      await session.client.files.download(row.url, path).catch((error: unknown) => {
+      await session.messaging.downloadAttachment(row, path, {}).catch((error: unknown) => {
         if (isPartnerApiError(error) && error.status > 0)
           throw new UserFacingError(
             'not_found',

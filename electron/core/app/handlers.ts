@@ -3,7 +3,7 @@ import type { LineWithUnread } from '../../../shared/contract/views.ts';
 import { stagedView } from '../../../shared/contract/staged.ts';
 import type { Chat, Line } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
-import { ClientKeyInUse } from '../outbox/outbox.ts';
+import { ClientKeyInUse, NotSendableAgain } from '../outbox/outbox.ts';
 import { ftsQuery } from '../store/search.ts';
 import { contactRecord } from '../sync/map.ts';
 import { vaultKeys } from '../vault/index.ts';
@@ -247,12 +247,20 @@ export function createHandlers(core: HandlerContext): Handlers {
       const replies = timeline.filter((m) => m.replyTo?.messageId === rootId);
       return [...(root ? [root] : []), ...replies];
     },
-    'messages.retry': ({ key }) => s().outbox.retry(key),
+    'messages.retry': ({ key }) => {
+      try {
+        s().outbox.retry(key);
+      } catch (error) {
+        if (error instanceof NotSendableAgain) throw new UserFacingError('conflict', error.message);
+        throw error;
+      }
+    },
     'messages.discard': ({ key }) => {
-      // A V3 message the service accepted and then failed to deliver is no outbox job: discarding it
-      // deletes it (from the service's store; the recipient never got it).
+      // A V3 message the service accepted and then failed to deliver (told by message.failed or seen
+      // by a poll) is no outbox job: discarding it deletes it (from the service's store; the
+      // recipient never got it).
       const message = s().store.messages.get(key);
-      if (message?.failure && message.fromMe && message.id !== null) s().outbox.delete(key);
+      if (message?.state === 'failed' && message.fromMe && message.id !== null) s().outbox.delete(key);
       else s().outbox.discard(key);
     },
     'messages.edit': ({ key, text }) => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { MessageError } from '../../../shared/domain.ts';
+import { deliveryFailureInfo } from '../../../shared/delivery-failures.ts';
+import type { Message, MessageError } from '../../../shared/domain.ts';
 import { stagedAttachmentId, stagedResource } from '../../../shared/contract/staged.ts';
 import { EMPTY_MESSAGE, isSendable } from '../../../shared/message-rules.ts';
 import { isPartnerApiError } from '../api/errors.ts';
@@ -11,7 +12,7 @@ import { isStorageError } from '../store/storage-errors.ts';
 import type { MessagingService, ReactionChoice } from '../sync/messaging.ts';
 import type { Reconciler } from '../sync/reconciler.ts';
 import { assertNever } from '../util.ts';
-import { JOB_SCHEMAS, type JobKind, type JobPayload, type SendOptions } from './jobs.ts';
+import { JOB_SCHEMAS, sendOptions, type JobKind, type JobPayload, type SendOptions } from './jobs.ts';
 import { AttachmentRejected, type Staging } from './staging.ts';
 
 const log = createLogger('outbox');
@@ -36,6 +37,14 @@ export class ClientKeyInUse extends Error {
   constructor() {
     super('This message key is already used by a different message');
     this.name = 'ClientKeyInUse';
+  }
+}
+
+/** A failed message that sending again cannot help (an opt-out, a lasting refusal), or cannot carry. */
+export class NotSendableAgain extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotSendableAgain';
   }
 }
 
@@ -302,15 +311,82 @@ export class Outbox {
     this.#kick();
   }
 
-  /** A failed send goes again, with the same idempotency key. */
+  /**
+   * A failed send goes again. Never accepted (a failed job): the same job, with the same idempotency
+   * key. Accepted and then not delivered (V3: `message.failed`, or a poll that saw it failed): a new
+   * send with a new key, since the old key would only return the stored failure; the failed copy is
+   * deleted here and on the service in the same step, so a second call finds nothing to send.
+   */
   retry(messageKey: string): void {
     const job = this.#store.outbox.byMessageKey(messageKey);
-    if (!job || job.state !== 'failed') return;
+    if (job?.state === 'failed') {
+      this.#store.transaction(() => {
+        this.#store.outbox.requeue(job.id);
+        this.#store.messages.setState(messageKey, 'queued');
+      });
+      this.#kick();
+      return;
+    }
+    const message = this.#store.messages.get(messageKey);
+    if (!job && message?.fromMe && message.id !== null && message.state === 'failed') this.#sendAnew(message);
+  }
+
+  #sendAnew(failed: Message): void {
+    this.#assertSendableAgain(failed);
+    // The reply and effect it was sent with, as a send takes them (a received effect name may be one
+    // this app does not send: then it goes without).
+    const kept = sendOptions.safeParse({
+      ...(failed.replyTo ? { replyTo: failed.replyTo } : {}),
+      ...(failed.effect ? { effect: failed.effect } : {}),
+    });
+    const options: SendOptions = kept.success ? kept.data : {};
+    const failedId = failed.id as number;
     this.#store.transaction(() => {
-      this.#store.outbox.requeue(job.id);
-      this.#store.messages.setState(messageKey, 'queued');
+      this.#store.messages.remove(failed.chatId, [failed.key]);
+      this.#store.outbox.enqueue({
+        kind: 'delete',
+        queue: `chat:${failed.chatId}`,
+        payload: { chatId: failed.chatId, messageId: failedId },
+      });
+      // Like `send`, but the composer's draft is not this message's to clear.
+      const key = newKey();
+      this.#store.messages.insertLocal({
+        key,
+        chatId: failed.chatId,
+        text: failed.text,
+        sentAt: Date.now(),
+        sender: this.#lineOfChat(failed.chatId),
+        idempotencyKey: key,
+        attachments: [],
+      });
+      const payload: JobPayload<'send_message'> = {
+        chatId: failed.chatId,
+        text: failed.text,
+        stagedIds: [],
+        attachmentUrls: [],
+        ...(Object.keys(options).length > 0 ? { options } : {}),
+      };
+      this.#store.outbox.enqueue({
+        kind: 'send_message',
+        queue: `chat:${failed.chatId}`,
+        payload,
+        idempotencyKey: key,
+        messageKey: key,
+      });
     });
     this.#kick();
+  }
+
+  /** The spec's advice per code (never after an opt-out); an unexplained failure, unless the chat opted out. */
+  #assertSendableAgain(failed: Message): void {
+    if (failed.failure) {
+      const info = deliveryFailureInfo(failed.failure.code);
+      if (!info.retryWithNewKey) throw new NotSendableAgain(`Sending again cannot help: ${info.title}`);
+    }
+    if (this.#store.v3Facts.chatHealth(failed.chatId)?.status === 'OPTED_OUT')
+      throw new NotSendableAgain('The recipient asked you to stop messaging them');
+    if (failed.attachments.length > 0)
+      throw new NotSendableAgain('A message with attachments cannot be sent again: attach the files anew');
   }
 
   /** Gives up a failed or queued send: the optimistic message and its staged files go. */

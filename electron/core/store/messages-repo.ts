@@ -19,7 +19,7 @@ import {
   toAttachment,
   toReaction,
 } from './rows.ts';
-import type { V3Overlay } from './v3-facts-repo.ts';
+import type { V3MessageExtras, V3Overlay } from './v3-facts-repo.ts';
 
 export const serverKey = (id: number): string => `m${id}`;
 
@@ -605,18 +605,36 @@ export class MessagesRepo {
     return this.#v3?.active ? this.#withV3Facts(messages, ids, reactions) : messages;
   }
 
+  /**
+   * A message not accepted yet has no id to hang V3 facts on: its reply and effect are read from its
+   * send job, so the optimistic bubble quotes and labels from the start.
+   */
+  #optionsOfUnsent(keys: readonly string[]): Map<string, V3MessageExtras> {
+    const found = new Map<string, V3MessageExtras>();
+    if (keys.length === 0) return found;
+    for (const row of this.#db.all<{ message_key: string; payload_json: string }>(
+      `SELECT message_key, payload_json FROM outbox WHERE kind = 'send_message' AND message_key IN (${placeholders(keys.length)})`,
+      ...keys,
+    )) {
+      const options = unsentOptions(row.payload_json);
+      if (options) found.set(row.message_key, options);
+    }
+    return found;
+  }
+
   /** V3: each message's V3 id, reply target, effect and link, and each reaction's part and custom emoji. */
   #withV3Facts(messages: Message[], ids: number[], reactions: ReactionRow[]): Message[] {
     const facts = (this.#v3 as V3Overlay).facts;
     const v3Ids = facts.messageV3Ids(ids);
     const extras = facts.many('message', ids);
+    const sending = this.#optionsOfUnsent(messages.filter((m) => m.id === null).map((m) => m.key));
     const reactionExtras = facts.many(
       'reaction',
       reactions.map((r) => r.id),
     );
     return messages.map((message) => {
       const id = message.id;
-      const extra = id === null ? undefined : extras.get(id);
+      const extra = id === null ? sending.get(message.key) : extras.get(id);
       const v3Id = id === null ? undefined : v3Ids.get(id);
       return {
         ...message,
@@ -632,6 +650,23 @@ export class MessagesRepo {
       };
     });
   }
+}
+
+/** The reply target and effect a queued send carries in its job's options (checked: a stored job is input). */
+function unsentOptions(payloadJson: string): V3MessageExtras | undefined {
+  const options = (JSON.parse(payloadJson) as { options?: unknown }).options;
+  if (typeof options !== 'object' || options === null) return undefined;
+  const { replyTo, effect } = options as { replyTo?: unknown; effect?: unknown };
+  const reply = replyTo as { messageId?: unknown; partIndex?: unknown } | undefined;
+  const fx = effect as { type?: unknown; name?: unknown } | undefined;
+  return {
+    replyTo:
+      typeof reply?.messageId === 'string' && typeof reply.partIndex === 'number'
+        ? { messageId: reply.messageId, partIndex: reply.partIndex }
+        : null,
+    effect:
+      typeof fx?.type === 'string' && typeof fx.name === 'string' ? { type: fx.type, name: fx.name } : null,
+  };
 }
 
 function groupKeys(rows: Array<{ key: string; chat_id: number }>): Map<number, string[]> {

@@ -174,6 +174,10 @@ export class V2Messaging implements MessagingService {
     return (await this.#client.checkIMessageAvailability(handle, options)).available;
   }
 
+  async downloadAttachment(attachment: { id: string; url: string }, to: string, options: CallOptions) {
+    await this.#client.files.download(attachment.url, to, options);
+  }
+
   async migrationId(chatId: number, options: CallOptions) {
     const result = await this.#client.chats.migrateToV3(chatId, options);
     const chat = this.#store.chats.get(chatId);

@@ -34,6 +34,10 @@ import type {
 
 const PAGE = 100;
 
+/** How a storage service says a presigned address is no longer good. */
+const EXPIRED_STATUSES = [403, 404, 410];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export class V3Messaging implements MessagingService {
   readonly version = 'v3' as const;
   readonly revisionCountsMessages = false;
@@ -233,6 +237,39 @@ export class V3Messaging implements MessagingService {
 
   async checkImessage(handle: string, options: CallOptions) {
     return (await this.#v3.lines.checkIMessage(handle, undefined, options)).available;
+  }
+
+  /**
+   * A media part's `url` is a presigned address, which expires; the attachment's record
+   * (GET /attachments/{id}) gives a fresh `download_url`. Asked only when the address is missing or
+   * refused as gone (403, 404, 410), and only for an id V3 can name (a UUID).
+   */
+  async downloadAttachment(attachment: { id: string; url: string }, to: string, options: CallOptions) {
+    let refused: unknown;
+    if (attachment.url !== '') {
+      try {
+        return await this.#v3.files.download(attachment.url, to, options);
+      } catch (error) {
+        if (!(isPartnerApiError(error) && EXPIRED_STATUSES.includes(error.status))) throw error;
+        refused = error;
+      }
+    }
+    const fresh = UUID.test(attachment.id)
+      ? await this.#v3.attachments.get(attachment.id, options).catch((error: unknown) => {
+          throw refused ?? error;
+        })
+      : undefined;
+    if (!fresh?.download_url)
+      throw (
+        refused ??
+        new PartnerApiError({
+          kind: 'validation',
+          code: 'invalid_url',
+          retryable: false,
+          message: 'The attachment has no address to download it from',
+        })
+      );
+    await this.#v3.files.download(fresh.download_url, to, options);
   }
 
   async migrationId(chatId: number, options: CallOptions) {

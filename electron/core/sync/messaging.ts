@@ -97,6 +97,15 @@ export interface MessagingService {
   setForwarding(lineId: number, forwardingNumber: string | null, options: CallOptions): Promise<LineRecord>;
   /** Whether `handle` (E.164 or email) can receive iMessage. */
   checkImessage(handle: string, options: CallOptions): Promise<boolean>;
+  /**
+   * Saves a received or sent attachment's bytes to `to` (whole or not at all), from the address its
+   * message gave, or (V3) a fresh one when that address has expired.
+   */
+  downloadAttachment(
+    attachment: { id: string; url: string },
+    to: string,
+    options: CallOptions,
+  ): Promise<void>;
   /** The chat's V3 id, remembered with the chat; `migrated: false` when the service has none for it. */
   migrationId(chatId: number, options: CallOptions): Promise<{ v3ChatId: string | null; migrated: boolean }>;
 }

@@ -9,6 +9,7 @@ import {
   failurePresentation,
   isSingleEmoji,
   linkCard,
+  optimisticV3Fields,
   quoteText,
   repliedMessage,
   replyCount,
@@ -55,8 +56,30 @@ describe('failed messages in words', () => {
     });
   });
 
+  it('a send accepted and then failed with no reason known (seen by a poll) offers a new send', () => {
+    const shown = failurePresentation(message({ id: 42, fromMe: true, state: 'failed', failure: null }));
+    expect(shown).toMatchObject({ title: 'Not delivered', code: null, action: 'send-again' });
+    expect(shown?.hint).toBe('The service did not say why');
+    expect(v3DeliveryLabel(message({ id: 42, fromMe: true, state: 'failed' }))).toBe('Not delivered');
+  });
+
+  it('a send refused outright for an opt-out says so and offers no retry', () => {
+    const refused = message({
+      id: null,
+      fromMe: true,
+      state: 'failed',
+      error: { code: '2024', message: 'Recipient asked you to stop messaging them', retryable: false },
+    });
+    expect(failurePresentation(refused)).toMatchObject({
+      title: 'The recipient asked you to stop messaging them',
+      code: '2024',
+      action: 'none',
+    });
+  });
+
   it('a V2 outbox failure retries under its own key; a delivered message has nothing to show', () => {
     const failed = message({
+      id: null,
       fromMe: true,
       state: 'failed',
       error: { code: 'invalid_input', message: 'Refused', retryable: false },
@@ -254,5 +277,28 @@ describe('custom reactions', () => {
   it('are for V3 workspaces', () => {
     expect(canCustomReact('v3')).toEqual({ allowed: true });
     expect(canCustomReact('v2')).toMatchObject({ allowed: false });
+  });
+});
+
+describe('the optimistic bubble of a V3 send', () => {
+  it('quotes the message it answers and shows its effect from the first frame', () => {
+    const question = message({ key: 'q', v3Id: 'v3-question' });
+    const fields = optimisticV3Fields(
+      { replyTo: { messageKey: 'q' }, effect: { type: 'screen', name: 'confetti' } },
+      [message(), question],
+    );
+    expect(fields).toEqual({
+      replyTo: { messageId: 'v3-question', partIndex: 0 },
+      effect: { type: 'screen', name: 'confetti' },
+    });
+    expect(repliedMessage(fields, [question])).toBe(question);
+    expect(effectLabel(fields.effect)).not.toBeNull();
+  });
+
+  it('adds nothing for a plain send, or a reply to a message not loaded or not accepted yet', () => {
+    expect(optimisticV3Fields({}, [message()])).toEqual({});
+    expect(optimisticV3Fields({ replyTo: { messageKey: 'gone' } }, [message()])).toEqual({});
+    const unsent = message({ key: 'u', id: null });
+    expect(optimisticV3Fields({ replyTo: { messageKey: 'u' } }, [unsent])).toEqual({});
   });
 });

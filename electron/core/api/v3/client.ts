@@ -16,6 +16,7 @@ import type { CountryCode } from 'libphonenumber-js';
 import { registerSecret } from '../../log/logger.ts';
 import { V3_PREFIX } from '../base-url.ts';
 import type { EndpointContext } from '../endpoints/context.ts';
+import { FilesApi } from '../endpoints/files.ts';
 import { PartnerHttp, type PartnerHttpOptions } from '../http.ts';
 import { V3AttachmentsApi, type V3AttachmentsOptions, V3_MAX_UPLOAD_BYTES } from './endpoints/attachments.ts';
 import { V3ChatsApi } from './endpoints/chats.ts';
@@ -41,6 +42,8 @@ export class PartnerApiV3Client {
   readonly attachments: V3AttachmentsApi;
   readonly lines: V3LinesApi;
   readonly webhooks: V3WebhooksApi;
+  /** Media by its address (presigned, or on the service's origin: then with the Bearer token). */
+  readonly files: FilesApi;
 
   constructor(options: PartnerApiV3ClientOptions) {
     registerSecret(options.token);
@@ -55,5 +58,6 @@ export class PartnerApiV3Client {
     this.attachments = new V3AttachmentsApi(ctx, options.uploads);
     this.lines = new V3LinesApi(ctx);
     this.webhooks = new V3WebhooksApi(ctx);
+    this.files = new FilesApi(ctx);
   }
 }

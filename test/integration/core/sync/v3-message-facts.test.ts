@@ -117,6 +117,12 @@ describe('V3 facts and send options through a V3 workspace session', () => {
         preferredService: 'iMessage',
       },
     });
+    // Before the service has it, the optimistic message already quotes and carries its effect
+    expect(session.store.messages.get(key)).toMatchObject({
+      id: null,
+      replyTo: { messageId: question.v3Id, partIndex: 0 },
+      effect: { type: 'screen', name: 'confetti' },
+    });
     const sent = await accepted(key);
 
     const onService = await serviceV3<V3MessageView>(sandbox, `/messages/${sent.v3Id}`);
