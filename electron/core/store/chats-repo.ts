@@ -21,7 +21,7 @@ export interface ChatFlags {
 
 /**
  * Chats, their handles and the inbox summary (last activity, last message, unread count), which the
- * API does not provide and is kept here, recomputed whenever a chat's messages change.
+ * API does not provide and is kept here: triggers (migration 8) update it with every message write.
  */
 export class ChatsRepo {
   readonly #db: Database;
@@ -87,7 +87,16 @@ export class ChatsRepo {
     this.#events.emit('chats.changed', { chatIds: records.map((r) => r.id) });
   }
 
-  /** Recomputes last activity, last message and unread count from the stored messages. */
+  /** Tells that these chats' summaries changed (the database keeps them: migration 8). */
+  announce(chatIds: Iterable<number>): void {
+    const ids = [...new Set(chatIds)];
+    if (ids.length > 0) this.#events.emit('chats.changed', { chatIds: ids });
+  }
+
+  /**
+   * Recomputes last activity, last message and unread count from the stored messages. Writes keep
+   * them current one message at a time (migration 8); this is the full recount.
+   */
   refreshSummaries(chatIds: Iterable<number>): void {
     const ids = [...new Set(chatIds)];
     for (const id of ids) {
