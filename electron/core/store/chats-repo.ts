@@ -242,6 +242,11 @@ export class ChatsRepo {
     return new Map(rows.map((r) => [r.line_id, r.n]));
   }
 
+  /** How many chats are stored (without listing them: an organization may have many thousands). */
+  count(): number {
+    return this.#db.get<{ n: number }>('SELECT COUNT(*) AS n FROM chats')?.n ?? 0;
+  }
+
   ids(filter: { lineId?: number } = {}): number[] {
     return filter.lineId === undefined
       ? this.#db.all<{ id: number }>('SELECT id FROM chats').map((r) => r.id)

@@ -221,7 +221,7 @@ export class SyncEngine {
           for await (const page of this.#api.chatPages(line, this.#bg())) {
             this.#noteRevisions(page);
             queue.push(...this.reconciler.applyChats(page, line));
-            this.#setStatus({ chatsKnown: this.#store.chats.ids().length });
+            this.#setStatus({ chatsKnown: this.#store.chats.count() });
           }
         });
       } finally {
@@ -305,7 +305,7 @@ export class SyncEngine {
     }
     await forEachLimited(changed, this.#options.concurrency, (chatId) => this.#fetchSince(chatId));
     this.#setStatus({
-      chatsKnown: this.#store.chats.ids().length,
+      chatsKnown: this.#store.chats.count(),
       lastSyncedAt: Date.now(),
       phase: 'incremental',
       error: null,
