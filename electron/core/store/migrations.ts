@@ -305,14 +305,14 @@ export const MIGRATIONS: readonly string[] = [
      write, and message text indexed once per transaction instead of row by row */ `
   -- A chat's last message is its newest non-deleted one (sent_at, then key), and a message is
   -- unread while inbound, unread and not deleted: the same as the recount at the end.
+  -- (Two statements, each writing the chat only when its part changes: a page of history written
+  -- newest first moves the last message once, not once per message.)
   CREATE TRIGGER chats_summary_insert AFTER INSERT ON messages WHEN new.deleted = 0 BEGIN
-    UPDATE chats SET
-      unread_count = unread_count + (new.from_me = 0 AND new.is_read = 0),
-      last_message_key = CASE WHEN last_message_key IS NULL OR new.sent_at > last_activity_at
-        OR (new.sent_at = last_activity_at AND new.key > last_message_key) THEN new.key ELSE last_message_key END,
-      last_activity_at = CASE WHEN last_message_key IS NULL OR new.sent_at > last_activity_at
-        OR (new.sent_at = last_activity_at AND new.key > last_message_key) THEN new.sent_at ELSE last_activity_at END
-    WHERE id = new.chat_id;
+    UPDATE chats SET unread_count = unread_count + 1
+    WHERE id = new.chat_id AND new.from_me = 0 AND new.is_read = 0;
+    UPDATE chats SET last_message_key = new.key, last_activity_at = new.sent_at
+    WHERE id = new.chat_id AND (last_message_key IS NULL OR new.sent_at > last_activity_at
+      OR (new.sent_at = last_activity_at AND new.key > last_message_key));
   END;
   CREATE TRIGGER chats_summary_update AFTER UPDATE OF key, chat_id, sent_at, is_read, from_me, deleted ON messages
   WHEN old.key IS NOT new.key OR old.chat_id IS NOT new.chat_id OR old.sent_at IS NOT new.sent_at
