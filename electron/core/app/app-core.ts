@@ -492,8 +492,9 @@ export class AppCore implements HandlerContext {
     const session = this.#session;
     if (!session) return;
     // Quit or switch: the subscription is deactivated, the tunnel and listener closed (once a start
-    // under way has settled, so nothing is left running behind it).
-    await this.#realtimeRestarts;
+    // under way has settled, so nothing is left running behind it; a stuck one is not waited for).
+    if (!(await within(this.#realtimeRestarts, 5_000)))
+      log.warn('live events were still starting; closing anyway');
     const realtime = this.#realtime;
     this.#realtime = undefined;
     if (realtime) {
