@@ -72,6 +72,8 @@ export class AppCore implements HandlerContext {
   #switching: Promise<void> = Promise.resolve();
   #stopped = false;
   #realtime: RealtimeService | undefined;
+  /** The live-events restart under way (started without waiting when a session opens). */
+  #realtimeRestarts: Promise<void> = Promise.resolve();
   /** Why live events could not even be set up (the realtime service has its own status otherwise). */
   #realtimeError: string | null = null;
   #liveAnnounced: ReturnType<typeof setImmediate> | undefined;
@@ -401,7 +403,8 @@ export class AppCore implements HandlerContext {
         workspaces: { [id]: { webhooksEnabled: true, tunnel: { provider: 'direct' } } },
       });
     }
-    await this.#restartRealtime();
+    // Live events wait on the network (tunnel, subscription): the cached inbox is served meanwhile.
+    this.#restartRealtime().catch(() => undefined); // logged where the restarts are chained
   }
 
   /**
@@ -419,8 +422,17 @@ export class AppCore implements HandlerContext {
     });
   }
 
-  /** (Re)starts live events for the open workspace as its settings say; off means polling only. */
-  async #restartRealtime(): Promise<void> {
+  /** (Re)starts live events for the open workspace as its settings say; one restart at a time, in order. */
+  #restartRealtime(): Promise<void> {
+    const restart = this.#realtimeRestarts.then(() => this.#restartRealtimeNow());
+    this.#realtimeRestarts = restart.catch((error: unknown) =>
+      log.warn('restarting live events failed', { error: String(error) }),
+    );
+    return restart;
+  }
+
+  /** Off means polling only. */
+  async #restartRealtimeNow(): Promise<void> {
     const previous = this.#realtime;
     this.#realtime = undefined;
     this.#realtimeError = null;
@@ -486,7 +498,10 @@ export class AppCore implements HandlerContext {
   async #closeSession(): Promise<void> {
     const session = this.#session;
     if (!session) return;
-    // Quit or switch: the subscription is deactivated, the tunnel and listener closed.
+    // Quit or switch: the subscription is deactivated, the tunnel and listener closed (once a start
+    // under way has settled, so nothing is left running behind it; a stuck one is not waited for).
+    if (!(await within(this.#realtimeRestarts, 5_000)))
+      log.warn('live events were still starting; closing anyway');
     const realtime = this.#realtime;
     this.#realtime = undefined;
     if (realtime) {

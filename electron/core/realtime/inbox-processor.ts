@@ -2,7 +2,8 @@
  * Drains the webhook inbox into the store, after the listener has acknowledged: deliveries are
  * applied and removed from the inbox in the same transaction (exactly once, even across a crash).
  * A batch shares one transaction (a commit costs more than applying an event) and stops after a
- * few milliseconds, so receipts keep their turns on the event loop under load. If a batch fails,
+ * few milliseconds, so receipts keep their turns on the event loop under load; under a stream of
+ * deliveries batches start at most every `coalesceMs`, so a commit carries many. If a batch fails,
  * its deliveries are retried one by one, so only the one that fails waits. Chats the reconciler
  * could not complete from the event alone are fetched from the service afterwards.
  */
@@ -28,17 +29,27 @@ export interface InboxProcessorOptions {
   batchSize?: number;
   /** Most time one turn may spend applying. Default 8 ms. */
   budgetMs?: number;
+  /**
+   * Under a stream of deliveries, a batch starts at most this long after the previous one ended,
+   * so one commit carries what arrived over several turns of the event loop instead of one or two
+   * deliveries each. A delivery after a quiet spell is applied at once. Default 5 ms.
+   */
+  coalesceMs?: number;
 }
 
 export class InboxProcessor {
   readonly #options: InboxProcessorOptions;
   readonly #batchSize: number;
   readonly #budgetMs: number;
+  readonly #coalesceMs: number;
   /** Events parsed at receipt, so the common path does not parse twice. */
   readonly #parsed = new Map<number, LiveEvent>();
   readonly #failures = new Map<number, number>();
   readonly #refreshing = new Map<number, { again: boolean }>();
   #scheduled = false;
+  #coalesceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the last batch that applied anything ended (performance.now()). */
+  #lastBatchAt = Number.NEGATIVE_INFINITY;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
 
@@ -46,6 +57,7 @@ export class InboxProcessor {
     this.#options = options;
     this.#batchSize = options.batchSize ?? 100;
     this.#budgetMs = options.budgetMs ?? 8;
+    this.#coalesceMs = options.coalesceMs ?? 5;
   }
 
   /** A delivery just queued under `seq`, with the event the listener already parsed. */
@@ -56,18 +68,30 @@ export class InboxProcessor {
 
   /** Drains soon (also what was left queued by an earlier run). */
   schedule(): void {
+    this.#schedule(false);
+  }
+
+  /** `backlog`: the last batch stopped short of what was queued, so the next one starts at once. */
+  #schedule(backlog: boolean): void {
     if (this.#scheduled || this.#stopped || this.#retryTimer) return;
     this.#scheduled = true;
-    setImmediate(() => {
+    const run = (): void => {
       this.#scheduled = false;
+      this.#coalesceTimer = undefined;
       this.#drainBatch();
-    });
+    };
+    const wait = backlog ? 0 : this.#lastBatchAt + this.#coalesceMs - performance.now();
+    if (wait > 0) this.#coalesceTimer = setTimeout(run, wait);
+    else setImmediate(run);
   }
 
   stop(): void {
     this.#stopped = true;
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
+    clearTimeout(this.#coalesceTimer);
+    this.#coalesceTimer = undefined;
+    this.#scheduled = false;
   }
 
   #drainBatch(): void {
@@ -98,9 +122,10 @@ export class InboxProcessor {
       this.#drainOneByOne(rows);
       return;
     }
+    this.#lastBatchAt = performance.now();
     this.#settled(rows.slice(0, done));
     for (const chatId of refresh) this.#refresh(chatId);
-    if (done < rows.length || rows.length === this.#batchSize) this.schedule();
+    if (done < rows.length || rows.length === this.#batchSize) this.#schedule(true);
   }
 
   #drainOneByOne(rows: readonly QueuedDelivery[]): void {

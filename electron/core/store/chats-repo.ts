@@ -22,7 +22,7 @@ export interface ChatFlags {
 
 /**
  * Chats, their handles and the inbox summary (last activity, last message, unread count), which the
- * API does not provide and is kept here, recomputed whenever a chat's messages change.
+ * API does not provide and is kept here: triggers (migration 9) update it with every message write.
  */
 export class ChatsRepo {
   readonly #db: Database;
@@ -91,7 +91,16 @@ export class ChatsRepo {
     this.#events.emit('chats.changed', { chatIds: records.map((r) => r.id) });
   }
 
-  /** Recomputes last activity, last message and unread count from the stored messages. */
+  /** Tells that these chats' summaries changed (the database keeps them: migration 9). */
+  announce(chatIds: Iterable<number>): void {
+    const ids = [...new Set(chatIds)];
+    if (ids.length > 0) this.#events.emit('chats.changed', { chatIds: ids });
+  }
+
+  /**
+   * Recomputes last activity, last message and unread count from the stored messages. Writes keep
+   * them current one message at a time (migration 9); this is the full recount.
+   */
   refreshSummaries(chatIds: Iterable<number>): void {
     const ids = [...new Set(chatIds)];
     for (const id of ids) {
@@ -235,6 +244,11 @@ export class ChatsRepo {
       'SELECT line_id, COUNT(*) AS n FROM chats WHERE archived = 0 AND (unread_count > 0 OR marked_unread = 1) GROUP BY line_id',
     );
     return new Map(rows.map((r) => [r.line_id, r.n]));
+  }
+
+  /** How many chats are stored (without listing them: an organization may have many thousands). */
+  count(): number {
+    return this.#db.get<{ n: number }>('SELECT COUNT(*) AS n FROM chats')?.n ?? 0;
   }
 
   ids(filter: { lineId?: number } = {}): number[] {

@@ -17,6 +17,7 @@ export class Database {
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
   readonly #onStatus: StorageStatusListener;
+  readonly #beforeCommit: Array<() => void> = [];
   #depth = 0;
   /** Whether the open transaction changed a row (an empty commit proves nothing about the disk). */
   #wrote = false;
@@ -67,10 +68,25 @@ export class Database {
     const result = this.#guard(() => statement.run(...params));
     const changes = Number(result.changes);
     if (changes > 0) {
-      if (this.#depth === 0) this.#writesWork();
-      else this.#wrote = true;
+      if (this.#depth === 0) {
+        this.#writesWork();
+        this.#upkeepAfterAutocommit();
+      } else this.#wrote = true;
     }
     return { changes, lastInsertRowid: Number(result.lastInsertRowid) };
+  }
+
+  /** Whether a transaction is open (writes now commit with it, not on their own). */
+  get inTransaction(): boolean {
+    return this.#depth > 0;
+  }
+
+  /**
+   * Runs `work` inside every outermost transaction just before it commits (and so rolls back with
+   * it): for upkeep that is cheaper done once per transaction than once per row.
+   */
+  beforeCommit(work: () => void): void {
+    this.#beforeCommit.push(work);
   }
 
   /** Runs a script of statements (migrations, index rebuilds) as it is. */
@@ -86,13 +102,15 @@ export class Database {
   transaction<T>(work: () => T): T {
     const outermost = this.#depth === 0;
     const savepoint = `sp${this.#depth}`;
-    this.#guard(() => this.#db.exec(outermost ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`));
+    // Prepared once like any statement: a transaction per delivery must not parse SQL each time.
+    this.#control(outermost ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
     if (outermost) this.#wrote = false;
     this.#depth++;
     let result: T;
     try {
       result = work();
-      this.#guard(() => this.#db.exec(outermost ? 'COMMIT' : `RELEASE ${savepoint}`));
+      if (outermost) for (const upkeep of this.#beforeCommit) upkeep();
+      this.#control(outermost ? 'COMMIT' : `RELEASE ${savepoint}`);
     } catch (error) {
       this.#undo(outermost, savepoint);
       throw error;
@@ -110,6 +128,24 @@ export class Database {
   close(): void {
     this.#statements.clear();
     if (this.#db.isOpen) this.#db.close();
+  }
+
+  /**
+   * A write outside any transaction committed on its own: the upkeep a commit owes runs now, in a
+   * transaction of its own. If that cannot write, the next commit does it.
+   */
+  #upkeepAfterAutocommit(): void {
+    if (this.#beforeCommit.length === 0) return;
+    try {
+      this.transaction(() => {});
+    } catch (error) {
+      if (!(error instanceof StorageError)) throw error;
+    }
+  }
+
+  #control(sql: string): void {
+    const statement = this.statement(sql);
+    this.#guard(() => statement.run());
   }
 
   /** Rolls back what is still open: SQLite itself may already have rolled back (e.g. on SQLITE_FULL). */

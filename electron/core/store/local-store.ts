@@ -88,13 +88,9 @@ export class LocalStore {
     const v3: V3Overlay = { facts: this.v3Facts, active: this.apiVersion === 'v3' };
     this.lines = new LinesRepo(this.#db, this.events, v3);
     this.chats = new ChatsRepo(this.#db, this.events, (id) => this.typing.of(id), names, v3);
-    this.messages = new MessagesRepo(
-      this.#db,
-      this.events,
-      (ids) => this.chats.refreshSummaries(ids),
-      names,
-      v3,
-    );
+    // Summaries follow each message write in the database itself (migration 9): a write only
+    // announces the chats whose row it changed.
+    this.messages = new MessagesRepo(this.#db, this.events, (ids) => this.chats.announce(ids), names, v3);
     this.contacts = new ContactsRepo(this.#db, this.events, (identifiers) => this.#renamed(identifiers));
     this.calls = new CallsRepo(this.#db, this.events);
     this.cursors = new CursorsRepo(this.#db);
@@ -110,8 +106,26 @@ export class LocalStore {
     this.v3Ids = new V3IdsRepo(this.#db);
     this.scheduled = new ScheduledSendsRepo(this.#db);
     this.snoozes = new SnoozesRepo(this.#db);
+    this.#db.beforeCommit(() => this.#indexPending());
     // A first sync that died with indexing paused left the index incomplete: rebuild it now.
     if (this.#db.get<{ live: number }>('SELECT live FROM fts_state')?.live === 0) this.resumeIndexing();
+  }
+
+  /**
+   * Indexes the messages written in this transaction in one statement (migration 9 queues them):
+   * FTS5 fed row by row from a trigger writes a segment per row.
+   */
+  #indexPending(): void {
+    if (!this.#unindexed()) return;
+    this.#db.run(
+      `INSERT INTO messages_fts (rowid, text)
+       SELECT m.rowid, m.text FROM messages_fts_pending p JOIN messages m ON m.rowid = p.id`,
+    );
+    this.#db.run('DELETE FROM messages_fts_pending');
+  }
+
+  #unindexed(): boolean {
+    return this.#db.get('SELECT 1 AS x FROM messages_fts_pending LIMIT 1') !== undefined;
   }
 
   /**
@@ -126,6 +140,7 @@ export class LocalStore {
   resumeIndexing(): void {
     this.#db.transaction(() => {
       this.#db.exec("INSERT INTO messages_fts (messages_fts) VALUES ('rebuild')");
+      this.#db.run('DELETE FROM messages_fts_pending');
       this.#db.run('UPDATE fts_state SET live = 1');
     });
   }

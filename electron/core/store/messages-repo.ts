@@ -134,8 +134,10 @@ export class MessagesRepo {
         );
       }
       if (record.failure) this.#writeFailure(key, record.failure);
-      if (record.attachments && (record.attachments.length > 0 || !existing))
+      // A new row has no attachments yet (they reference it): only existing ones are replaced.
+      if (record.attachments && existing && record.attachments.length > 0)
         this.#replaceAttachments(key, record.attachments);
+      else if (record.attachments && !existing) this.#insertAttachments(key, record.attachments);
       if (record.reactions) this.#replaceReactions(record.id, record.reactions);
       const list = written.get(record.chatId) ?? [];
       list.push(key);
@@ -506,6 +508,10 @@ export class MessagesRepo {
 
   #replaceAttachments(key: string, attachments: readonly AttachmentRecord[]): void {
     this.#db.run('DELETE FROM attachments WHERE message_key = ?', key);
+    this.#insertAttachments(key, attachments);
+  }
+
+  #insertAttachments(key: string, attachments: readonly AttachmentRecord[]): void {
     attachments.forEach((a, position) =>
       this.#db.run(
         `INSERT INTO attachments (id, message_key, position, url, filename, mime_type, size) VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -304,4 +304,82 @@ export const MIGRATIONS: readonly string[] = [
   /* 8: a held-back V3 send keeps its options (reply, effect, preferred service) until it goes out */ `
   ALTER TABLE scheduled_sends ADD COLUMN options_json TEXT;
   `,
+  /* 9: per-message upkeep in O(1) — chat summaries kept by triggers instead of recounted on every
+     write, and message text indexed once per transaction instead of row by row */ `
+  -- A chat's last message is its newest non-deleted one (sent_at, then key), and a message is
+  -- unread while inbound, unread and not deleted: the same as the recount at the end.
+  -- (Two statements, each writing the chat only when its part changes: a page of history written
+  -- newest first moves the last message once, not once per message.)
+  CREATE TRIGGER chats_summary_insert AFTER INSERT ON messages WHEN new.deleted = 0 BEGIN
+    UPDATE chats SET unread_count = unread_count + 1
+    WHERE id = new.chat_id AND new.from_me = 0 AND new.is_read = 0;
+    UPDATE chats SET last_message_key = new.key, last_activity_at = new.sent_at
+    WHERE id = new.chat_id AND (last_message_key IS NULL OR new.sent_at > last_activity_at
+      OR (new.sent_at = last_activity_at AND new.key > last_message_key));
+  END;
+  CREATE TRIGGER chats_summary_update AFTER UPDATE OF key, chat_id, sent_at, is_read, from_me, deleted ON messages
+  WHEN old.key IS NOT new.key OR old.chat_id IS NOT new.chat_id OR old.sent_at IS NOT new.sent_at
+    OR old.is_read IS NOT new.is_read OR old.from_me IS NOT new.from_me OR old.deleted IS NOT new.deleted BEGIN
+    UPDATE chats SET unread_count = unread_count - 1
+    WHERE id = old.chat_id AND old.from_me = 0 AND old.is_read = 0 AND old.deleted = 0;
+    UPDATE chats SET unread_count = unread_count + 1
+    WHERE id = new.chat_id AND new.from_me = 0 AND new.is_read = 0 AND new.deleted = 0;
+    -- the chat's last message moved away (deleted, re-dated, another chat): find the new last one
+    UPDATE chats SET
+      last_message_key = (SELECT key FROM messages WHERE chat_id = old.chat_id AND deleted = 0
+        ORDER BY sent_at DESC, key DESC LIMIT 1),
+      last_activity_at = COALESCE((SELECT sent_at FROM messages WHERE chat_id = old.chat_id AND deleted = 0
+        ORDER BY sent_at DESC, key DESC LIMIT 1), last_activity_at)
+    WHERE id = old.chat_id AND last_message_key = old.key;
+    UPDATE chats SET last_message_key = new.key, last_activity_at = new.sent_at
+    WHERE id = new.chat_id AND new.deleted = 0 AND (last_message_key IS NULL OR new.sent_at > last_activity_at
+      OR (new.sent_at = last_activity_at AND new.key > last_message_key));
+  END;
+  CREATE TRIGGER chats_summary_delete AFTER DELETE ON messages WHEN old.deleted = 0 BEGIN
+    UPDATE chats SET unread_count = unread_count - (old.from_me = 0 AND old.is_read = 0) WHERE id = old.chat_id;
+    UPDATE chats SET
+      last_message_key = (SELECT key FROM messages WHERE chat_id = old.chat_id AND deleted = 0
+        ORDER BY sent_at DESC, key DESC LIMIT 1),
+      last_activity_at = COALESCE((SELECT sent_at FROM messages WHERE chat_id = old.chat_id AND deleted = 0
+        ORDER BY sent_at DESC, key DESC LIMIT 1), last_activity_at)
+    WHERE id = old.chat_id AND last_message_key = old.key;
+  END;
+  -- a chat stored after its messages (a webhook named it first) starts from a recount
+  CREATE TRIGGER chats_summary_new AFTER INSERT ON chats BEGIN
+    UPDATE chats SET
+      unread_count = (SELECT COUNT(*) FROM messages WHERE chat_id = new.id AND from_me = 0 AND is_read = 0 AND deleted = 0),
+      last_message_key = (SELECT key FROM messages WHERE chat_id = new.id AND deleted = 0
+        ORDER BY sent_at DESC, key DESC LIMIT 1),
+      last_activity_at = COALESCE((SELECT sent_at FROM messages WHERE chat_id = new.id AND deleted = 0
+        ORDER BY sent_at DESC, key DESC LIMIT 1), last_activity_at)
+    WHERE id = new.id;
+  END;
+  UPDATE chats SET
+    unread_count = (SELECT COUNT(*) FROM messages WHERE chat_id = chats.id AND from_me = 0 AND is_read = 0 AND deleted = 0),
+    last_message_key = (SELECT key FROM messages WHERE chat_id = chats.id AND deleted = 0
+      ORDER BY sent_at DESC, key DESC LIMIT 1),
+    last_activity_at = COALESCE((SELECT sent_at FROM messages WHERE chat_id = chats.id AND deleted = 0
+      ORDER BY sent_at DESC, key DESC LIMIT 1), last_activity_at);
+
+  -- Inserted messages wait here and are indexed together just before their transaction commits
+  -- (LocalStore): an FTS5 write inside a statement with triggers flushes the index on every row.
+  CREATE TABLE messages_fts_pending (id INTEGER PRIMARY KEY);
+  DROP TRIGGER messages_fts_insert;
+  DROP TRIGGER messages_fts_delete;
+  DROP TRIGGER messages_fts_update;
+  CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages WHEN (SELECT live FROM fts_state) = 1 BEGIN
+    INSERT OR IGNORE INTO messages_fts_pending (id) VALUES (new.rowid);
+  END;
+  CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages WHEN (SELECT live FROM fts_state) = 1 BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, text) SELECT 'delete', old.rowid, old.text
+    WHERE NOT EXISTS (SELECT 1 FROM messages_fts_pending WHERE id = old.rowid);
+    DELETE FROM messages_fts_pending WHERE id = old.rowid;
+  END;
+  CREATE TRIGGER messages_fts_update AFTER UPDATE OF text ON messages
+  WHEN (SELECT live FROM fts_state) = 1 AND old.text IS NOT new.text
+    AND NOT EXISTS (SELECT 1 FROM messages_fts_pending WHERE id = old.rowid) BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+    INSERT INTO messages_fts_pending (id) VALUES (new.rowid);
+  END;
+  `,
 ];

@@ -6,6 +6,7 @@ import type { MessagingService } from './messaging.ts';
 import { createLogger } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { forEachLimited } from '../util.ts';
+import { boundHeapGrowth } from './heap.ts';
 import type { Reachability, ServiceReachability } from './reachability.ts';
 import { Reconciler } from './reconciler.ts';
 
@@ -95,6 +96,8 @@ export class SyncEngine {
     this.#options = { ...DEFAULT_SYNC_OPTIONS, ...options };
     this.reconciler = new Reconciler(store);
     reachability?.onChange((state) => this.#reachabilityChanged(state));
+    // A first sync's garbage would otherwise let the heap grow far past its working set.
+    boundHeapGrowth();
   }
 
   get status(): SyncStatus {
@@ -221,7 +224,7 @@ export class SyncEngine {
           for await (const page of this.#api.chatPages(line, this.#bg())) {
             this.#noteRevisions(page);
             queue.push(...this.reconciler.applyChats(page, line));
-            this.#setStatus({ chatsKnown: this.#store.chats.ids().length });
+            this.#setStatus({ chatsKnown: this.#store.chats.count() });
           }
         });
       } finally {
@@ -305,7 +308,7 @@ export class SyncEngine {
     }
     await forEachLimited(changed, this.#options.concurrency, (chatId) => this.#fetchSince(chatId));
     this.#setStatus({
-      chatsKnown: this.#store.chats.ids().length,
+      chatsKnown: this.#store.chats.count(),
       lastSyncedAt: Date.now(),
       phase: 'incremental',
       error: null,

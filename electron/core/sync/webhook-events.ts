@@ -138,7 +138,8 @@ const envelopeBase = z.object({
   event_type: z.string().min(1),
   event_id: z.string().min(1).max(200),
   created_at: z.string(),
-  data: z.record(z.string(), z.unknown()),
+  // Any object; its own schema reads it next. (A record would copy it key by key on every delivery.)
+  data: z.looseObject({}),
 });
 
 export const webhookEnvelopeSchema = z.discriminatedUnion('api_version', [
