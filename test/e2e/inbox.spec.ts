@@ -171,7 +171,11 @@ test('with live events off, a reply still arrives, by polling', async ({ page, p
   // When the customer replies, the open conversation's next poll brings it
   const text = `Polling works too (${Date.now()})`;
   await parley.control('POST', '/inbound/message', { chat_id: chat.id, text });
-  await expect(bubble(page, text)).toBeVisible();
+  await expect(bubble(page, text))
+    .toBeVisible()
+    .catch(async (error: Error) => {
+      throw new Error(`${error.message}\n${await parley.whereIs(chat.id, text, page)}`);
+    });
   expect(
     await parley.control<{ deliveries: unknown[] }>('GET', '/deliveries?event_type=message.received'),
   ).toEqual({

@@ -112,6 +112,37 @@ export class Parley {
     return (await this.messagesOnService(chatId)).filter((m) => m.text === text).length;
   }
 
+  /**
+   * Where a message with this text got to — the service, the core's store, the sync and live status —
+   * for the failure message of a test whose screen never showed it.
+   */
+  async whereIs(chatId: number, text: string, page: Page): Promise<string> {
+    const onService = await this.copiesOnService(chatId, text).catch(
+      (e: unknown) => `unknown (${String(e)})`,
+    );
+    const newest = await this.call('messages.page', { chatId, limit: 60 }).catch(() => null);
+    const stored = newest ? newest.messages.filter((m) => m.text === text).length : 'unknown';
+    const sync = await this.call('app.syncStatus', {}).catch((e: unknown) => String(e));
+    const live = await this.call('webhooks.status', {}).catch((e: unknown) => String(e));
+    const screen = await page
+      .evaluate(() => {
+        const bubbles = [...document.querySelectorAll('[role="log"] [data-testid="message"]')];
+        const scroller = document.querySelector('.timeline-scroller');
+        return JSON.stringify({
+          bubbles: bubbles.length,
+          last: bubbles.at(-1)?.textContent?.slice(0, 80) ?? null,
+          scrolledUpBy: scroller ? scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight : null,
+        });
+      })
+      .catch((e: unknown) => String(e));
+    return [
+      `on screen: ${screen}`,
+      `copies on the service: ${onService}; in the core's newest page: ${stored}`,
+      `sync: ${JSON.stringify(sync)}`,
+      `live: ${JSON.stringify(live)}`,
+    ].join('\n');
+  }
+
   /** The inbox as the core lists it (the same order as the screen: pinned, then latest activity). */
   async inbox(limit = 50): Promise<Chat[]> {
     return this.call('chats.list', { limit });
