@@ -3,7 +3,7 @@
  * to the composer, and no Tab stop on the list's scroll area (its rows are the stops).
  */
 import { expect, openInbox, test } from './support/parley.ts';
-import { chatRow, composer, conversation, conversationList } from './support/screen.ts';
+import { chatRow, composer, conversation, conversationList, openChat } from './support/screen.ts';
 
 test('skip links take the keyboard to the conversations and to the composer', async ({ page, parley }) => {
   const { title } = await parley.pickChat((c) => !c.isGroup);
@@ -51,4 +51,38 @@ test('Tab goes from the filters straight to the first conversation, not to the l
   const focused = page.locator(':focus');
   await expect(focused).toHaveCount(1);
   await expect(conversationList(page).getByRole('button').first()).toBeFocused();
+});
+
+test('Shift+Enter starts a new line: the composer grows with its lines up to its limit, then scrolls, and Enter sends', async ({
+  page,
+  parley,
+}) => {
+  const { title } = await parley.pickChat((c) => !c.isGroup);
+  await openInbox(page, parley);
+  await openChat(page, title);
+  const box = composer(page, title);
+  const height = async () => (await box.boundingBox())?.height ?? 0;
+  const oneLine = await height();
+
+  // Given three lines typed with Shift+Enter between them
+  await box.click();
+  for (const line of ['First line', 'second line', 'third line']) {
+    if (line !== 'First line') await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type(line);
+  }
+
+  // Then the composer is taller, with all three lines in it, unsent
+  await expect(box).toHaveValue('First line\nsecond line\nthird line');
+  await expect.poll(height).toBeGreaterThan(oneLine * 2);
+
+  // When many more lines are added, it stops growing at its limit and scrolls instead
+  for (let i = 0; i < 20; i++) await page.keyboard.press('Shift+Enter');
+  await expect.poll(height).toBeLessThanOrEqual(222);
+  expect(await box.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+
+  // When Enter sends, it is one line tall again
+  await page.keyboard.type('last line');
+  await page.keyboard.press('Enter');
+  await expect(box).toHaveValue('');
+  await expect.poll(height).toBe(oneLine);
 });

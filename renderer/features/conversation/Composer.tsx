@@ -1,13 +1,5 @@
 import { Link as LinkIcon, MessageSquareText, Paperclip, SendHorizontal, StickyNote, X } from 'lucide-react';
-import {
-  Suspense,
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-  type ClipboardEvent,
-  type KeyboardEvent,
-} from 'react';
+import { Suspense, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { isSendable } from '../../../shared/message-rules.ts';
 import { unfilledVariables } from '../../../shared/workbench.ts';
 import { previewUrl } from '../../bridge/parley.ts';
@@ -64,14 +56,6 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
   useEffect(() => {
     if (focusRequest) textarea.current?.focus({ preventScroll: true });
   }, [chatId, focusRequest]);
-
-  // Grows with its text up to a limit, then scrolls.
-  useLayoutEffect(() => {
-    const el = textarea.current;
-    if (!el) return;
-    el.style.height = 'auto';
-    el.style.height = `${Math.min(el.scrollHeight, 220)}px`;
-  }, [draft.text]);
 
   const undoSeconds = useStore((s) => s.workbenchSettings.undoSeconds);
   const send = () => {

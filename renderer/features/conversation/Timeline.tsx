@@ -158,13 +158,35 @@ export function Timeline({ chatId }: { chatId: number }) {
     return () => clearTimeout(timer);
   }, [highlightKey]);
 
-  // A conversation on screen is the agent's place, even before any scrolling refines where in it.
+  // Where the agent is, noted once the page is idle: reading the rows' positions right after a
+  // change would force a layout of the whole list inside that change's frame (a send, a scroll).
+  // What the list last said (null until it says): at the newest, the place is null without a look.
+  const atBottomNow = useRef<boolean | null>(null);
+  const placeNote = useRef<number | undefined>(undefined);
+  const notePlaceSoon = useCallback(() => {
+    if (placeNote.current !== undefined) cancelIdleCallback(placeNote.current);
+    placeNote.current = requestIdleCallback(
+      () => {
+        placeNote.current = undefined;
+        notePlace({ chatId, topKey: atBottomNow.current === true ? null : placeKey(scroller.current) });
+      },
+      { timeout: 1_000 },
+    );
+  }, [chatId]);
+  // A note still waiting belongs to this conversation: never to the one opened next.
+  useEffect(
+    () => () => {
+      if (placeNote.current !== undefined) cancelIdleCallback(placeNote.current);
+      placeNote.current = undefined;
+    },
+    [chatId],
+  );
+
+  // A conversation on screen is the agent's place, even before any scrolling refines where in it
+  // (it starts at the newest, a marker, a hit or a kept place).
   useEffect(() => {
-    if (!rowsShown) return;
-    // After the frame that put the list at its starting row (the newest, a marker, a hit, a place).
-    const frame = requestAnimationFrame(() => notePlace({ chatId, topKey: placeKey(scroller.current) }));
-    return () => cancelAnimationFrame(frame);
-  }, [rowsShown, chatId]);
+    if (rowsShown) notePlaceSoon();
+  }, [rowsShown, notePlaceSoon]);
 
   // Nothing stored yet while the service may hold history (a chat the first sync has not filled):
   // fetch it instead of calling the conversation empty.
@@ -349,12 +371,13 @@ export function Timeline({ chatId }: { chatId: number }) {
         followOutput={(isAtBottom) => (isAtBottom ? 'auto' : false)}
         atBottomThreshold={48}
         atBottomStateChange={(bottom) => {
+          atBottomNow.current = bottom;
           setAtBottom(bottom);
           if (bottom) setUnseen(0);
           if (bottom) notePlace({ chatId, topKey: null });
         }}
         isScrolling={(scrolling) => {
-          if (!scrolling) notePlace({ chatId, topKey: placeKey(scroller.current) });
+          if (!scrolling) notePlaceSoon();
         }}
         scrollerRef={(element) => {
           scroller.current = element instanceof HTMLElement ? element : null;
