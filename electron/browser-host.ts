@@ -1,10 +1,11 @@
 /**
  * `npm run web`: the real core and the real renderer, served to a browser on 127.0.0.1. This is how
  * Parley runs where the Electron binary is unavailable, and how end-to-end tests drive it.
- * Flags: --port <n> (default: a free port), --data-dir <dir>, --no-open.
+ * Flags: --port <n> (default: the last launch's port when free, else a free one; 0: any free port),
+ * --data-dir <dir>, --no-open.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,6 +34,11 @@ export function defaultDataDir(): string {
 }
 
 export async function startBrowserHost(options: {
+  /**
+   * Where to listen: 0 for any free port. Without it, the port of this data folder's last launch
+   * when it is free (one origin from launch to launch, so the browser keeps the app's code cached),
+   * else a free one.
+   */
   port?: number;
   dataDir: string;
   rendererDir?: string;
@@ -63,11 +69,25 @@ export async function startBrowserHost(options: {
     emit,
     demo: options.demo ?? new EmbeddedDemoSandbox(),
   });
-  const server = await startBrowserServer(core, {
-    rendererDir,
-    ...(options.port ? { port: options.port } : {}),
-    ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}),
-  });
+  const serve = (port: number) =>
+    startBrowserServer(core, {
+      rendererDir,
+      port,
+      ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}),
+    });
+  const remembered = options.port === undefined ? lastPort(options.dataDir) : undefined;
+  let server: BrowserServer;
+  try {
+    server = await serve(options.port ?? remembered ?? 0);
+  } catch (error) {
+    // Last launch's port is taken now (another program has it): any free one will do.
+    if (remembered === undefined || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
+      await core.stop();
+      throw error;
+    }
+    server = await serve(0);
+  }
+  if (options.port === undefined) rememberPort(options.dataDir, server.port);
   sink.server = server;
   return {
     url: server.launchUrl,
@@ -78,6 +98,25 @@ export async function startBrowserHost(options: {
       await core.stop();
     },
   };
+}
+
+const PORT_FILE = 'browser-host-port';
+
+function lastPort(dataDir: string): number | undefined {
+  try {
+    const port = Number(readFileSync(join(dataDir, PORT_FILE), 'utf8').trim());
+    return Number.isInteger(port) && port > 1023 && port <= 65535 ? port : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function rememberPort(dataDir: string, port: number): void {
+  try {
+    writeFileSync(join(dataDir, PORT_FILE), `${port}\n`);
+  } catch {
+    // Only a faster next start is lost.
+  }
 }
 
 function openInBrowser(url: string): void {
@@ -101,7 +140,7 @@ async function main(): Promise<void> {
     throw new Error(`--port ${values.port} is not a port`);
   const host = await startBrowserHost({
     dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
-    ...(port ? { port } : {}),
+    ...(port === undefined ? {} : { port }),
   });
   console.log(`Parley is running at ${host.url}`);
   if (!values['no-open']) openInBrowser(host.url);

@@ -15,6 +15,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * Where Node keeps the browser host's compiled code between launches: the next start skips compiling
+ * its modules again (about half of its start-up).
+ */
+export const NODE_COMPILE_CACHE = join(root, 'node_modules', '.cache', 'node-compile-cache');
+
 /** The Electron executable if it is really there, else undefined. Never downloads anything. */
 export function electronBinary(): string | undefined {
   let packageDir: string;
@@ -44,8 +50,8 @@ function npmRun(script: string): void {
 }
 
 /** Runs a child in the foreground: signals reach it, and its exit status becomes ours. */
-function foreground(command: string, args: string[]): void {
-  const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
+function foreground(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
@@ -66,7 +72,10 @@ function main(): void {
   // Without a display there is no browser to open: print the URL only.
   const headless = process.platform === 'linux' && !process.env['DISPLAY'] && !process.env['WAYLAND_DISPLAY'];
   const noOpen = headless && !extra.includes('--no-open') ? ['--no-open'] : [];
-  foreground(process.execPath, [join(root, 'electron', 'browser-host.ts'), ...noOpen, ...extra]);
+  foreground(process.execPath, [join(root, 'electron', 'browser-host.ts'), ...noOpen, ...extra], {
+    ...process.env,
+    NODE_COMPILE_CACHE: process.env['NODE_COMPILE_CACHE'] ?? NODE_COMPILE_CACHE,
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

@@ -198,6 +198,11 @@ export async function startBrowserServer(
     wildcard: false,
     serveDotFiles: false,
     decorateReply: true,
+    // The build names every asset by its content: the browser keeps them (and the code it compiled
+    // from them) for good and asks again only for the page, which names this build's assets.
+    cacheControl: false,
+    setHeaders: (reply, path) =>
+      void reply.header('cache-control', isAsset(path) ? 'public, max-age=31536000, immutable' : 'no-cache'),
   });
 
   // Only the renderer's own files exist: anything else, traversal attempts included, is a 404.
@@ -324,4 +329,9 @@ export async function startBrowserServer(
       await app.close();
     },
   };
+}
+
+/** A content-hashed build output (Vite's `assets/name-<hash>.ext`), as opposed to the page itself. */
+function isAsset(path: string): boolean {
+  return /[\\/]assets[\\/][^\\/]+-[\w-]{8,}\.\w+$/.test(path);
 }

@@ -1,12 +1,12 @@
 import type { RunningSandbox } from '../../sandbox/index.ts';
-import { DEMO_TOKEN, startSandbox } from '../../sandbox/index.ts';
 import type { DemoSandboxPort } from '../core/workspaces/index.ts';
 
 /**
  * The demo workspace's service: the embedded sandbox with the demo organization and live simulated
  * customers, on an ephemeral loopback port, started on first use and stopped with the app. The hosts
  * build it and pass it to the core, which knows only the DemoSandboxPort (so core never loads the
- * sandbox or its web server).
+ * sandbox or its web server). The sandbox and its web server are loaded on that first use too: an
+ * agent's own workspace starts without them.
  */
 export class EmbeddedDemoSandbox implements DemoSandboxPort {
   #running: Promise<RunningSandbox> | undefined;
@@ -17,7 +17,9 @@ export class EmbeddedDemoSandbox implements DemoSandboxPort {
   }
 
   async start(): Promise<{ url: string; token: string }> {
-    this.#running ??= startSandbox({ seed: 'demo', tokens: [DEMO_TOKEN], speed: this.#speed });
+    this.#running ??= import('../../sandbox/index.ts').then(({ DEMO_TOKEN, startSandbox }) =>
+      startSandbox({ seed: 'demo', tokens: [DEMO_TOKEN], speed: this.#speed }),
+    );
     const sandbox = await this.#running;
     return { url: sandbox.url, token: sandbox.tokens[0] as string };
   }

@@ -9,8 +9,11 @@
  *   1. First sync into a fresh data folder (and the long chat's whole history), then the host stops.
  *   2. Cold start: the host starts again on that folder (a workspace added as the agent's own, so
  *      its cache is kept, unlike the demo's); from the process's spawn to the page's
- *      'inbox-interactive' mark (renderer/lib/perf.ts: the first frame with inbox rows), in a fresh
- *      browser context. Both clocks are the machine's wall clock.
+ *      'inbox-interactive' mark (renderer/lib/perf.ts: the first frame with inbox rows). Twice: the
+ *      first launch in a fresh browser context (nothing cached by the browser), then, after the
+ *      host stopped, the next launch in that same context, as an agent's browser keeps what it
+ *      cached for the app's address (the host listens on the same port again). Compiled code is
+ *      kept between launches by Node as `npm start` keeps it. Both clocks are the machine's wall clock.
  *   3. The day, on that host and page: customers write at 5 messages a second (control API → the
  *      service's webhooks → the core), the agent switches conversation every 2 s, sends every 10 s,
  *      scrolls back in the long chat every 30 s and opens a photo every 60 s.
@@ -38,6 +41,7 @@ import { bulkCustomerPhone } from '../../sandbox/seed/numbers.ts';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/methods.ts';
 import { png } from '../e2e/support/files.ts';
 import { machine, ROOT, spawnSandbox, writeReport, type SandboxProcess } from './lib.ts';
+import { NODE_COMPILE_CACHE } from '../../scripts/start.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -130,8 +134,9 @@ export async function startHost(
       '--vault-service',
       vaultService,
     ],
-    // The core's log goes to stderr; only its figures matter here.
-    { stdio: ['pipe', 'pipe', 'ignore'] },
+    // The core's log goes to stderr; only its figures matter here. Compiled code is kept between
+    // launches as `npm start` keeps it.
+    { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, NODE_COMPILE_CACHE } },
   );
   const pending = new Map<number, (reply: { ok: boolean; value?: unknown; error?: unknown }) => void>();
   let nextId = 1;
@@ -498,20 +503,40 @@ async function main(): Promise<void> {
     await host.stop();
     host = null;
 
-    // 2. Cold start on the synced folder: process spawn → the inbox interactive in a fresh page.
+    // 2. Cold start on the synced folder: process spawn → the inbox interactive, twice.
     browser = await launchBrowser();
     const others = new Set(await rendererPids(browser));
-    host = await startHost(dataDir, service, vaultService);
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(host.url);
-    const interactive = await waitForMark(page, 'inbox-interactive');
-    const pageOrigin = await page.evaluate(() => performance.timeOrigin);
+    const launch = async () => {
+      const started = await startHost(dataDir, service, vaultService);
+      host = started;
+      const opened = await context.newPage();
+      await opened.goto(started.url);
+      const interactive = await waitForMark(opened, 'inbox-interactive');
+      const pageOrigin = await opened.evaluate(() => performance.timeOrigin);
+      return {
+        page: opened,
+        figures: {
+          ms: round(pageOrigin + interactive - started.spawnedAt),
+          of_which_host_listening_ms: round(started.listeningAt - started.spawnedAt),
+          of_which_page_load_to_interactive_ms: round(interactive),
+          origin: new URL(started.url).origin,
+        },
+        host: started,
+      };
+    };
+    const first = await launch();
+    await first.page.close();
+    await first.host.stop();
+    host = null;
+    const next = await launch();
+    host = next.host;
+    const page = next.page;
     report.cold_start = {
-      what: 'host process spawned on an already-synced data folder → the page\'s "inbox-interactive" mark (first frame with rows), fresh browser context',
-      ms: round(pageOrigin + interactive - host.spawnedAt),
-      of_which_host_listening_ms: round(host.listeningAt - host.spawnedAt),
-      of_which_page_load_to_interactive_ms: round(interactive),
+      what: 'host process spawned on an already-synced data folder → the page\'s "inbox-interactive" mark (first frame with rows); `ms` is the next launch (the browser has the app cached, as every launch after the first)',
+      ms: next.figures.ms,
+      first_launch: { ...first.figures, browser: 'fresh context: nothing cached' },
+      next_launch: { ...next.figures, browser: 'the same context, after the host restarted' },
     };
     console.log('bench:memory: cold start', report.cold_start);
 

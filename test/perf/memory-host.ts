@@ -38,7 +38,7 @@ const send = (message: unknown): void => {
 budgetFor(url, token, { ratePerSecond: 100_000, burst: 100_000 });
 const host = await startBrowserHost({
   dataDir,
-  port: 0,
+  // No port: the data folder's last one when free, as `npm start` listens (the browser's cache is per origin).
   vaultService,
   demo: { start: async () => ({ url, token }) },
 });

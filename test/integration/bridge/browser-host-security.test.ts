@@ -122,6 +122,7 @@ let renderer: ReturnType<typeof stubRenderer>;
 
 beforeAll(async () => {
   renderer = stubRenderer(dir.path);
+  writeFileSync(join(renderer.dir, 'assets', 'Inbox-Bq3xZ9_a.js'), 'export {};\n');
   host = await startBrowserHost({
     dataDir: dir.path,
     rendererDir: renderer.dir,
@@ -236,6 +237,19 @@ describe('static files', () => {
     const script = await raw('/assets/app.js', { headers: { cookie } });
     expect(script.status).toBe(200);
     expect(script.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it('lets the browser keep a build’s content-named assets for good, and asks it to check the page every time', async () => {
+    // Given an asset named by its content, as the build names them (written before the launch)
+    const asset = await raw('/assets/Inbox-Bq3xZ9_a.js', { headers: { cookie } });
+    const page = await raw('/', { headers: { cookie } });
+    const unnamed = await raw('/assets/app.js', { headers: { cookie } });
+
+    expect(asset.status).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(page.status).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(unnamed.headers['cache-control']).toBe('no-cache');
   });
 
   it.each([
