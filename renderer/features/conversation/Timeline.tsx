@@ -128,7 +128,9 @@ export function Timeline({ chatId }: { chatId: number }) {
     const start = items.findLastIndex((item) => item.key === previous);
     const added = start >= 0 ? items.slice(start + 1) : [];
     if (added.some((item) => item.kind === 'message' && item.message.fromMe && item.message.id === null)) {
-      virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+      // At the newest already, the list follows by itself (followOutput): a second scroll would
+      // only measure the list again inside the send's frame.
+      if (!atBottom) virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' });
       return;
     }
     if (!atBottom)
