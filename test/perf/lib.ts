@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,8 +54,34 @@ export async function spawnSandbox(
 export function writeReport(name: string, report: unknown): string {
   const file = join(ROOT, 'docs', 'bench', `${name}.json`);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  const recorded =
+    report !== null && typeof report === 'object' ? { ...report, cpu_steal_share: cpuStealShare() } : report;
+  writeFileSync(file, `${JSON.stringify(recorded, null, 2)}\n`);
   return file;
+}
+
+/** The machine's CPU times so far (/proc/stat's first line: user nice system idle iowait irq softirq steal …). */
+function cpuTimes(): number[] | null {
+  try {
+    const first = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+    return first.trim().split(/\s+/).slice(1).map(Number);
+  } catch {
+    return null; // not Linux
+  }
+}
+
+const cpuAtStart = cpuTimes();
+
+/**
+ * The share of the machine's CPU time the hypervisor gave to other guests while this benchmark ran
+ * (steal). The load average does not show it; on a shared host it can slow a run as much as load.
+ */
+export function cpuStealShare(): number | null {
+  const now = cpuTimes();
+  if (!cpuAtStart || !now) return null;
+  const total = now.reduce((sum, t, i) => sum + t - (cpuAtStart[i] ?? 0), 0);
+  const steal = (now[7] ?? 0) - (cpuAtStart[7] ?? 0);
+  return total > 0 ? Math.round((steal / total) * 1000) / 1000 : null;
 }
 
 export function machine(): Record<string, unknown> {
