@@ -18,7 +18,7 @@ import { within } from '../util.ts';
 import { type SessionOptions, WorkspaceSession } from '../session.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import { workspaceSyncOf } from '../settings/index.ts';
-import { STORE_EVENT_NAMES } from '../store/events.ts';
+import { STORE_EVENT_NAMES, type StoreEvents } from '../store/events.ts';
 import { storageProblemOf } from '../store/storage-errors.ts';
 import type { SyncOptions } from '../sync/engine.ts';
 import type { Vault } from '../vault/index.ts';
@@ -375,19 +375,15 @@ export class AppCore implements HandlerContext {
     this.#openProblem = null;
     this.#notifier = new Notifier(session.store);
     this.#detach = STORE_EVENT_NAMES.map((name) =>
-      session.store.events.on(name, (payload) =>
-        this.options.emit(name, withChanges(session.store, name, payload)),
-      ),
+      session.store.events.on(name, (payload) => {
+        const changes = withChanges(session.store, name, payload);
+        this.options.emit(name, changes);
+        if (name === 'messages.changed') this.#notifyArrivals(changes as StoreEvents['messages.changed']);
+      }),
     );
     this.#detach.push(
       session.sync.onStatus(() => this.#announceLive()),
       session.reachability.onChange(() => this.#announceLive()),
-      session.store.events.on('messages.changed', ({ chatId, keys }) => {
-        const settings = this.options.settings.get().notifications;
-        if (!settings.enabled) return;
-        for (const notice of this.#notifier?.consider(chatId, keys, settings.showPreview) ?? [])
-          this.options.emit('notification.incoming', notice);
-      }),
       session.scheduler.onSnoozeWoke((snooze) => {
         const settings = this.options.settings.get().notifications;
         const notice = settings.enabled && this.#notifier?.snoozeReturned(snooze, settings.showPreview);
@@ -420,6 +416,14 @@ export class AppCore implements HandlerContext {
       openChatIntervalMs: next.pollIntervalMs,
       backgroundIntervalMs: next.backgroundPollIntervalMs,
     });
+  }
+
+  /** Customers' new messages become notices (the notifier decides which), from the messages the event carries. */
+  #notifyArrivals({ chatId, keys, messages }: StoreEvents['messages.changed']): void {
+    const settings = this.options.settings.get().notifications;
+    if (!settings.enabled) return;
+    for (const notice of this.#notifier?.consider(chatId, keys, settings.showPreview, messages) ?? [])
+      this.options.emit('notification.incoming', notice);
   }
 
   /** (Re)starts live events for the open workspace as its settings say; one restart at a time, in order. */

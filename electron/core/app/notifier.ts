@@ -1,5 +1,5 @@
 import type { ChatSnooze, IncomingNotice } from '../../../shared/contract/views.ts';
-import type { Chat } from '../../../shared/domain.ts';
+import type { Chat, Message } from '../../../shared/domain.ts';
 import { isQuietTime } from '../../../shared/schedule.ts';
 import type { LocalStore } from '../store/local-store.ts';
 
@@ -35,16 +35,25 @@ export class Notifier {
     this.#focus = { chatId, focused };
   }
 
-  consider(chatId: number, keys: readonly string[], preview: boolean): IncomingNotice[] {
+  consider(
+    chatId: number,
+    keys: readonly string[],
+    preview: boolean,
+    /** The changed messages when the event already carries them (read once, for the page too). */
+    read?: readonly Message[],
+  ): IncomingNotice[] {
     if (this.#focus.focused && this.#focus.chatId === chatId) return [];
     if (this.#silenced(chatId)) return [];
     const fresh = keys.filter((key) => !this.#seen.has(key));
     if (fresh.length === 0) return [];
+    const wanted = new Set(fresh);
+    const messages = read ? read.filter((m) => wanted.has(m.key)) : this.#store.messages.byKeys(fresh);
     const notices: IncomingNotice[] = [];
-    for (const message of this.#store.messages.byKeys(fresh)) {
+    let chat: Chat | undefined;
+    for (const message of messages) {
       if (message.fromMe || message.isRead || message.sentAt < this.#since) continue;
       this.#seen.add(message.key);
-      const chat = this.#store.chats.get(chatId);
+      chat ??= this.#store.chats.get(chatId);
       const sender = message.senderName ?? message.sender;
       const title = chat?.isGroup ? `${sender} in ${chat.displayName}` : sender;
       const body = !preview
