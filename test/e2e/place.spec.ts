@@ -3,7 +3,7 @@
  * (kept per workspace in the core's settings, so an app restart in either host returns there too).
  */
 import { expect, openInbox, test } from './support/parley.ts';
-import { bubbles, conversation, openChat, timeline } from './support/screen.ts';
+import { bubble, bubbles, conversation, openChat, send, timeline } from './support/screen.ts';
 
 test('after a reload the same conversation is open at the same place', async ({ page, parley }) => {
   // Given a conversation with more history than fits on screen, open and scrolled up
@@ -78,13 +78,16 @@ test('after a reload the same conversation is open at the same place', async ({ 
     await page.evaluate(() => (window as unknown as { beginningTooEarly: string[] }).beginningTooEarly),
   ).toEqual([]);
 
+  // When the agent sends from there, the view comes down to their message
+  const text = `Sent from the kept place (${Date.now()})`;
+  await send(page, title, text);
+  await expect(bubble(page, text)).toBeInViewport();
+
   // And back at the newest, a reload opens it at the newest
-  await page.getByRole('button', { name: 'Jump to latest' }).click();
-  await expect(page.locator(`[data-key="${newestKey}"]`)).toBeInViewport();
   await expect.poll(async () => (await parley.call('settings.get', {})).place?.topKey).toBeNull();
   await page.reload();
   await expect(conversation(page, title)).toBeVisible();
-  await expect(page.locator(`[data-key="${newestKey}"]`)).toBeInViewport();
+  await expect(bubble(page, text)).toBeInViewport();
 
   // And opening another conversation, without scrolling, makes that one the place
   const other = chats.find((c) => c.chat.id !== picked.chat.id)!;

@@ -362,10 +362,15 @@ async function openInbox(page: Page, url: string): Promise<number> {
 
 async function openChatByTitle(page: Page, title: string): Promise<void> {
   const after = await lastMarkTime(page);
-  await page
+  const row = page
     .getByRole('list', { name: 'Conversations' })
-    .getByRole('button', { name: new RegExp(`^${title}\\. `) })
-    .click();
+    .getByRole('button', { name: new RegExp(`^${title}\\. `) });
+  // After a reload the app may have reopened it already (the agent's kept place): then it is open.
+  if ((await row.getAttribute('aria-current')) === 'true') {
+    await page.getByRole('log', { name: 'Messages' }).waitFor();
+    return;
+  }
+  await row.click();
   await waitForMark(page, 'timeline-painted', after);
 }
 

@@ -94,6 +94,8 @@ export function Timeline({ chatId }: { chatId: number }) {
   const now = useClock();
   const virtuoso = useRef<VirtuosoHandle>(null);
   const [atBottom, setAtBottom] = useState(true);
+  // What the list last said of it, null until it says (it may not, opened at a kept place or a marker).
+  const atBottomNow = useRef<boolean | null>(null);
   const [unseen, setUnseen] = useState(0);
   const [highlightKey, setHighlightKey] = useState<string | null>(null);
   const painted = useRef(false);
@@ -128,9 +130,10 @@ export function Timeline({ chatId }: { chatId: number }) {
     const start = items.findLastIndex((item) => item.key === previous);
     const added = start >= 0 ? items.slice(start + 1) : [];
     if (added.some((item) => item.kind === 'message' && item.message.fromMe && item.message.id === null)) {
-      // At the newest already, the list follows by itself (followOutput): a second scroll would
-      // only measure the list again inside the send's frame.
-      if (!atBottom) virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+      // Known to be at the newest, the list follows by itself (followOutput): a second scroll would
+      // only measure the list again inside the send's frame. Opened at a kept place or a marker, the
+      // list may never have said where it is: then it is brought down.
+      if (atBottomNow.current !== true) virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' });
       return;
     }
     if (!atBottom)
@@ -162,8 +165,6 @@ export function Timeline({ chatId }: { chatId: number }) {
 
   // Where the agent is, noted once the page is idle: reading the rows' positions right after a
   // change would force a layout of the whole list inside that change's frame (a send, a scroll).
-  // What the list last said (null until it says): at the newest, the place is null without a look.
-  const atBottomNow = useRef<boolean | null>(null);
   const placeNote = useRef<number | undefined>(undefined);
   const notePlaceSoon = useCallback(() => {
     if (placeNote.current !== undefined) cancelIdleCallback(placeNote.current);
