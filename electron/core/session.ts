@@ -82,12 +82,15 @@ export class WorkspaceSession {
     this.store.events.on('messages.changed', ({ chatId }) => this.sync.noteIncoming(chatId));
   }
 
-  /** Starts the outbox and the sync; resolves when the first sync (or resume) has finished. */
-  start(): Promise<void> {
+  /**
+   * Starts the outbox and the sync; resolves when the first sync (or resume) has finished. With a
+   * cached inbox, catching up with the service waits for `resumeAfter`.
+   */
+  start(options: { resumeAfter?: Promise<unknown> } = {}): Promise<void> {
     this.reachability.start();
     this.outbox.start();
     this.scheduler.start();
-    return this.sync.start();
+    return this.sync.start(options);
   }
 
   async close(): Promise<void> {

@@ -232,8 +232,7 @@ export async function sendDraft(chatId: number): Promise<boolean> {
     // The quote and the effect label show on the bubble from this frame, not once the service accepts.
     ...optimisticV3Fields(options, s.timelines[chatId]?.messages ?? []),
   };
-  s.mergeTimeline(chatId, [echo]);
-  s.patchDraft(chatId, { text: '', attachments: [], attachmentUrls: [], notices: [] });
+  s.commitDraft(chatId, echo);
   stopTyping(chatId);
   try {
     await parley.messages.send({

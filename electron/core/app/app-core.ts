@@ -38,6 +38,8 @@ import { Notifier } from './notifier.ts';
 import { withChanges } from './event-payloads.ts';
 
 const log = createLogger('app');
+/** How long a cached inbox waits for a page to list it before the session catches up anyway. */
+const INBOX_GATE_MS = 2_000;
 
 export type { HostPorts } from './handler-context.ts';
 
@@ -55,6 +57,8 @@ export interface AppCoreOptions {
   /** Overrides for tests and benchmarks. */
   sync?: Partial<SyncOptions>;
   reachability?: SessionOptions['reachability'];
+  /** How long a cached inbox waits for a page to list it before catching up anyway (default 2 s). */
+  inboxGateMs?: number;
 }
 
 /**
@@ -80,6 +84,13 @@ export class AppCore implements HandlerContext {
   readonly #demoVault = new InMemoryVault();
   /** Why the last workspace could not even open (its store); cleared when one opens. */
   #openProblem: StorageStatus['problem'] = null;
+  /**
+   * Opens the open session's start-up gate: a cached inbox is listed for the page before the sync
+   * catches up and live events start, which would otherwise compete with that first answer.
+   */
+  #openInboxGate: (() => void) | undefined;
+  /** While the open session closes, live events are not started for it again. */
+  #closing = false;
   /** The poll intervals the open session runs at: other settings changes leave its sync alone. */
   #syncIntervals: SyncIntervals | undefined;
 
@@ -391,8 +402,11 @@ export class AppCore implements HandlerContext {
       }),
     );
     this.options.emit('workspaces.changed', this.workspaceList());
+    const gate = this.#inboxGate(session);
     // The first sync runs in the background: the inbox fills as it goes.
-    void session.start().catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
+    void session
+      .start({ resumeAfter: gate })
+      .catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
     // The demo's service runs on this machine, so its webhooks reach us directly: live by default.
     if (workspace.kind === 'demo' && !(id in this.options.settings.get().workspaces)) {
       this.options.settings.update({
@@ -400,7 +414,31 @@ export class AppCore implements HandlerContext {
       });
     }
     // Live events wait on the network (tunnel, subscription): the cached inbox is served meanwhile.
+    this.#realtimeRestarts = this.#realtimeRestarts.then(() => gate);
     this.#restartRealtime().catch(() => undefined); // logged where the restarts are chained
+  }
+
+  /**
+   * Resolves once the page has listed the inbox (and the rest of its first calls, queued behind
+   * that one, are answered), or after INBOX_GATE_MS without a page; at once without a cached inbox
+   * (a first sync is what fills it).
+   */
+  #inboxGate(session: WorkspaceSession): Promise<void> {
+    this.#openInboxGate = undefined;
+    if (!session.sync.hasCachedInbox) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, this.options.inboxGateMs ?? INBOX_GATE_MS);
+      this.#openInboxGate = () => {
+        this.#openInboxGate = undefined;
+        clearTimeout(timer);
+        setTimeout(resolve, 0);
+      };
+    });
+  }
+
+  /** The inbox was listed (`chats.list`): the open session may catch up now. */
+  noteInboxListed(): void {
+    this.#openInboxGate?.();
   }
 
   /**
@@ -445,7 +483,7 @@ export class AppCore implements HandlerContext {
       .catch((error: unknown) => log.warn('stopping live events failed', { error: String(error) }));
     const session = this.#session;
     const id = this.#sessionWorkspaceId;
-    if (!session || !id) return;
+    if (!session || !id || this.#closing) return;
     this.#announceLive();
     const sync = workspaceSyncOf(this.options.settings.get(), id);
     if (!sync.webhooksEnabled) {
@@ -502,6 +540,17 @@ export class AppCore implements HandlerContext {
   async #closeSession(): Promise<void> {
     const session = this.#session;
     if (!session) return;
+    this.#closing = true;
+    try {
+      await this.#closeOpenSession(session);
+    } finally {
+      this.#closing = false;
+    }
+  }
+
+  async #closeOpenSession(session: WorkspaceSession): Promise<void> {
+    // A session closed before its gate opened does not wait out the gate's time.
+    this.#openInboxGate?.();
     // Quit or switch: the subscription is deactivated, the tunnel and listener closed (once a start
     // under way has settled, so nothing is left running behind it; a stuck one is not waited for).
     if (!(await within(this.#realtimeRestarts, 5_000)))

@@ -39,6 +39,8 @@ export interface HandlerContext {
   readonly isDemo: boolean;
   /** Undefined while no workspace is open. */
   readonly notifier: Notifier | undefined;
+  /** The page listed the inbox: a session held back at start-up may catch up with the service now. */
+  noteInboxListed(): void;
   /** Resolves once the session changes under way (a switch, a reopen on another API version) are done. */
   sessionSettled(): Promise<void>;
   workspaceList(): Views.WorkspaceList;

@@ -79,15 +79,17 @@ export function createHandlers(core: HandlerContext): Handlers {
     },
 
     // ── chats
-    'chats.list': (input) =>
-      s().store.chats.list({
+    'chats.list': (input) => {
+      core.noteInboxListed();
+      return s().store.chats.list({
         archived: input.archived,
         unreadOnly: input.unreadOnly,
         limit: input.limit,
         offset: input.offset,
         ...(input.lineId === undefined ? {} : { lineId: input.lineId }),
         ...(input.service ? { service: input.service } : {}),
-      }),
+      });
+    },
     'chats.details': ({ chatId }) => {
       const chat = s().store.chats.get(chatId);
       if (!chat) return null;

@@ -5,7 +5,7 @@ import { pages } from '../api/pagination.ts';
 import type { MessagingService } from './messaging.ts';
 import { createLogger } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
-import { forEachLimited } from '../util.ts';
+import { abortable, forEachLimited } from '../util.ts';
 import { boundHeapGrowth } from './heap.ts';
 import type { Reachability, ServiceReachability } from './reachability.ts';
 import { Reconciler } from './reconciler.ts';
@@ -120,9 +120,14 @@ export class SyncEngine {
   }
 
   /** Starts syncing in the background; resolves when the first sync (or the resume) has finished. */
-  start(): Promise<void> {
-    this.#running ??= this.#run();
+  start(options: { resumeAfter?: Promise<unknown> } = {}): Promise<void> {
+    this.#running ??= this.#run(options.resumeAfter);
     return this.#running;
+  }
+
+  /** Whether a first sync has finished here before: the inbox on disk is the service's, give or take the time away. */
+  get hasCachedInbox(): boolean {
+    return this.#store.cursors.get(INITIAL_DONE) !== undefined;
   }
 
   async stop(): Promise<void> {
@@ -190,10 +195,12 @@ export class SyncEngine {
     this.#wake();
   }
 
-  async #run(): Promise<void> {
+  async #run(resumeAfter: Promise<unknown> | undefined): Promise<void> {
     try {
+      // Catching up waits while the cached inbox is being shown (the answer to its listing comes first).
+      if (resumeAfter && this.hasCachedInbox) await abortable(resumeAfter, this.#signal);
       await this.#api.prepare(this.#bg());
-      if (this.#store.cursors.get(INITIAL_DONE) === undefined) {
+      if (!this.hasCachedInbox) {
         await this.#initialSync();
       } else {
         this.#setStatus({ phase: 'incremental' });
