@@ -11,11 +11,8 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { EventName, Events } from '../shared/contract/events.ts';
-import { AppCore, type AppCoreOptions } from './core/app/app-core.ts';
-import { FileSettingsStore } from './core/settings/index.ts';
-import { KeyringVault } from './core/vault/index.ts';
+import type { AppCore, AppCoreOptions } from './core/app/app-core.ts';
 import { startBrowserServer, type BrowserServer } from './hosts/browser-server.ts';
-import { EmbeddedDemoSandbox } from './hosts/demo-sandbox.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -47,6 +44,11 @@ export async function startBrowserHost(options: {
   maxUploadBytes?: number;
   /** The demo workspace's service (default: the embedded sandbox); tests pass a quiet one. */
   demo?: AppCoreOptions['demo'];
+  /**
+   * Called with the launch URL as soon as the server listens, before the core has started: a page
+   * opened then loads while the core loads, and its first calls wait for the core.
+   */
+  onListening?: (url: string) => void;
 }): Promise<BrowserHost> {
   const rendererDir = options.rendererDir ?? join(ROOT, 'dist', 'renderer');
   if (!existsSync(join(rendererDir, 'index.html')))
@@ -57,18 +59,10 @@ export async function startBrowserHost(options: {
   const sink: { server?: BrowserServer } = {};
   const emit = <E extends EventName>(event: E, payload: Events[E]): void =>
     sink.server?.broadcast(event, payload);
-  const core = await AppCore.start({
-    dataDir: options.dataDir,
-    host: 'browser',
-    version,
-    platform: process.platform,
-    vault: new KeyringVault(options.vaultService ? { service: options.vaultService } : {}),
-    settings: new FileSettingsStore({ dataDir: options.dataDir }),
-    // The page opens links itself (target=_blank, noopener); the host has nothing else to open.
-    ports: { openExternal: async () => undefined },
-    emit,
-    demo: options.demo ?? new EmbeddedDemoSandbox(),
-  });
+  // The server listens first and the core's modules load after: the page's own loading (a new
+  // tab, its scripts) then overlaps the core's start instead of waiting for it.
+  let settle: { resolve(core: AppCore): void; reject(error: unknown): void } | undefined;
+  const core = new Promise<AppCore>((resolve, reject) => (settle = { resolve, reject }));
   const serve = (port: number) =>
     startBrowserServer(core, {
       rendererDir,
@@ -81,23 +75,55 @@ export async function startBrowserHost(options: {
     server = await serve(options.port ?? remembered ?? 0);
   } catch (error) {
     // Last launch's port is taken now (another program has it): any free one will do.
-    if (remembered === undefined || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
-      await core.stop();
-      throw error;
-    }
+    if (remembered === undefined || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     server = await serve(0);
   }
   if (options.port === undefined) rememberPort(options.dataDir, server.port);
   sink.server = server;
+  options.onListening?.(server.launchUrl);
+  let started: AppCore;
+  try {
+    started = await startCore(options, version, emit);
+  } catch (error) {
+    settle?.reject(error);
+    await server.close();
+    throw error;
+  }
+  settle?.resolve(started);
   return {
     url: server.launchUrl,
-    core,
+    core: started,
     server,
     async stop() {
       await server.close();
-      await core.stop();
+      await started.stop();
     },
   };
+}
+
+async function startCore(
+  options: { dataDir: string; vaultService?: string; demo?: AppCoreOptions['demo'] },
+  version: string,
+  emit: AppCoreOptions['emit'],
+): Promise<AppCore> {
+  const [{ AppCore }, { FileSettingsStore }, { KeyringVault }, { EmbeddedDemoSandbox }] = await Promise.all([
+    import('./core/app/app-core.ts'),
+    import('./core/settings/index.ts'),
+    import('./core/vault/index.ts'),
+    import('./hosts/demo-sandbox.ts'),
+  ]);
+  return AppCore.start({
+    dataDir: options.dataDir,
+    host: 'browser',
+    version,
+    platform: process.platform,
+    vault: new KeyringVault(options.vaultService ? { service: options.vaultService } : {}),
+    settings: new FileSettingsStore({ dataDir: options.dataDir }),
+    // The page opens links itself (target=_blank, noopener); the host has nothing else to open.
+    ports: { openExternal: async () => undefined },
+    emit,
+    demo: options.demo ?? new EmbeddedDemoSandbox(),
+  });
 }
 
 const PORT_FILE = 'browser-host-port';
@@ -141,9 +167,11 @@ async function main(): Promise<void> {
   const host = await startBrowserHost({
     dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
     ...(port === undefined ? {} : { port }),
+    onListening: (url) => {
+      console.log(`Parley is running at ${url}`);
+      if (!values['no-open']) openInBrowser(url);
+    },
   });
-  console.log(`Parley is running at ${host.url}`);
-  if (!values['no-open']) openInBrowser(host.url);
   const stop = async (): Promise<void> => {
     await host.stop();
     process.exit(0);

@@ -5,14 +5,12 @@ import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { z } from 'zod';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventName, Events } from '../../shared/contract/events.ts';
 import { stagedView } from '../../shared/contract/staged.ts';
 import type { AppCore } from '../core/app/app-core.ts';
-import { toBridgeError } from '../core/app/errors.ts';
 import { createLogger } from '../core/log/logger.ts';
-import { MAX_ATTACHMENT_BYTES } from '../core/api/outgoing.ts';
+import { MAX_ATTACHMENT_BYTES } from '../core/api/limits.ts';
 import { userFileHeaders } from './user-files.ts';
 
 const log = createLogger('browser-host');
@@ -70,38 +68,6 @@ function plainStatus(reply: FastifyReply, status: number, headers: Record<string
     .send(STATUS_CODES[status] ?? 'Error');
 }
 
-/** A bridge call as the page sends it. Anything else is refused with a protocol error. */
-const CallFrame = z
-  .object({
-    id: z.number().int().nonnegative().safe(),
-    method: z.string().min(1).max(200),
-    input: z.unknown(),
-  })
-  .strict();
-
-type ParsedFrame =
-  | { ok: true; id: number; method: string; input: unknown }
-  | { ok: false; id: number | null; message: string };
-
-function parseFrame(data: RawData, isBinary: boolean): ParsedFrame {
-  if (isBinary) return { ok: false, id: null, message: 'Frames are JSON text, not binary' };
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : String(data));
-  } catch {
-    return { ok: false, id: null, message: 'Malformed frame: not JSON' };
-  }
-  const call = CallFrame.safeParse(value);
-  if (call.success) return { ok: true, ...call.data };
-  const id = (value as { id?: unknown } | null)?.id;
-  return {
-    ok: false,
-    // The id is echoed only when it is one the page could be waiting on.
-    id: typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : null,
-    message: 'A call is {id, method, input}: a whole-number id and a method name',
-  };
-}
-
 function cookieValue(header: string | undefined): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const [name, ...rest] = part.trim().split('=');
@@ -118,14 +84,35 @@ function sameSecret(given: string | undefined, secret: string): boolean {
 }
 
 /**
+ * What only calls and failures need (zod, the core's error mapping), loaded once the server listens
+ * and beside the core's own modules, so that nothing but the web server stands between launch and
+ * the page's first request.
+ */
+let support:
+  | Promise<{
+      parseFrame: typeof import('./bridge-frames.ts').parseFrame;
+      toBridgeError: typeof import('../core/app/errors.ts').toBridgeError;
+    }>
+  | undefined;
+function bridgeSupport() {
+  support ??= Promise.all([import('./bridge-frames.ts'), import('../core/app/errors.ts')]).then(
+    ([frames, errors]) => ({ parseFrame: frames.parseFrame, toBridgeError: errors.toBridgeError }),
+  );
+  return support;
+}
+
+/**
  * Serves the built renderer and carries the bridge over a WebSocket, on 127.0.0.1 only. A random
  * per-launch secret is required: it arrives once in the launch URL and becomes an HttpOnly,
  * SameSite=Strict cookie; the WebSocket also checks Origin. Only the renderer's files are served.
  */
 export async function startBrowserServer(
-  core: AppCore,
+  core: AppCore | Promise<AppCore>,
   options: BrowserServerOptions,
 ): Promise<BrowserServer> {
+  // The page may load (and call) while the core is still starting: its calls wait for it.
+  const ready = Promise.resolve(core);
+  ready.catch(() => undefined); // a core that fails to start is the host's to report
   const secret = randomBytes(24).toString('base64url');
   const maxUpload = options.maxUploadBytes ?? MAX_ATTACHMENT_BYTES;
   let origin = 'http://127.0.0.1';
@@ -220,7 +207,7 @@ export async function startBrowserServer(
           .status(400)
           .send({ code: 'invalid_input', message: 'No file in the upload', retryable: false });
       const bytes = await file.toBuffer();
-      return stagedView(await core.session.staging.stageBytes(bytes, file.filename));
+      return stagedView(await (await ready).session.staging.stageBytes(bytes, file.filename));
     } catch (error) {
       if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
         return reply.status(413).send({
@@ -229,7 +216,7 @@ export async function startBrowserServer(
           retryable: false,
         });
       }
-      const shape = toBridgeError(error);
+      const shape = (await bridgeSupport()).toBridgeError(error);
       return reply.status(shape.code === 'attachment_rejected' ? 422 : 500).send(shape);
     }
   });
@@ -247,16 +234,16 @@ export async function startBrowserServer(
   app.get('/attachments/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
     try {
-      return await serveFile(reply, await core.attachmentFile(id));
+      return await serveFile(reply, await (await ready).attachmentFile(id));
     } catch (error) {
-      return reply.status(502).send(toBridgeError(error));
+      return reply.status(502).send((await bridgeSupport()).toBridgeError(error));
     }
   });
 
   app.get('/staged/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
     // No workspace open is no such file either: 404, not a failure.
-    return serveFile(reply, core.stagedFile(id));
+    return serveFile(reply, (await ready).stagedFile(id));
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
@@ -284,29 +271,36 @@ export async function startBrowserServer(
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
       };
       ws.on('message', (data, isBinary) => {
-        const call = parseFrame(data, isBinary);
-        if (!call.ok) {
-          answer({
-            id: call.id,
-            ok: false,
-            error: { code: 'invalid_input', message: call.message, retryable: false },
-          });
-          return;
-        }
-        const { id } = call;
-        void core
-          .dispatch(call.method, call.input)
-          .catch((error: unknown) => ({ ok: false as const, error: toBridgeError(error) }))
-          .then((result) =>
-            answer(
-              result.ok ? { id, ok: true, value: result.value } : { id, ok: false, error: result.error },
-            ),
-          );
+        // Frames are read once their reader has loaded, and calls dispatched once the core has
+        // started (the page may be quicker than both), in the order they came.
+        void bridgeSupport()
+          .then(({ parseFrame, toBridgeError }) => {
+            const call = parseFrame(data, isBinary);
+            if (!call.ok) {
+              answer({
+                id: call.id,
+                ok: false,
+                error: { code: 'invalid_input', message: call.message, retryable: false },
+              });
+              return;
+            }
+            const { id } = call;
+            void ready
+              .then((started) => started.dispatch(call.method, call.input))
+              .catch((error: unknown) => ({ ok: false as const, error: toBridgeError(error) }))
+              .then((result) =>
+                answer(
+                  result.ok ? { id, ok: true, value: result.value } : { id, ok: false, error: result.error },
+                ),
+              );
+          })
+          .catch((error: unknown) => log.warn('bridge call not handled', { error: String(error) }));
       });
     });
   });
 
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+  void bridgeSupport();
   const port = (app.server.address() as AddressInfo).port;
   origin = `http://127.0.0.1:${port}`;
   allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);

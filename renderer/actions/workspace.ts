@@ -23,9 +23,10 @@ export async function loadWorkspaceData(): Promise<void> {
       void restorePlace(settings.place);
     }),
     loadLines(),
-    loadChats(),
+    // The inbox first: the workbench's lists (Waiting on you carries whole chats) are asked for once
+    // its rows are in, so their answers do not stand between the rows and the first frame.
+    loadChats().then(() => loadWorkbench()),
     refreshLiveStatus(),
-    loadWorkbench(),
   ]).catch((error: unknown) => getState().pushToast(errorText(error), 'error'));
 }
 

@@ -60,7 +60,10 @@ export const createComposerSlice: StateCreator<Store, [], [], ComposerSlice> = (
       if (!timeline) return { drafts };
       return {
         drafts,
-        timelines: { ...s.timelines, [chatId]: { ...timeline, messages: mergeMessages(timeline.messages, [echo]) } },
+        timelines: {
+          ...s.timelines,
+          [chatId]: { ...timeline, messages: mergeMessages(timeline.messages, [echo]) },
+        },
       };
     }),
   setEditing: (editing) => set({ editing }),

@@ -36,13 +36,19 @@ const send = (message: unknown): void => {
 
 // Not the subject here: the client's request budget should not pace the sync.
 budgetFor(url, token, { ratePerSecond: 100_000, burst: 100_000 });
-const host = await startBrowserHost({
+// Announced as soon as the server listens (the core still starting), as `npm start` opens the
+// browser then; requests wait for the core.
+const starting = startBrowserHost({
   dataDir,
   // No port: the data folder's last one when free, as `npm start` listens (the browser's cache is per origin).
   vaultService,
   demo: { start: async () => ({ url, token }) },
+  onListening: (launchUrl) => send({ event: 'listening', url: launchUrl }),
 });
-send({ event: 'listening', url: host.url });
+starting.catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
 
 const gc = (globalThis as { gc?: () => void }).gc;
 interface Request {
@@ -62,10 +68,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
         const heap = getHeapStatistics();
         send({ id: request.id, ok: true, value: { used: heap.used_heap_size, total: heap.total_heap_size } });
       } else if (request.cmd === 'dispatch' && request.method) {
-        const result = await host.core.dispatch(request.method, request.input as never);
+        const result = await (await starting).core.dispatch(request.method, request.input as never);
         send({ id: request.id, ...result });
       } else if (request.cmd === 'stop') {
-        await host.stop();
+        await (await starting).stop();
         send({ id: request.id, ok: true, value: null });
         process.exit(0);
       } else throw new Error(`unknown request ${line}`);

@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import mime from 'mime-types';
 import { FormData } from 'undici';
 import { PartnerApiError } from './errors.ts';
+import { MAX_ATTACHMENT_BYTES } from './limits.ts';
 
 export interface OutgoingFile {
   /** Absolute path of the file on disk. */
@@ -42,8 +43,7 @@ export const ALLOWED_ATTACHMENT_TYPES: ReadonlySet<string> = new Set([
   'text/plain',
 ]);
 
-/** API-GAPS: 100 MB per file. */
-export const MAX_ATTACHMENT_BYTES = 100 * 1024 * 1024;
+export { MAX_ATTACHMENT_BYTES };
 
 const IDEMPOTENCY_KEY = /^[a-zA-Z0-9_-]+$/;
 

@@ -21,6 +21,8 @@ function ConversationsItem(props: HTMLAttributes<HTMLDivElement>) {
 }
 
 const COMPONENTS = { List: ConversationsList, Item: ConversationsItem };
+/** Rows drawn before the list knows its height: a tall window's worth at 64 px a row. */
+const FIRST_FRAME_ROWS = 18;
 
 /** Once per page load: the first frame with inbox rows in it (bench:ui's "inbox interactive"). */
 let inboxShown = false;
@@ -128,6 +130,9 @@ export function ChatList() {
         itemsRendered={onRowsRendered}
         increaseViewportBy={400}
         defaultItemHeight={64}
+        // The first rows are drawn in the first frame, before the list has measured its viewport
+        // (about a screenful: it renders exactly as many as it needs once it has).
+        initialItemCount={Math.min(chatIds.length, FIRST_FRAME_ROWS)}
         // The rows are the Tab stops (arrow keys move between them); the scroller is not one more.
         tabIndex={-1}
       />

@@ -109,7 +109,10 @@ describe('a restart on a cached inbox', () => {
   it('lists the inbox from disk before asking the service anything, then catches up with what came in meanwhile', async () => {
     // Given a customer who wrote while Parley was closed
     const chatId = chatIds[0];
-    await control(sandbox, 'POST', '/inbound/message', { chat_id: chatId, text: 'Written while you were away' });
+    await control(sandbox, 'POST', '/inbound/message', {
+      chat_id: chatId,
+      text: 'Written while you were away',
+    });
 
     // When Parley starts again (its page slow to come: the gate would hold a minute) and the page
     // asks its first questions
@@ -128,7 +131,8 @@ describe('a restart on a cached inbox', () => {
 
     // And once it is listed, the sync catches up: the message written meanwhile arrives
     await eventually(
-      () => core?.session.store.chats.get(chatId as number)?.lastMessage?.text === 'Written while you were away',
+      () =>
+        core?.session.store.chats.get(chatId as number)?.lastMessage?.text === 'Written while you were away',
       'the message written while away',
     );
     expect(seen.length).toBeGreaterThan(0);
