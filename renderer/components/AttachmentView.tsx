@@ -11,6 +11,7 @@ import { inlineMediaType } from '../../shared/contract/media.ts';
 import type { Attachment } from '../../shared/domain.ts';
 import { attachmentKind, isInlineImage, isInlineVideo } from '../lib/attachment-rules.ts';
 import { formatBytes } from '../lib/format.ts';
+import { keepImage } from '../lib/image-keepalive.ts';
 
 export interface AttachmentActions {
   /** The URL the app serves this attachment from. */
@@ -47,6 +48,7 @@ export function AttachmentView({
           alt={attachment.filename}
           loading="lazy"
           decoding="async"
+          onLoad={() => keepImage(src)}
           onError={() => setBroken(true)}
         />
       </button>
