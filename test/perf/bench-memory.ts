@@ -41,7 +41,7 @@ import { bulkCustomerPhone } from '../../sandbox/seed/numbers.ts';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/methods.ts';
 import { png } from '../e2e/support/files.ts';
 import { machine, ROOT, spawnSandbox, writeReport, type SandboxProcess } from './lib.ts';
-import { NODE_COMPILE_CACHE } from '../../scripts/start.ts';
+import { HOST_NODE_FLAGS, NODE_COMPILE_CACHE } from '../../scripts/start.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -124,6 +124,8 @@ export async function startHost(
     process.execPath,
     [
       '--expose-gc',
+      // As `npm start` runs the host.
+      ...HOST_NODE_FLAGS,
       join(ROOT, 'test/perf/memory-host.ts'),
       '--data-dir',
       dataDir,

@@ -32,6 +32,7 @@ import { closeSharedDispatcher } from '../../electron/core/api/http.ts';
 import { setLogSink } from '../../electron/core/log/logger.ts';
 import { WorkspaceSession } from '../../electron/core/session.ts';
 import { inspectStore } from '../integration/store-inspector.ts';
+import { HOST_NODE_FLAGS } from '../../scripts/start.ts';
 import { machine, spawnSandbox, writeReport } from './lib.ts';
 
 const DEFAULT_SEED = 'bulk:5000x50';
@@ -526,7 +527,8 @@ function runClientProcess(config: ClientConfig, signal: AbortSignal): Promise<Re
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [fileURLToPath(import.meta.url), '--client', JSON.stringify(config)],
+      // The client is the app's core: its process runs with the V8 flags `npm start` gives the host.
+      [...HOST_NODE_FLAGS, fileURLToPath(import.meta.url), '--client', JSON.stringify(config)],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },
