@@ -95,10 +95,22 @@ function processArgs(pid: number): string[] {
   return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
 }
 
-function rssBytes(pid: number): number {
-  const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!match) throw new Error(`no VmRSS for process ${pid}`);
+function statusBytes(pid: number, field: 'VmRSS' | 'RssFile'): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no ${field} for process ${pid}`);
   return Number(match[1]) * 1024;
+}
+
+function rssBytes(pid: number): number {
+  return statusBytes(pid, 'VmRSS');
+}
+
+/**
+ * The part of a process's RSS that is its executable and libraries mapped from disk (Node's, or
+ * Chromium's 120 MB binary): counted in RSS, but the same pages every process running it shares.
+ */
+function fileBackedBytes(pid: number): number {
+  return statusBytes(pid, 'RssFile');
 }
 
 // ── the host, in its own process ─────────────────────────────────────────────────────────────
@@ -299,6 +311,9 @@ interface Sample {
   together_mb: number;
   core_heap_after_gc_mb: number;
   page_heap_after_gc_mb: number;
+  /** Of each RSS, the pages mapped from files (the executable and its libraries, shared). */
+  host_rss_file_backed_mb: number;
+  renderer_rss_file_backed_mb: number;
 }
 
 /** `others`: renderers that existed before the page was opened (not the page's). */
@@ -327,6 +342,8 @@ async function sample(
     together_mb: mb(hostRss + rendererRss),
     core_heap_after_gc_mb: mb(await host.heapUsed()),
     page_heap_after_gc_mb: mb(await pageHeapUsed(page)),
+    host_rss_file_backed_mb: mb(fileBackedBytes(host.pid)),
+    renderer_rss_file_backed_mb: mb(pids.reduce((sum, pid) => sum + fileBackedBytes(pid), 0)),
   };
 }
 
@@ -601,6 +618,11 @@ async function main(): Promise<void> {
         host_rss_mb: end.host_rss_mb,
         renderer_rss_mb: end.renderer_rss_mb,
         together_mb: end.together_mb,
+        of_which_file_backed_mb: {
+          host: end.host_rss_file_backed_mb,
+          renderer: end.renderer_rss_file_backed_mb,
+          what: 'pages of the executables and libraries (Node, Chromium) mapped from disk, shared by every process running them',
+        },
       },
       last_half_slope_mb_per_min: {
         together: trend((s) => s.together_mb),
