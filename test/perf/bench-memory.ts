@@ -199,12 +199,26 @@ export async function control<T = unknown>(service: SandboxProcess, path: string
   return (await response.json()) as T;
 }
 
+/** The day's service: the bulk organization, quiet, with its rate limit lifted. */
+export function spawnDaySandbox(org: { chats: number; perChat: number }): Promise<SandboxProcess> {
+  return spawnSandbox([
+    '--seed',
+    `bulk:${org.chats}x${org.perChat}`,
+    '--quiet',
+    '--rate',
+    '100000',
+    '--burst',
+    '100000',
+  ]);
+}
+
 /** The long chat: a customer not in the bulk seed, messages built through the control API. */
-async function seedLongChat(
+export async function seedLongChat(
   service: SandboxProcess,
   messages: number,
+  bulkChats = ORG.chats,
 ): Promise<{ chatId: number; from: string }> {
-  const from = bulkCustomerPhone(ORG.chats);
+  const from = bulkCustomerPhone(bulkChats);
   const { chat_id: chatId } = await control<{ chat_id: number }>(service, '/inbound/message', {
     from,
     text: 'Hi! Is the 10am appointment still on for tomorrow?',
@@ -221,7 +235,7 @@ async function seedLongChat(
 }
 
 /** A loopback file server the service downloads customers' photos from. */
-async function photoServer(): Promise<{ url: string; close(): Promise<void> }> {
+export async function photoServer(): Promise<{ url: string; close(): Promise<void> }> {
   const photo = png(320, 240, [40, 120, 220]);
   const server = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'image/png', 'content-length': photo.length });
@@ -279,7 +293,10 @@ export async function waitForMark(page: Page, name: string, after = 0, timeout =
 
 export const pageNow = (page: Page): Promise<number> => page.evaluate(() => performance.now());
 
-async function rendererPids(browser: Browser, except: ReadonlySet<number> = new Set()): Promise<number[]> {
+export async function rendererPids(
+  browser: Browser,
+  except: ReadonlySet<number> = new Set(),
+): Promise<number[]> {
   const cdp = await browser.newBrowserCDPSession();
   const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
     processInfo: Array<{ type: string; id: number }>;
@@ -360,22 +377,23 @@ interface DayCounts {
 }
 
 /** Customers writing at a steady rate to random chats, some with a photo, until `until`. */
-async function customers(
+export async function customers(
   service: SandboxProcess,
   longChat: { chatId: number },
   photoUrl: string,
-  until: number,
-  counts: DayCounts,
+  done: () => boolean,
+  counts: Pick<DayCounts, 'inbound' | 'inbound_failed'>,
+  bulkChats = ORG.chats,
 ): Promise<void> {
   const interval = 1000 / INBOUND_PER_SECOND;
   const inFlight = new Set<Promise<unknown>>();
-  for (let i = 0, next = wallNow(); wallNow() < until; i++, next += interval) {
+  for (let i = 0, next = wallNow(); !done(); i++, next += interval) {
     await sleep(Math.max(0, next - wallNow()));
     // Every tenth to the long chat (so its tail moves), every 25th with a photo.
     const target =
       i % 10 === 0
         ? { chat_id: longChat.chatId }
-        : { from: bulkCustomerPhone(Math.floor(Math.random() * ORG.chats)) };
+        : { from: bulkCustomerPhone(Math.floor(Math.random() * bulkChats)) };
     const body = {
       ...target,
       text: `Customer message ${i + 1} (${randomUUID().slice(0, 8)})`,
@@ -391,6 +409,54 @@ async function customers(
   await Promise.all(inFlight);
 }
 
+/**
+ * Adds the organization as the agent's own workspace (not the demo, whose cache is dropped at every
+ * launch: a cold start then opens a cached inbox, as an agent's next morning does) and waits out its
+ * first sync.
+ */
+export async function addWorkspaceAndSync(
+  host: HostProcess,
+  service: SandboxProcess,
+  chats: number,
+): Promise<void> {
+  await host.call('workspaces.add', {
+    name: 'Bench',
+    baseUrl: service.url,
+    token: service.token,
+    apiVersion: 'v2',
+  });
+  const syncing = wallNow();
+  for (;;) {
+    // (While the added workspace replaces the demo, none is open for a moment.)
+    const status = await host.call('app.syncStatus', {}).catch(() => null);
+    if (status?.phase === 'incremental' && status.chatsKnown >= chats) return;
+    if (wallNow() - syncing > 20 * 60_000)
+      throw new Error(`the first sync did not finish: ${JSON.stringify(status)}`);
+    await sleep(500);
+  }
+}
+
+/** Live events on, through the direct tunnel (the service's webhooks reach the host on loopback). */
+export async function turnLiveEventsOn(host: HostProcess): Promise<void> {
+  await host.call('webhooks.configure', { enabled: true, provider: 'direct' });
+  for (let i = 0; (await host.call('webhooks.status', {})).state !== 'live'; i++) {
+    if (i > 300) throw new Error('live events did not turn on');
+    await sleep(100);
+  }
+}
+
+/** The title of the inbox's top conversation: the long chat, whose newest message is the latest. */
+export async function topConversationTitle(page: Page): Promise<string> {
+  const title = await page
+    .getByRole('list', { name: 'Conversations' })
+    .getByRole('button')
+    .first()
+    .getAttribute('aria-label')
+    .then((label) => label?.split('. ')[0] ?? '');
+  if (!title) throw new Error('the long chat is not at the top of the inbox');
+  return title;
+}
+
 export async function openLongChat(page: Page, title: string): Promise<void> {
   // Already open (a switch can land on it): choosing it again paints nothing new.
   if ((await page.getByRole('textbox', { name: `Message ${title}` }).count()) > 0) return;
@@ -402,48 +468,68 @@ export async function openLongChat(page: Page, title: string): Promise<void> {
 }
 
 /** The agent: switches every 2 s, sends, scrolls back in the long chat, opens photos. */
+// The agent's steps, one at a time (memory-breakdown.ts repeats each alone).
+
+/** Alt+↓ to the next conversation, until its timeline is painted. */
+export async function switchConversation(page: Page): Promise<void> {
+  const after = await pageNow(page);
+  await page.keyboard.press('Alt+ArrowDown');
+  await waitForMark(page, 'timeline-painted', after).catch(() => undefined);
+}
+
+/** Opens the newest photo of the long chat in the viewer and closes it; false when none was there. */
+export async function openNewestPhoto(page: Page, longTitle: string): Promise<boolean> {
+  // The newest photos are at the bottom of the long chat, wherever the agent last left it.
+  await openLongChat(page, longTitle);
+  await page.getByRole('log', { name: 'Messages' }).hover();
+  for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 50_000);
+  const open = page.getByRole('log', { name: 'Messages' }).getByRole('button', { name: /^Open .*\.png$/ });
+  await open
+    .last()
+    .waitFor({ timeout: 5_000 })
+    .catch(() => undefined);
+  if ((await open.count()) === 0) return false;
+  await open.last().click();
+  await page.getByRole('dialog').waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  return true;
+}
+
+/** Scrolls back through the long chat (30 wheel steps of 800 px). */
+export async function scrollBackLongChat(page: Page, longTitle: string): Promise<void> {
+  await openLongChat(page, longTitle);
+  await page.getByRole('log', { name: 'Messages' }).hover();
+  for (let i = 0; i < 30; i++) {
+    await page.mouse.wheel(0, -800);
+    await sleep(16);
+  }
+}
+
+/** Sends a reply in the open conversation, until its bubble is on screen. */
+export async function sendReply(page: Page): Promise<void> {
+  const box = page.getByRole('textbox', { name: /^Message / });
+  await box.fill(`On our way, see you soon (${randomUUID().slice(0, 8)})`);
+  const before = await pageNow(page);
+  await box.press('Enter');
+  await waitForMark(page, 'bubble-rendered', before).catch(() => undefined);
+}
+
 async function agent(page: Page, longTitle: string, until: number, counts: DayCounts): Promise<void> {
   for (let tick = 1, next = wallNow(); wallNow() < until; tick++) {
     next += SWITCH_EVERY_MS;
-    const after = await pageNow(page);
-    await page.keyboard.press('Alt+ArrowDown');
-    await waitForMark(page, 'timeline-painted', after).catch(() => undefined);
+    await switchConversation(page);
     counts.switches++;
     if (tick % ATTACHMENT_EVERY === 0) {
-      // The newest photos are at the bottom of the long chat, wherever the agent last left it.
-      await openLongChat(page, longTitle);
-      await page.getByRole('log', { name: 'Messages' }).hover();
-      for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 50_000);
-      const open = page
-        .getByRole('log', { name: 'Messages' })
-        .getByRole('button', { name: /^Open .*\.png$/ });
-      await open
-        .last()
-        .waitFor({ timeout: 5_000 })
-        .catch(() => undefined);
-      if ((await open.count()) > 0) {
-        await open.last().click();
-        await page.getByRole('dialog').waitFor();
-        await page.keyboard.press('Escape');
-        await page.getByRole('dialog').waitFor({ state: 'detached' });
-        counts.attachments_opened++;
-      } else counts.attachments_not_found++;
+      if (await openNewestPhoto(page, longTitle)) counts.attachments_opened++;
+      else counts.attachments_not_found++;
     }
     if (tick % SCROLL_EVERY === 0) {
-      await openLongChat(page, longTitle);
-      await page.getByRole('log', { name: 'Messages' }).hover();
-      for (let i = 0; i < 30; i++) {
-        await page.mouse.wheel(0, -800);
-        await sleep(16);
-      }
+      await scrollBackLongChat(page, longTitle);
       counts.scrolls++;
     }
     if (tick % SEND_EVERY === 0) {
-      const box = page.getByRole('textbox', { name: /^Message / });
-      await box.fill(`On our way, see you soon (${randomUUID().slice(0, 8)})`);
-      const before = await pageNow(page);
-      await box.press('Enter');
-      await waitForMark(page, 'bubble-rendered', before).catch(() => undefined);
+      await sendReply(page);
       counts.sends++;
     }
     await sleep(Math.max(0, next - wallNow()));
@@ -461,15 +547,7 @@ async function main(): Promise<void> {
   const load = { before: loadavg().map((n) => round(n, 2)) };
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-memory-'));
   const vaultService = `parley-bench-memory-${randomUUID()}`;
-  const service = await spawnSandbox([
-    '--seed',
-    `bulk:${ORG.chats}x${ORG.perChat}`,
-    '--quiet',
-    '--rate',
-    '100000',
-    '--burst',
-    '100000',
-  ]);
+  const service = await spawnDaySandbox(ORG);
   const photos = await photoServer();
   let browser: Browser | null = null;
   let host: HostProcess | null = null;
@@ -492,23 +570,8 @@ async function main(): Promise<void> {
 
     // 1. The first sync, and the long chat's whole history (as scrolling back would fetch it).
     host = await startHost(dataDir, service, vaultService);
-    // The agent's own workspace, not the demo (whose cache is dropped at every launch): the cold
-    // start below then opens a cached inbox, as an agent's next morning does.
-    await host.call('workspaces.add', {
-      name: 'Bench',
-      baseUrl: service.url,
-      token: service.token,
-      apiVersion: 'v2',
-    });
     const syncing = wallNow();
-    for (;;) {
-      // (While the added workspace replaces the demo, none is open for a moment.)
-      const status = await host.call('app.syncStatus', {}).catch(() => null);
-      if (status?.phase === 'incremental' && status.chatsKnown >= ORG.chats + 1) break;
-      if (wallNow() - syncing > 20 * 60_000)
-        throw new Error(`the first sync did not finish: ${JSON.stringify(status)}`);
-      await sleep(500);
-    }
+    await addWorkspaceAndSync(host, service, ORG.chats + 1);
     const firstSyncS = round((wallNow() - syncing) / 1000);
     for (;;) {
       const { complete } = await host.call('messages.loadOlder', { chatId: longChat.chatId });
@@ -560,18 +623,8 @@ async function main(): Promise<void> {
     console.log('bench:memory: cold start', report.cold_start);
 
     // 3. The day.
-    await host.call('webhooks.configure', { enabled: true, provider: 'direct' });
-    for (let i = 0; (await host.call('webhooks.status', {})).state !== 'live'; i++) {
-      if (i > 300) throw new Error('live events did not turn on');
-      await sleep(100);
-    }
-    const longTitle = await page
-      .getByRole('list', { name: 'Conversations' })
-      .getByRole('button')
-      .first()
-      .getAttribute('aria-label')
-      .then((label) => label?.split('. ')[0] ?? '');
-    if (!longTitle) throw new Error('the long chat is not at the top of the inbox');
+    await turnLiveEventsOn(host);
+    const longTitle = await topConversationTitle(page);
     await openLongChat(page, longTitle);
 
     const startedAt = wallNow();
@@ -588,7 +641,7 @@ async function main(): Promise<void> {
     const samples: Sample[] = [await sample(browser, others, page, host, startedAt)];
     console.log('bench:memory:', samples[0]);
     const day = Promise.all([
-      customers(service, longChat, photos.url, until, counts),
+      customers(service, longChat, photos.url, () => wallNow() >= until, counts),
       agent(page, longTitle, until, counts),
     ]);
     let dayDone = false;

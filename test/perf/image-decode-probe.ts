@@ -25,16 +25,21 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Browser, Page } from '@playwright/test';
 import {
+  addWorkspaceAndSync,
   control,
   launchBrowser,
   openLongChat,
   pageNow,
+  photoServer,
+  rendererPids,
+  seedLongChat,
+  spawnDaySandbox,
   startHost,
+  topConversationTitle,
   waitForMark,
   type HostProcess,
 } from './bench-memory.ts';
-import { memoryInfraDump, photoServer, rendererPids, seedLongChat, smaps } from './memory-breakdown.ts';
-import { spawnSandbox } from './lib.ts';
+import { memoryInfraDump, smaps } from './memory-breakdown.ts';
 
 const { values: args } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, repeat: { type: 'string', default: '10' } },
@@ -63,32 +68,14 @@ declare global {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-decode-probe-'));
   const vault = `parley-decode-probe-${randomUUID()}`;
-  const service = await spawnSandbox([
-    '--seed',
-    `bulk:${ORG.chats}x${ORG.perChat}`,
-    '--quiet',
-    '--rate',
-    '100000',
-    '--burst',
-    '100000',
-  ]);
+  const service = await spawnDaySandbox(ORG);
   const photos = await photoServer();
   let browser: Browser | null = null;
   let host: HostProcess | null = null;
   try {
-    const longChat = await seedLongChat(service, ORG.longChat);
+    const longChat = await seedLongChat(service, ORG.longChat, ORG.chats);
     host = await startHost(dataDir, service, vault);
-    await host.call('workspaces.add', {
-      name: 'Bench',
-      baseUrl: service.url,
-      token: service.token,
-      apiVersion: 'v2',
-    });
-    for (;;) {
-      const status = await host.call('app.syncStatus', {}).catch(() => null);
-      if (status?.phase === 'incremental' && status.chatsKnown >= ORG.chats + 1) break;
-      await sleep(500);
-    }
+    await addWorkspaceAndSync(host, service, ORG.chats + 1);
     const chromium = await launchBrowser();
     browser = chromium;
     const others = new Set(await rendererPids(chromium));
@@ -116,12 +103,7 @@ async function main(): Promise<void> {
         });
     }
     await sleep(3000);
-    const longTitle = await page
-      .getByRole('list', { name: 'Conversations' })
-      .getByRole('button')
-      .first()
-      .getAttribute('aria-label')
-      .then((label) => label?.split('. ')[0] ?? '');
+    const longTitle = await topConversationTitle(page);
     await page.evaluate(() => {
       performance.setResourceTimingBufferSize(1_000_000);
       const state: ImgCounts = { inserted: 0, removed: 0, srcs: new Set<string>() };

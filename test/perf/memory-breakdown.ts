@@ -32,24 +32,29 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Browser, CDPSession, Page } from '@playwright/test';
-import { bulkCustomerPhone } from '../../sandbox/seed/numbers.ts';
-import { png } from '../e2e/support/files.ts';
 import {
-  control,
+  addWorkspaceAndSync,
+  customers,
   launchBrowser,
   openLongChat,
-  pageNow,
+  photoServer,
+  rendererPids,
+  seedLongChat,
+  spawnDaySandbox,
+  openNewestPhoto,
+  scrollBackLongChat,
+  sendReply,
   startHost,
+  switchConversation,
+  topConversationTitle,
+  turnLiveEventsOn,
   waitForMark,
   type HostProcess,
 } from './bench-memory.ts';
-import { spawnSandbox, type SandboxProcess } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -71,8 +76,8 @@ const PROBE = args.probe === true;
 const ORG = QUICK
   ? { chats: 200, perChat: 10, longChat: 2_000 }
   : { chats: 2_000, perChat: 50, longChat: 20_000 };
-// As bench-memory's full day (its quick run shortens the scroll and photo periods).
-const INBOUND_PER_SECOND = 5;
+// As bench-memory's full day (its quick run shortens the scroll and photo periods); customers write
+// at bench-memory's rate.
 const SWITCH_EVERY_MS = 2_000;
 const SEND_EVERY = 5;
 const SCROLL_EVERY = QUICK ? 5 : 15;
@@ -83,38 +88,7 @@ const wallNow = (): number => performance.timeOrigin + performance.now();
 const MB = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
 const log = (...a: unknown[]) => console.log('[breakdown]', ...a);
 
-// ── the day (copied from bench-memory.ts, which does not export these) ───────────────────────
-
-export async function seedLongChat(service: SandboxProcess, messages: number): Promise<{ chatId: number }> {
-  const from = bulkCustomerPhone(ORG.chats);
-  const { chat_id: chatId } = await control<{ chat_id: number }>(service, '/inbound/message', {
-    from,
-    text: 'Hi! Is the 10am appointment still on for tomorrow?',
-  });
-  for (let sent = 1; sent < messages; sent += 50) {
-    const batch = Math.min(50, messages - sent);
-    await Promise.all(
-      Array.from({ length: batch }, (_, i) =>
-        control(service, '/inbound/message', { chat_id: chatId, text: `Earlier message ${sent + i}` }),
-      ),
-    );
-  }
-  return { chatId };
-}
-
-export async function photoServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const photo = png(320, 240, [40, 120, 220]);
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'image/png', 'content-length': photo.length });
-    response.end(photo);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/photo.png`,
-    close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
-  };
-}
+// ── the day (bench-memory.ts's customers; the agent's steps below) ───────────────────────────
 
 interface Counts {
   inbound: number;
@@ -135,76 +109,23 @@ const counts: Counts = {
   photos_not_found: 0,
 };
 
-async function customers(
-  service: SandboxProcess,
-  longChat: { chatId: number },
-  photoUrl: string,
-  until: () => boolean,
-): Promise<void> {
-  const interval = 1000 / INBOUND_PER_SECOND;
-  const inFlight = new Set<Promise<unknown>>();
-  for (let i = 0, next = wallNow(); !until(); i++, next += interval) {
-    await sleep(Math.max(0, next - wallNow()));
-    const target =
-      i % 10 === 0
-        ? { chat_id: longChat.chatId }
-        : { from: bulkCustomerPhone(Math.floor(Math.random() * ORG.chats)) };
-    const body = {
-      ...target,
-      text: `Customer message ${i + 1} (${randomUUID().slice(0, 8)})`,
-      ...(i % 25 === 0 ? { attachment_urls: [photoUrl] } : {}),
-    };
-    const call = control(service, '/inbound/message', body).then(
-      () => counts.inbound++,
-      () => counts.inbound_failed++,
-    );
-    inFlight.add(call);
-    void call.finally(() => inFlight.delete(call));
-  }
-  await Promise.all(inFlight);
-}
-
 async function switchOnce(page: Page): Promise<void> {
-  const after = await pageNow(page);
-  await page.keyboard.press('Alt+ArrowDown');
-  await waitForMark(page, 'timeline-painted', after).catch(() => undefined);
+  await switchConversation(page);
   counts.switches++;
 }
 
 async function openPhoto(page: Page, longTitle: string): Promise<void> {
-  await openLongChat(page, longTitle);
-  await page.getByRole('log', { name: 'Messages' }).hover();
-  for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 50_000);
-  const open = page.getByRole('log', { name: 'Messages' }).getByRole('button', { name: /^Open .*\.png$/ });
-  await open
-    .last()
-    .waitFor({ timeout: 5_000 })
-    .catch(() => undefined);
-  if ((await open.count()) > 0) {
-    await open.last().click();
-    await page.getByRole('dialog').waitFor();
-    await page.keyboard.press('Escape');
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
-    counts.photos++;
-  } else counts.photos_not_found++;
+  if (await openNewestPhoto(page, longTitle)) counts.photos++;
+  else counts.photos_not_found++;
 }
 
 async function scrollBack(page: Page, longTitle: string): Promise<void> {
-  await openLongChat(page, longTitle);
-  await page.getByRole('log', { name: 'Messages' }).hover();
-  for (let i = 0; i < 30; i++) {
-    await page.mouse.wheel(0, -800);
-    await sleep(16);
-  }
+  await scrollBackLongChat(page, longTitle);
   counts.scrolls++;
 }
 
 async function send(page: Page): Promise<void> {
-  const box = page.getByRole('textbox', { name: /^Message / });
-  await box.fill(`On our way, see you soon (${randomUUID().slice(0, 8)})`);
-  const before = await pageNow(page);
-  await box.press('Enter');
-  await waitForMark(page, 'bubble-rendered', before).catch(() => undefined);
+  await sendReply(page);
   counts.sends++;
 }
 
@@ -220,23 +141,6 @@ async function agent(page: Page, longTitle: string, until: () => boolean): Promi
 }
 
 // ── measuring ────────────────────────────────────────────────────────────────────────────────
-
-function processArgs(pid: number): string[] {
-  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
-}
-
-export async function rendererPids(
-  browser: Browser,
-  except: ReadonlySet<number> = new Set(),
-): Promise<number[]> {
-  const cdp = await browser.newBrowserCDPSession();
-  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
-  await cdp.detach();
-  const isBrowserUi = (pid: number) => processArgs(pid).includes('--top-chrome-webui');
-  return processInfo
-    .filter((p) => p.type === 'renderer' && !except.has(p.id) && !isBrowserUi(p.id))
-    .map((p) => p.id);
-}
 
 /** A trace event as Chromium reports it in Tracing.dataCollected: only the fields read here. */
 interface TraceEvent {
@@ -546,36 +450,17 @@ function printDelta(a: Checkpoint, b: Checkpoint): void {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-memory-breakdown-'));
   const vaultService = `parley-memory-breakdown-${randomUUID()}`;
-  const service = await spawnSandbox([
-    '--seed',
-    `bulk:${ORG.chats}x${ORG.perChat}`,
-    '--quiet',
-    '--rate',
-    '100000',
-    '--burst',
-    '100000',
-  ]);
+  const service = await spawnDaySandbox(ORG);
   const photos = await photoServer();
   let browser: Browser | null = null;
   let host: HostProcess | null = null;
   const checkpoints: Checkpoint[] = [];
   try {
-    const longChat = await seedLongChat(service, ORG.longChat);
+    const longChat = await seedLongChat(service, ORG.longChat, ORG.chats);
     log('long chat seeded');
     host = await startHost(dataDir, service, vaultService);
-    await host.call('workspaces.add', {
-      name: 'Bench',
-      baseUrl: service.url,
-      token: service.token,
-      apiVersion: 'v2',
-    });
     const syncing = wallNow();
-    for (;;) {
-      const status = await host.call('app.syncStatus', {}).catch(() => null);
-      if (status?.phase === 'incremental' && status.chatsKnown >= ORG.chats + 1) break;
-      if (wallNow() - syncing > 20 * 60_000) throw new Error('first sync did not finish');
-      await sleep(500);
-    }
+    await addWorkspaceAndSync(host, service, ORG.chats + 1);
     for (;;) {
       const { complete } = await host.call('messages.loadOlder', { chatId: longChat.chatId });
       if (complete) break;
@@ -599,18 +484,8 @@ async function main(): Promise<void> {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('HeapProfiler.enable');
 
-    await host.call('webhooks.configure', { enabled: true, provider: 'direct' });
-    for (let i = 0; (await host.call('webhooks.status', {})).state !== 'live'; i++) {
-      if (i > 300) throw new Error('live events did not turn on');
-      await sleep(100);
-    }
-    const longTitle = await page
-      .getByRole('list', { name: 'Conversations' })
-      .getByRole('button')
-      .first()
-      .getAttribute('aria-label')
-      .then((label) => label?.split('. ')[0] ?? '');
-    if (!longTitle) throw new Error('the long chat is not at the top of the inbox');
+    await turnLiveEventsOn(host);
+    const longTitle = await topConversationTitle(page);
     await openLongChat(page, longTitle);
 
     const startedAt = wallNow();
@@ -634,7 +509,10 @@ async function main(): Promise<void> {
     let stop = false;
     const dayEnd = startedAt + (WARM_UP_MIN + MINUTES) * 60_000;
     const until = () => stop || wallNow() >= dayEnd;
-    const day = Promise.all([customers(service, longChat, photos.url, until), agent(page, longTitle, until)]);
+    const day = Promise.all([
+      customers(service, longChat, photos.url, until, counts, ORG.chats),
+      agent(page, longTitle, until),
+    ]);
     let dayFailed: unknown = null;
     day.catch((e: unknown) => (dayFailed = e));
     await sleep(WARM_UP_MIN * 60_000);
@@ -674,7 +552,7 @@ async function main(): Promise<void> {
       await probe('60 s of inbound only (5/s), page idle on the long chat', async () => {
         await openLongChat(page, longTitle);
         const t = wallNow() + 60_000;
-        await customers(service, longChat, photos.url, () => wallNow() >= t);
+        await customers(service, longChat, photos.url, () => wallNow() >= t, counts, ORG.chats);
       });
       await probe('critical memory pressure', async () => {
         await cdp.send('Memory.simulatePressureNotification', { level: 'critical' });
