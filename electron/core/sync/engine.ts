@@ -6,7 +6,6 @@ import type { MessagingService } from './messaging.ts';
 import { createLogger } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { abortable, forEachLimited } from '../util.ts';
-import { boundHeapGrowth } from './heap.ts';
 import type { Reachability, ServiceReachability } from './reachability.ts';
 import { Reconciler } from './reconciler.ts';
 
@@ -96,8 +95,6 @@ export class SyncEngine {
     this.#options = { ...DEFAULT_SYNC_OPTIONS, ...options };
     this.reconciler = new Reconciler(store);
     reachability?.onChange((state) => this.#reachabilityChanged(state));
-    // A first sync's garbage would otherwise let the heap grow far past its working set.
-    boundHeapGrowth();
   }
 
   get status(): SyncStatus {
