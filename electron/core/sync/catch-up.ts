@@ -17,6 +17,8 @@ import type { Reconciler } from './reconciler.ts';
 
 /** Where the store remembers the in-step point across restarts (sync_cursors). */
 const IN_STEP_CURSOR = 'sync:in-step-since';
+/** The row a storage probe writes. */
+const STORAGE_PROBE_CURSOR = 'sync:storage-probe';
 
 /**
  * Slack on the in-step point: the service stamps messages by its clock, the point is taken by this
@@ -73,4 +75,37 @@ export async function fillGaps(chatId: number, check: GapCheck): Promise<number>
     if (page.complete || (overlaps && (reachBack === null || oldest < reachBack))) break;
   }
   return read;
+}
+
+/**
+ * Calls `recovered` once the store can write again after disk trouble (`storage.status`). Nothing
+ * but a write can tell when it can, so while it cannot, a one-row write is tried every `probeMs`.
+ * Returns a function that stops watching.
+ */
+export function onStorageRecovered(store: LocalStore, recovered: () => void, probeMs = 2_000): () => void {
+  let probe: ReturnType<typeof setInterval> | undefined;
+  const stopProbing = (): void => {
+    clearInterval(probe);
+    probe = undefined;
+  };
+  const unwatch = store.events.on('storage.status', ({ problem }) => {
+    if (problem !== null) {
+      probe ??= setInterval(() => {
+        try {
+          store.cursors.set(STORAGE_PROBE_CURSOR, String(Date.now()));
+        } catch {
+          // Still refused: the store has said so already.
+        }
+      }, probeMs);
+      probe.unref?.();
+      return;
+    }
+    if (probe === undefined) return;
+    stopProbing();
+    recovered();
+  });
+  return () => {
+    unwatch();
+    stopProbing();
+  };
 }

@@ -6,7 +6,7 @@ import type { MessagingService } from './messaging.ts';
 import { createLogger } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { abortable, forEachLimited } from '../util.ts';
-import { fillGaps, InStepMark } from './catch-up.ts';
+import { fillGaps, InStepMark, onStorageRecovered } from './catch-up.ts';
 import { boundHeapGrowth } from './heap.ts';
 import type { Reachability, ServiceReachability } from './reachability.ts';
 import { Reconciler } from './reconciler.ts';
@@ -46,9 +46,6 @@ const MAX_OFFLINE_BACKOFF_MS = 60_000;
 /** A catch-up poll waits this long for the moment's other news, and starts at most this often. */
 const CATCH_UP_DELAY_MS = 500;
 const CATCH_UP_SPACING_MS = 3_000;
-/** While the store cannot write, how often a tiny write checks whether it can again. */
-const STORAGE_PROBE_MS = 2_000;
-const STORAGE_PROBE_CURSOR = 'sync:storage-probe';
 
 /**
  * Keeps the local store in step with the service by polling. First sync: lines → every chat of every
@@ -83,7 +80,6 @@ export class SyncEngine {
   #offlineBackoff = 0;
   /** When the last inbox poll started (catch-up polls are spaced from it). */
   #inboxPolledAt = 0;
-  #storageProbe: ReturnType<typeof setInterval> | undefined;
   readonly #unwatchStorage: () => void;
   readonly #statusListeners = new Set<(status: SyncStatus) => void>();
   #status: SyncStatus = {
@@ -112,7 +108,10 @@ export class SyncEngine {
     this.reconciler = new Reconciler(store);
     this.#inStep = new InStepMark(store);
     reachability?.onChange((state) => this.#reachabilityChanged(state));
-    this.#unwatchStorage = store.events.on('storage.status', ({ problem }) => this.#storageChanged(problem));
+    // The store can write again (disk trouble cleared): what it refused meanwhile is caught up now.
+    this.#unwatchStorage = onStorageRecovered(store, () => {
+      if (this.#ready && !this.#signal.aborted) this.syncNow();
+    });
     // A first sync's garbage would otherwise let the heap grow far past its working set.
     boundHeapGrowth();
   }
@@ -150,7 +149,6 @@ export class SyncEngine {
   async stop(): Promise<void> {
     this.#abort.abort(new Error('sync stopped'));
     this.#unwatchStorage();
-    clearInterval(this.#storageProbe);
     clearTimeout(this.#timer);
     clearTimeout(this.#markReadTimer);
     await this.#running?.catch(() => undefined);
@@ -527,30 +525,6 @@ export class SyncEngine {
       this.#setStatus({ phase: this.#ready ? 'incremental' : 'initial', error: null });
       // Back: catch up on whatever happened meanwhile instead of waiting out the backoff.
       if (this.#ready) this.syncNow();
-    }
-  }
-
-  /**
-   * The store cannot write (disk full…): nothing but a write can tell when it can again, so a tiny
-   * one is tried every few seconds; once one succeeds, everything refused meanwhile is caught up.
-   */
-  #storageChanged(problem: unknown): void {
-    if (this.#signal.aborted) return;
-    if (problem !== null) {
-      this.#storageProbe ??= setInterval(() => this.#probeStorage(), STORAGE_PROBE_MS);
-      this.#storageProbe.unref?.();
-      return;
-    }
-    clearInterval(this.#storageProbe);
-    this.#storageProbe = undefined;
-    if (this.#ready) this.syncNow();
-  }
-
-  #probeStorage(): void {
-    try {
-      this.#store.cursors.set(STORAGE_PROBE_CURSOR, String(Date.now()));
-    } catch {
-      // Still failing: the store has announced it already.
     }
   }
 
