@@ -165,10 +165,10 @@ export class SyncEngine {
   setWebhooksLive(live: boolean): void {
     if (this.#webhooksLive === live) return;
     this.#webhooksLive = live;
-    // Falling back to polling: look at the inbox now, then at the faster pace. Going live: what was
-    // posted before the subscription delivered again (a restart, an outage) is fetched right away.
-    if (!live) this.#due.inbox = 0;
-    else return this.catchUpSoon();
+    // Going live: what was posted before the subscription delivered again (a restart, an outage) is
+    // fetched right away. Falling back to polling: look at the inbox now, then at the faster pace.
+    if (live) return this.catchUpSoon();
+    this.#due.inbox = 0;
     this.#wake();
   }
 
