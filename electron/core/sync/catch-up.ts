@@ -10,6 +10,7 @@
  * the last inbox poll that finished. Everything before that point was stored by that poll (or an
  * earlier one); whatever went missing after it was sent after it, and the walk reaches it.
  */
+import type { StorageStatus } from '../../../shared/contract/errors.ts';
 import type { CallOptions } from '../api/http.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import type { MessagingService } from './messaging.ts';
@@ -88,7 +89,7 @@ export function onStorageRecovered(store: LocalStore, recovered: () => void, pro
     clearInterval(probe);
     probe = undefined;
   };
-  const unwatch = store.events.on('storage.status', ({ problem }) => {
+  const changed = ({ problem }: StorageStatus): void => {
     if (problem !== null) {
       probe ??= setInterval(() => {
         try {
@@ -103,7 +104,9 @@ export function onStorageRecovered(store: LocalStore, recovered: () => void, pro
     if (probe === undefined) return;
     stopProbing();
     recovered();
-  });
+  };
+  const unwatch = store.events.on('storage.status', changed);
+  changed(store.storageStatus); // trouble met before this watch began
   return () => {
     unwatch();
     stopProbing();
