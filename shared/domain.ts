@@ -166,7 +166,11 @@ export interface Chat {
   displayName: string;
   service: Service;
   isGroup: boolean;
-  messageCount: number;
+  /**
+   * V2: the service's count. V3 has none: the messages stored, once the chat's whole history is
+   * (null until then, rather than a number that is not the chat's).
+   */
+  messageCount: number | null;
   handles: Handle[];
   lastActivityAt: number;
   lastMessage: MessagePreview | null;
