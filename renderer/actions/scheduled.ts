@@ -121,6 +121,14 @@ export async function undoHeld(item: ScheduledSend): Promise<void> {
 
 /** Edit a scheduled message: it is taken back into the composer, whole, to be changed and sent or scheduled again. */
 export async function editHeld(item: ScheduledSend): Promise<void> {
+  const draft = getState().drafts[item.chatId] ?? EMPTY_DRAFT;
+  if (draft.text.trim() !== '' || draft.attachments.length + draft.attachmentUrls.length > 0) {
+    // Taking it back replaces the draft: what the agent is writing must not be lost to it.
+    getState().patchDraft(item.chatId, {
+      notices: ['Send or clear the message you are writing first, then edit the scheduled one.'],
+    });
+    return;
+  }
   if (await takeBack(item, 'Too late to edit'))
     document.querySelector<HTMLTextAreaElement>('.composer-input')?.focus();
 }

@@ -3,11 +3,12 @@
  * with an effect and a chosen service, held back by Undo send or scheduled, comes back to the
  * composer whole when the agent presses Undo or Edit — text, the reply's quote, the effect and the
  * service — survives a reload, and when sent the service receives the reply target and the effect.
+ * Edit never replaces a message the agent is writing.
  */
 import type { Page } from '@playwright/test';
 import type { Chat } from '../../shared/domain.ts';
 import { expect, openInbox, test, type Parley } from './support/parley.ts';
-import { bubble, composer, openChat } from './support/screen.ts';
+import { bubble, composer, conversation, openChat } from './support/screen.ts';
 import { useV3Workspace, v3MessageOnService } from './support/v3.ts';
 
 test.use({ parleyOptions: { speed: 5 } });
@@ -129,7 +130,17 @@ test('Edit on a scheduled reply puts it back into the composer with its reply, e
   await expect(composer(page, title)).toHaveValue('');
   await expect(options(page).reply).toHaveCount(0);
 
-  // And then presses Edit on it
+  // When they start another message and press Edit on the scheduled one
+  const other = 'One more thing:';
+  await composer(page, title).fill(other);
+  await scheduled.getByRole('button', { name: 'Edit' }).click();
+  // Then what they are writing is not replaced: they are asked to send or clear it first
+  await expect(conversation(page, title)).toContainText('Send or clear the message you are writing first');
+  await expect(composer(page, title)).toHaveValue(other);
+  await expect(scheduled).toHaveCount(1);
+
+  // When they clear it and press Edit again
+  await composer(page, title).fill('');
   await scheduled.getByRole('button', { name: 'Edit' }).click();
 
   // Then it is no longer scheduled, and the composer holds all of it
