@@ -7,7 +7,10 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { eventLogSubject } from './subjects.ts';
 
-/** How long the relay waits for the stream's ack before answering the service 500 (it retries). */
+/**
+ * How long the relay waits for the stream's ack before answering the service 500 (it retries): well
+ * inside the service's 10 s receipt window, so the 500 arrives before the service gives up on us.
+ */
 export const EVENT_LOG_ACK_TIMEOUT_MS = 3_000;
 
 export interface LoggedDelivery {
@@ -19,10 +22,11 @@ export interface LoggedDelivery {
 export async function appendToEventLog(
   js: JetStreamClient,
   delivery: LoggedDelivery,
+  timeoutMs = EVENT_LOG_ACK_TIMEOUT_MS,
 ): Promise<{ seq: number; duplicate: boolean }> {
   const ack = await js.publish(eventLogSubject(delivery.apiVersion), delivery.body, {
     msgID: delivery.eventId,
-    timeout: EVENT_LOG_ACK_TIMEOUT_MS,
+    timeout: timeoutMs,
   });
   return { seq: ack.seq, duplicate: ack.duplicate };
 }
