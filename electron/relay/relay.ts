@@ -5,6 +5,7 @@
  *
  *   webhook ─▶ listener (verified) ─▶ event log (ack) ─▶ the relay's own inbox ─▶ 200
  *   desktop ─ parley.read.* ─▶ answered from the relay's store
+ *   desktop ─ parley.sends.<agent>.<key> ─▶ sent once with that key ─▶ outcome in the bucket
  *
  * The event log's ack comes before the 200 (RealtimeService's `beforeRecord`): a delivery the log
  * did not take (nats-server down, timeout) is answered 500 and the service retries it; a redelivery
@@ -28,6 +29,7 @@ import { AgentDirectory } from './agents.ts';
 import { appendToEventLog } from './event-log.ts';
 import { startNatsServer, type RunningNatsServer } from './nats-server.ts';
 import { serveReads } from './reads.ts';
+import { serveSends } from './sends.ts';
 import { ensureRelayStreams, type RelayStreamOptions } from './streams.ts';
 import { EVENT_LOG_STREAM, SENDS_STREAM } from './subjects.ts';
 
@@ -135,6 +137,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     stack.push(() => realtime.stop());
     const reads: Subscription = serveReads(connection, () => session.store);
     stack.push(() => reads.drain());
+    const sends = await serveSends(connection, session.messaging);
+    stack.push(() => sends.stop());
     void session.start().catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
     await realtime.start();
     return {

@@ -24,7 +24,7 @@ import {
   type JetStreamManager,
   type StreamConfig,
 } from '@nats-io/jetstream';
-import { Kvm } from '@nats-io/kv';
+import { Kvm, type KV } from '@nats-io/kv';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import {
   EVENT_LOG_STREAM,
@@ -76,7 +76,21 @@ export async function ensureRelayStreams(
     throw new Error(
       `nats-server ${nc.info?.version ?? '?'} did not keep discard_new_per_subject on ${SENDS_STREAM}: sends would not be de-duplicated`,
     );
-  await new Kvm(nc).create(SEND_OUTCOMES_BUCKET, { history: 1, storage: StorageType.File });
+  // Direct gets name the key in the request's subject, so an agent's permissions can allow its own
+  // keys only; a plain message get names it in the payload, which no permission can see.
+  await new Kvm(nc).create(SEND_OUTCOMES_BUCKET, {
+    history: 1,
+    storage: StorageType.File,
+    allow_direct: true,
+  });
+}
+
+/**
+ * The send outcomes as a desktop (or the relay) reads them: through direct gets (see above). The
+ * client only reads a bucket's settings when it may read its stream info, so this says it.
+ */
+export function openSendOutcomes(nc: NatsConnection): Promise<KV> {
+  return new Kvm(nc).open(SEND_OUTCOMES_BUCKET, { allow_direct: true });
 }
 
 /** Refuses a server older than 2.9.0 (no per-subject discard-new) or one without JetStream. */

@@ -5,8 +5,8 @@
  * server returns. Reads from an agent's desktop are answered from the relay's store, and malformed
  * ones get a clear error and change nothing.
  */
-import { jetstreamManager } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat } from '../../../shared/domain.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
@@ -14,8 +14,17 @@ import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { startNatsServer, type RunningNatsServer } from '../../../electron/relay/nats-server.ts';
 import type { ReadReply } from '../../../electron/relay/reads.ts';
 import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
-import { EVENT_LOG_STREAM, readSubject } from '../../../electron/relay/subjects.ts';
-import { control, eventually, sandboxFor, tempDir } from '../core/helpers.ts';
+import { openSendOutcomes } from '../../../electron/relay/streams.ts';
+import { parseJoinCode } from '../../../electron/relay/join-code.ts';
+import type { SendOutcome } from '../../../electron/relay/sends.ts';
+import {
+  agentInboxPrefix,
+  EVENT_LOG_STREAM,
+  readSubject,
+  sendOutcomeKey,
+  sendSubject,
+} from '../../../electron/relay/subjects.ts';
+import { control, eventually, sandboxFor, service, tempDir } from '../core/helpers.ts';
 import { deliveries, fastRetries, SLOW_POLLING, webhooksIdle } from '../core/realtime/helpers.ts';
 
 let sandbox: RunningSandbox;
@@ -139,9 +148,6 @@ describe('reads from a desktop', () => {
     (await agent.request(readSubject(what), body, { timeout: 5_000 })).json<ReadReply>();
 
   beforeAll(async () => {
-    const { connect, nkeyAuthenticator } = await import('@nats-io/transport-node');
-    const { parseJoinCode } = await import('../../../electron/relay/join-code.ts');
-    const { agentInboxPrefix } = await import('../../../electron/relay/subjects.ts');
     const code = parseJoinCode((await relay.agents.add('Dana')).joinCode);
     agent = await connect({
       servers: code.url,
@@ -184,5 +190,87 @@ describe('reads from a desktop', () => {
     expect(relay.session.store.chats.count()).toBe(before);
     // The relay keeps serving.
     expect((await request('lines', '{}')).ok).toBe(true);
+  });
+});
+
+describe('sends from a desktop', () => {
+  let agent: NatsConnection;
+  let agentId: string;
+
+  beforeAll(async () => {
+    const code = parseJoinCode((await relay.agents.add('Eli')).joinCode);
+    agentId = code.agentId;
+    agent = await connect({
+      servers: code.url,
+      authenticator: nkeyAuthenticator(new TextEncoder().encode(code.seed)),
+      inboxPrefix: agentInboxPrefix(code.agentId),
+    });
+  });
+  afterAll(async () => {
+    await agent?.close();
+  });
+
+  /** The outcome of a send, read as the sending desktop would (its own credentials). */
+  async function outcomeOf(key: string): Promise<SendOutcome> {
+    const bucket = await openSendOutcomes(agent);
+    return eventually(
+      async () => (await bucket.get(sendOutcomeKey(agentId, key)))?.json<SendOutcome>(),
+      'the outcome',
+    );
+  }
+
+  async function onService(text: string): Promise<number> {
+    const { data } = await service<{ data: Array<{ text: string }> }>(
+      sandbox,
+      `/chats/${chat.id}/chat_messages?sort=desc&per_page=50`,
+    );
+    return data.filter((m) => m.text === text).length;
+  }
+
+  it("sends once with the desktop's key, however often the send is published, and says so", async () => {
+    const key = `k-${Date.now()}`;
+    const send = JSON.stringify({ chatId: chat.id, text: 'from the team' });
+    await jetstream(agent).publish(sendSubject(agentId, key), send);
+    // The same send again (a second desktop, or hours later): the stream refuses it.
+    await expect(jetstream(agent).publish(sendSubject(agentId, key), send)).rejects.toThrow(
+      /maximum messages per subject/i,
+    );
+    const outcome = await outcomeOf(key);
+    expect(outcome.state).toBe('accepted');
+    expect(await onService('from the team')).toBe(1);
+  });
+
+  it("keeps a send's outcome from every other agent", async () => {
+    const key = `k-private-${Date.now()}`;
+    await jetstream(agent).publish(
+      sendSubject(agentId, key),
+      JSON.stringify({ chatId: chat.id, text: 'mine' }),
+    );
+    await outcomeOf(key);
+    const code = parseJoinCode((await relay.agents.add('Fay')).joinCode);
+    const other = await connect({
+      servers: code.url,
+      authenticator: nkeyAuthenticator(new TextEncoder().encode(code.seed)),
+      inboxPrefix: agentInboxPrefix(code.agentId),
+    });
+    try {
+      const bucket = await openSendOutcomes(other);
+      await expect(bucket.get(sendOutcomeKey(agentId, key))).rejects.toThrow(/permissions violation/i);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('answers a malformed send with a failed outcome and sends nothing', async () => {
+    const key = `bad-${Date.now()}`;
+    await jetstream(agent).publish(
+      sendSubject(agentId, key),
+      JSON.stringify({ chatId: 'x', text: 'nope nope' }),
+    );
+    expect(await outcomeOf(key)).toMatchObject({
+      state: 'failed',
+      error: { code: 'invalid_send', field: 'chatId', retryable: false },
+    });
+    expect(await onService('nope nope')).toBe(0);
   });
 });
