@@ -3,10 +3,9 @@
  * its users written by the relay's own AgentDirectory (the relay's nkey and any agents added).
  */
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
-import { parseJoinCode } from '../../../electron/relay/join-code.ts';
 import { AgentDirectory } from '../../../electron/relay/agents.ts';
+import { connectWithJoinCode as connectToRelay } from '../../../electron/relay/desktop/connect.ts';
 import { startNatsServer, type RunningNatsServer } from '../../../electron/relay/nats-server.ts';
-import { agentInboxPrefix } from '../../../electron/relay/subjects.ts';
 import { tempDir } from '../core/helpers.ts';
 
 export interface TestNats {
@@ -38,17 +37,7 @@ export async function startTestNats(): Promise<TestNats> {
     },
     connectAsRelay: async () =>
       track(await connect({ servers: server.url, authenticator: nkeyAuthenticator(directory.relaySeed()) })),
-    connectWithJoinCode: async (joinCode) => {
-      const code = parseJoinCode(joinCode);
-      return track(
-        await connect({
-          servers: code.url,
-          authenticator: nkeyAuthenticator(new TextEncoder().encode(code.seed)),
-          inboxPrefix: agentInboxPrefix(code.agentId),
-          reconnect: false,
-        }),
-      );
-    },
+    connectWithJoinCode: async (joinCode) => track((await connectToRelay(joinCode, { reconnect: false })).nc),
     async restart(how = 'stop') {
       await (how === 'kill' ? server.kill() : server.stop());
       server = await startNatsServer({ dir: `${dir.path}/nats` });
