@@ -14,7 +14,12 @@ import { join } from 'node:path';
 import { nkeys } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { encodeJoinCode } from './join-code.ts';
-import { reloadNatsServer, writeNatsConfig } from './nats-server.ts';
+import {
+  fsyncBeforeAckSupported,
+  natsServerVersion,
+  reloadNatsServer,
+  writeNatsConfig,
+} from './nats-server.ts';
 import { agentPermissions } from './subjects.ts';
 
 const Agent = z.object({
@@ -70,8 +75,10 @@ export class AgentDirectory {
   /** Writes the server's config for the relay and the current agents (before a start or a reload). */
   async writeConfig(natsHost = this.state()?.natsHost): Promise<void> {
     const relay = nkeys.fromSeed(this.relaySeed()).getPublicKey();
+    const version = natsServerVersion();
     await writeNatsConfig(this.#natsDir, {
       ...(natsHost ? { host: natsHost } : {}),
+      fsyncBeforeAck: version !== undefined && fsyncBeforeAckSupported(version),
       users: [
         { nkey: relay },
         ...this.list().map((agent) => ({ nkey: agent.publicKey, permissions: agentPermissions(agent.id) })),

@@ -138,6 +138,7 @@ async function runRelay(dataDir: string, values: Parsed['values']): Promise<void
       `Agents connect to ${relay.agents.state()?.joinUrl} (nats-server ${relay.connection.info?.version}, data in ${dataDir}).`,
       `Add an agent (prints their join code once):  npm run relay -- agent add "Dana"${here}`,
       `A desktop joining with that code is still to come (docs/relay.md); the code already connects with the agent's permissions.`,
+      ...(relay.durabilityWarning ? [`Note: ${relay.durabilityWarning}`] : []),
     ].join('\n'),
   );
   const stop = async (): Promise<void> => {

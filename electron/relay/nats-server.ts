@@ -10,7 +10,7 @@
  * Reloads (SIGHUP) are confirmed through the monitoring endpoint's `config_load_time`, so a caller
  * knows that a removed agent is refused when `reload()` resolves, also from another process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
@@ -45,6 +45,12 @@ export interface NatsServerConfig {
   /** Default 127.0.0.1. Agents on other machines need an address they can reach (or a TLS proxy). */
   host?: string;
   users: readonly NatsUser[];
+  /**
+   * fsync every JetStream write before acknowledging it (`sync_interval: always`). Only where the
+   * server knows the option (2.10 and newer, see `fsyncBeforeAckSupported`): 2.9 has none and
+   * flushes every 2 minutes, so acknowledged writes can be lost on power failure.
+   */
+  fsyncBeforeAck?: boolean;
 }
 
 interface Ports {
@@ -94,7 +100,10 @@ export async function writeNatsConfig(dir: string, config: NatsServerConfig): Pr
     // Monitoring stays on loopback whatever `host` is: it tells reloads apart (config_load_time).
     http: `127.0.0.1:${ports.monitor}`,
     pid_file: files.pid,
-    jetstream: { store_dir: files.jetstream },
+    jetstream: {
+      store_dir: files.jetstream,
+      ...(config.fsyncBeforeAck ? { sync_interval: 'always' } : {}),
+    },
     authorization: {
       users: config.users.map((user) =>
         user.permissions ? { nkey: user.nkey, permissions: user.permissions } : { nkey: user.nkey },
@@ -190,6 +199,18 @@ export async function reloadNatsServer(dir: string, timeoutMs = 10_000): Promise
     if (now && now.config_load_time !== before) return true;
   }
   throw new Error('nats-server did not apply its new configuration in time (see its log)');
+}
+
+/** The installed server's version ("2.9.10"), from `nats-server --version`; undefined if missing. */
+export function natsServerVersion(binary = process.env.NATS_SERVER_BIN ?? 'nats-server'): string | undefined {
+  const run = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  return /v?(\d+\.\d+\.\d+)/.exec(`${run.stdout ?? ''}${run.stderr ?? ''}`)?.[1];
+}
+
+/** `sync_interval` (and its `always`) exists from nats-server 2.10.0; 2.9 does not know it. */
+export function fsyncBeforeAckSupported(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major > 2 || (major === 2 && minor >= 10);
 }
 
 /** Reads the server's log lines until it is ready, noting where it listens. */

@@ -27,7 +27,7 @@ import { KeyringVault } from '../core/vault/keyring-vault.ts';
 import type { Vault } from '../core/vault/vault.ts';
 import { AgentDirectory } from './agents.ts';
 import { appendToEventLog } from './event-log.ts';
-import { startNatsServer, type RunningNatsServer } from './nats-server.ts';
+import { fsyncBeforeAckSupported, startNatsServer, type RunningNatsServer } from './nats-server.ts';
 import { serveReads } from './reads.ts';
 import { serveSends } from './sends.ts';
 import { ensureRelayStreams, type RelayStreamOptions } from './streams.ts';
@@ -72,6 +72,8 @@ export interface RunningRelay {
   /** The relay's own connection (tests read the streams through it). */
   readonly connection: NatsConnection;
   readonly demo: boolean;
+  /** Why an acknowledged event could still be lost on this server (2.9: no fsync before ack). */
+  readonly durabilityWarning: string | null;
   stop(): Promise<void>;
 }
 
@@ -98,6 +100,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     stack.push(() => connection.close());
     const link = watchLink(connection);
     await ensureRelayStreams(connection, options.streams);
+    const durability = durabilityOf(connection.info?.version ?? '0.0.0');
+    if (durability.warning) log.warn(durability.warning);
 
     const demo = options.service === undefined;
     const service = options.service ?? (await startDemoService(stack));
@@ -148,12 +152,25 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       realtime,
       connection,
       demo,
+      durabilityWarning: durability.warning,
       stop: unwind,
     };
   } catch (error) {
     await unwind();
     throw error;
   }
+}
+
+/**
+ * What the running server's version means for acknowledged writes (checked on the connection, not
+ * assumed from the config: 2.9 would not even know the option that asks for fsync).
+ */
+function durabilityOf(version: string): { warning: string | null } {
+  return fsyncBeforeAckSupported(version)
+    ? { warning: null }
+    : {
+        warning: `nats-server ${version} cannot fsync before acknowledging (sync_interval needs 2.10+): a power failure may lose the last 2 minutes of acknowledged events and sends. Run a current nats-server (NATS_SERVER_BIN) for production.`,
+      };
 }
 
 /** Whether the relay's connection is up right now, from the client's status events. */

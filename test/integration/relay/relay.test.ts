@@ -5,13 +5,18 @@
  * server returns. Reads from an agent's desktop are answered from the relay's store, and malformed
  * ones get a clear error and change nothing.
  */
+import { readFileSync } from 'node:fs';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat } from '../../../shared/domain.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
 import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
-import { startNatsServer, type RunningNatsServer } from '../../../electron/relay/nats-server.ts';
+import {
+  fsyncBeforeAckSupported,
+  startNatsServer,
+  type RunningNatsServer,
+} from '../../../electron/relay/nats-server.ts';
 import type { ReadReply } from '../../../electron/relay/reads.ts';
 import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
 import { openSendOutcomes } from '../../../electron/relay/streams.ts';
@@ -140,6 +145,20 @@ describe('the event log', () => {
     const events = (await loggedEvents(relay.connection)).filter((e) => e.id === failed.event_id);
     expect(events).toHaveLength(1);
     await eventually(() => relay.session.store.messages.byId(id), "the message in the relay's store");
+  });
+});
+
+describe('durability', () => {
+  it('asks nats-server to fsync before acknowledging where it can, and says so where it cannot', () => {
+    const version = relay.connection.info?.version as string;
+    const config = JSON.parse(readFileSync(`${dir.path}/nats/nats.conf`, 'utf8'));
+    if (fsyncBeforeAckSupported(version)) {
+      expect(config.jetstream.sync_interval).toBe('always');
+      expect(relay.durabilityWarning).toBeNull();
+    } else {
+      expect(config.jetstream).not.toHaveProperty('sync_interval');
+      expect(relay.durabilityWarning).toContain(`nats-server ${version} cannot fsync before acknowledging`);
+    }
   });
 });
 
