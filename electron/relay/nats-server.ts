@@ -138,6 +138,7 @@ export async function startNatsServer(options: {
 }): Promise<RunningNatsServer> {
   const binary = options.binary ?? process.env.NATS_SERVER_BIN ?? 'nats-server';
   const files = filesOf(options.dir);
+  await stopOrphan(files.pid, files.config);
   const child = spawn(binary, ['-c', files.config], { stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const ready = waitUntilReady(child, binary, options.readyTimeoutMs ?? 20_000);
@@ -199,6 +200,36 @@ export async function reloadNatsServer(dir: string, timeoutMs = 10_000): Promise
     if (now && now.config_load_time !== before) return true;
   }
   throw new Error('nats-server did not apply its new configuration in time (see its log)');
+}
+
+/**
+ * A server left running from this folder by a relay that was killed (SIGKILL leaves its child
+ * behind) still holds the ports and the store: it is stopped first. Only a process whose command
+ * line names this folder's config is touched, never whatever reused the pid.
+ */
+async function stopOrphan(pidFile: string, configFile: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFile, 'utf8').trim());
+    if (!Number.isInteger(pid) || pid <= 0) return;
+    const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (!commandLine.includes(configFile)) return;
+  } catch {
+    return; // no pid file, no such process, or no /proc (not Linux): nothing to stop
+  }
+  log.warn('stopping a nats-server left running by an earlier relay', { pid });
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  process.kill(pid, 'SIGTERM');
+  for (let waited = 0; alive() && waited < 5_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+  if (alive()) process.kill(pid, 'SIGKILL');
+  while (alive()) await new Promise((r) => setTimeout(r, 50));
 }
 
 /** The installed server's version ("2.9.10"), from `nats-server --version`; undefined if missing. */

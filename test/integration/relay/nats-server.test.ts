@@ -1,4 +1,7 @@
-/** The relay's own nats-server: a missing binary is named in one line with its install command. */
+/**
+ * The relay's own nats-server: a missing binary is named in one line with its install command; a
+ * restart keeps its port; one left running by a killed relay is stopped before a new one starts.
+ */
 import { describe, expect, it } from 'vitest';
 import { NATS_SERVER_INSTALL_HINT, startNatsServer } from '../../../electron/relay/nats-server.ts';
 import { startTestNats } from './helpers.ts';
@@ -26,6 +29,22 @@ describe("the relay's nats-server", () => {
       const nc = await nats.connectAsRelay();
       expect(nc.info?.jetstream).toBe(true);
     } finally {
+      await nats.close();
+    }
+  });
+
+  it('stops a server an earlier, killed relay left running in the same folder', async () => {
+    const nats = await startTestNats();
+    const orphan = nats.server;
+    let next: Awaited<ReturnType<typeof startNatsServer>> | undefined;
+    try {
+      // A relay SIGKILLed leaves its nats-server running; its successor starts on the same folder.
+      next = await startNatsServer({ dir: `${nats.dataDir}/nats` });
+      expect(next.url).toBe(orphan.url);
+      expect(next.pid).not.toBe(orphan.pid);
+      expect(() => process.kill(orphan.pid, 0)).toThrow();
+    } finally {
+      await next?.stop();
       await nats.close();
     }
   });
