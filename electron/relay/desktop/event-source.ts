@@ -58,8 +58,9 @@ export class EventLogSource {
     const { nc } = this.#options;
     const last = this.lastApplied;
     const { state } = await (await jetstreamManager(nc)).streams.info(EVENT_LOG_STREAM);
-    if (last > 0 && state.messages > 0 && state.first_seq > last + 1)
-      this.#options.onGap?.({ lastApplied: last, firstKept: state.first_seq });
+    // An empty log that has moved past `last` lost everything since: a gap too.
+    const firstKept = state.messages > 0 ? state.first_seq : state.last_seq + 1;
+    if (last > 0 && firstKept > last + 1) this.#options.onGap?.({ lastApplied: last, firstKept });
     const consumer = await jetstream(nc).consumers.get(
       EVENT_LOG_STREAM,
       last > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: last + 1 } : {},

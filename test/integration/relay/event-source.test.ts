@@ -4,7 +4,7 @@
  * each; after a restart it takes only what is new; what is not a webhook event is skipped and
  * changes nothing but the sequence.
  */
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookInbox } from '../../../electron/core/realtime/inbox.ts';
@@ -12,18 +12,19 @@ import { LocalStore } from '../../../electron/core/store/local-store.ts';
 import { EVENT_LOG_CURSOR, EventLogSource } from '../../../electron/relay/desktop/event-source.ts';
 import { appendToEventLog } from '../../../electron/relay/event-log.ts';
 import { ensureRelayStreams } from '../../../electron/relay/streams.ts';
-import { eventLogSubject } from '../../../electron/relay/subjects.ts';
+import { EVENT_LOG_STREAM, eventLogSubject } from '../../../electron/relay/subjects.ts';
 import { eventually, tempDir } from '../core/helpers.ts';
 import { startTestNats, type TestNats } from './helpers.ts';
 
 let nats: TestNats;
+let relay: NatsConnection;
 let relayJs: JetStreamClient;
 let agent: NatsConnection;
 let dir: { path: string; remove(): void };
 
 beforeAll(async () => {
   nats = await startTestNats();
-  const relay = await nats.connectAsRelay();
+  relay = await nats.connectAsRelay();
   await ensureRelayStreams(relay);
   relayJs = jetstream(relay);
   agent = await nats.connectWithJoinCode((await nats.directory.add('Dana')).joinCode);
@@ -116,6 +117,24 @@ describe('the desktop event source', () => {
       'the bad messages passed',
     );
     expect(queuedIds(inbox)).toEqual([...before, valid.eventId]);
+    await source.stop();
+    store.close();
+  });
+
+  it('says when the log no longer holds what the desktop missed, and goes on from what it has', async () => {
+    const { store, inbox } = desktop();
+    const lastTaken = Number(store.cursors.get(EVENT_LOG_CURSOR));
+    const missed = await relayLogs('missed while away');
+    const kept = await relayLogs('still in the log');
+    // The log's retention ran out on the missed event (as max_age would): only `kept` remains of it.
+    await (await jetstreamManager(relay)).streams.purge(EVENT_LOG_STREAM, { seq: kept.seq });
+    const gaps: Array<{ lastApplied: number; firstKept: number }> = [];
+    const source = new EventLogSource({ nc: agent, store, inbox, onGap: (gap) => gaps.push(gap) });
+    await source.start();
+    await eventually(() => store.cursors.get(EVENT_LOG_CURSOR) === String(kept.seq), 'the kept event taken');
+    expect(gaps).toEqual([{ lastApplied: lastTaken, firstKept: kept.seq }]);
+    expect(queuedIds(inbox)).not.toContain(missed.eventId);
+    expect(queuedIds(inbox)).toContain(kept.eventId);
     await source.stop();
     store.close();
   });
