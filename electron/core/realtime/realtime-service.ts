@@ -74,8 +74,12 @@ export interface RealtimeServiceOptions {
   failedDeliveryThreshold?: number;
   /** Hears every status change (the app core announces it with the rest of the live status). */
   onStatus?: (status: ConnectionStatus) => void;
-  /** Test hook: runs before a verified delivery is recorded; throwing answers 500. */
-  beforeRecord?: (event: LiveEvent) => void;
+  /**
+   * Runs before a verified delivery is recorded, and is awaited: throwing or rejecting answers 500,
+   * so the service retries. The team relay appends the raw delivery to its event log here (the 200
+   * waits for the log's ack); tests use it to fail a delivery on purpose.
+   */
+  beforeRecord?: (event: LiveEvent, body: Buffer) => void | Promise<void>;
   /** The workspace's API version. Default the session's, else 'v2'. */
   apiVersion?: 'v2' | 'v3';
   /** What V3 live events need. Default the session's V3 client and the store's V3 id mapping. */
@@ -321,7 +325,7 @@ export class RealtimeService {
   }
 
   async #record(receipts: ReceiptBatcher, event: LiveEvent, body: Buffer): Promise<ReceiptOutcome> {
-    this.#options.beforeRecord?.(event);
+    await this.#options.beforeRecord?.(event, body);
     const { outcome } = await receipts.record(event, body.toString('utf8'));
     this.#lastEventAt = Date.now();
     this.#arrivedSinceCheck = true;

@@ -1,0 +1,146 @@
+/**
+ * The team's agents: who may connect to the relay's nats-server, and as what. Each agent is an nkey
+ * user: the relay keeps its public key (agents.json) and the server's config grants it exactly
+ * `agentPermissions`; the seed goes into the join code, printed once and stored nowhere here.
+ * Removing an agent rewrites the config and reloads the server, which closes that agent's
+ * connections at once (nats-server drops clients no longer authorized on reload).
+ *
+ * The relay's own user is an nkey too (relay.nk, mode 0600) with every permission. Nothing here is
+ * the service's token: that one lives only in the relay's process.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { nkeys } from '@nats-io/transport-node';
+import { z } from 'zod';
+import { encodeJoinCode } from './join-code.ts';
+import {
+  fsyncBeforeAckSupported,
+  natsServerVersion,
+  reloadNatsServer,
+  writeNatsConfig,
+} from './nats-server.ts';
+import { agentPermissions } from './subjects.ts';
+
+const Agent = z.object({
+  id: z.string(),
+  name: z.string(),
+  publicKey: z.string(),
+  addedAt: z.number(),
+});
+export type Agent = z.infer<typeof Agent>;
+
+const AgentsFile = z.object({ agents: z.array(Agent) });
+/** Written by the running relay: where agents connect and which host the server listens on. */
+const RelayState = z.object({ joinUrl: z.string(), natsHost: z.string() });
+export type RelayState = z.infer<typeof RelayState>;
+
+export const MAX_AGENT_NAME = 80;
+
+export class AgentDirectory {
+  readonly #dir: string;
+  readonly #natsDir: string;
+
+  /** `dir`: the relay's own folder (agents.json, relay.nk); `natsDir`: the server's (its config). */
+  constructor(dir: string, natsDir: string) {
+    this.#dir = dir;
+    this.#natsDir = natsDir;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+
+  list(): Agent[] {
+    const file = join(this.#dir, 'agents.json');
+    if (!existsSync(file)) return [];
+    return AgentsFile.parse(JSON.parse(readFileSync(file, 'utf8'))).agents;
+  }
+
+  /** The relay's own seed (created on first use). */
+  relaySeed(): Uint8Array {
+    const file = join(this.#dir, 'relay.nk');
+    if (!existsSync(file))
+      writeFileSync(file, new TextDecoder().decode(nkeys.createUser().getSeed()), { mode: 0o600 });
+    return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
+  }
+
+  /** The relay's last recorded address for agents; undefined before its first start. */
+  state(): RelayState | undefined {
+    const file = join(this.#dir, 'state.json');
+    return existsSync(file) ? RelayState.parse(JSON.parse(readFileSync(file, 'utf8'))) : undefined;
+  }
+
+  recordState(state: RelayState): void {
+    writeFileSync(join(this.#dir, 'state.json'), `${JSON.stringify(state)}\n`, { mode: 0o600 });
+  }
+
+  /** Writes the server's config for the relay and the current agents (before a start or a reload). */
+  async writeConfig(natsHost = this.state()?.natsHost): Promise<void> {
+    const relay = nkeys.fromSeed(this.relaySeed()).getPublicKey();
+    const version = natsServerVersion();
+    await writeNatsConfig(this.#natsDir, {
+      ...(natsHost ? { host: natsHost } : {}),
+      fsyncBeforeAck: version !== undefined && fsyncBeforeAckSupported(version),
+      users: [
+        { nkey: relay },
+        ...this.list().map((agent) => ({ nkey: agent.publicKey, permissions: agentPermissions(agent.id) })),
+      ],
+    });
+  }
+
+  /**
+   * Adds an agent and returns its join code (shown once). A running server is reloaded; otherwise
+   * the agent can connect from the relay's next start.
+   */
+  async add(name: string): Promise<{ agent: Agent; joinCode: string; applied: boolean }> {
+    const trimmed = name.trim();
+    if (!trimmed || trimmed.length > MAX_AGENT_NAME)
+      throw new Error(`An agent's name is 1 to ${MAX_AGENT_NAME} characters`);
+    const agents = this.list();
+    if (agents.some((a) => a.name.toLowerCase() === trimmed.toLowerCase()))
+      throw new Error(`There is already an agent named "${trimmed}"`);
+    const joinUrl = this.state()?.joinUrl;
+    if (!joinUrl) throw new Error('Start the relay once (npm run relay) before adding agents');
+    const user = nkeys.createUser();
+    const agent: Agent = {
+      id: agentIdFor(trimmed),
+      name: trimmed,
+      publicKey: user.getPublicKey(),
+      addedAt: Date.now(),
+    };
+    this.#save([...agents, agent]);
+    const applied = await this.#apply();
+    const seed = new TextDecoder().decode(user.getSeed());
+    return { agent, joinCode: encodeJoinCode({ url: joinUrl, agentId: agent.id, seed }), applied };
+  }
+
+  /** Removes an agent (by id or name); its connections are closed before this resolves. */
+  async remove(idOrName: string): Promise<{ agent: Agent; applied: boolean }> {
+    const agents = this.list();
+    const wanted = idOrName.trim().toLowerCase();
+    const agent = agents.find((a) => a.id === idOrName || a.name.toLowerCase() === wanted);
+    if (!agent) throw new Error(`No agent "${idOrName}" (see: agent list)`);
+    this.#save(agents.filter((a) => a !== agent));
+    return { agent, applied: await this.#apply() };
+  }
+
+  async #apply(): Promise<boolean> {
+    await this.writeConfig();
+    return reloadNatsServer(this.#natsDir);
+  }
+
+  #save(agents: Agent[]): void {
+    writeFileSync(join(this.#dir, 'agents.json'), `${JSON.stringify({ agents }, null, 2)}\n`, {
+      mode: 0o600,
+    });
+  }
+}
+
+/** A readable, subject-safe id: the name's letters and a random suffix ("dana-3f9a1c"). */
+function agentIdFor(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 24);
+  return `${slug || 'agent'}-${randomBytes(3).toString('hex')}`;
+}

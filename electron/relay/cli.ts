@@ -1,0 +1,167 @@
+/**
+ * `npm run relay`: the team relay for one organization (see relay.ts and docs/relay.md).
+ *
+ *   npm run relay [-- --data-dir DIR]                      the demo organization, embedded sandbox
+ *   npm run relay -- --service-url URL --api-version v3 --token-file FILE --public-webhook-url URL
+ *   npm run relay -- agent add "Dana" | agent remove "Dana" | agent list   [--data-dir DIR]
+ *
+ * The token comes from a file only its owner may read (--token-file) or from PARLEY_SERVICE_TOKEN;
+ * never from the command line, where `ps` and shell history would show it.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { AgentDirectory } from './agents.ts';
+import type { RelayOptions, RelayService } from './relay.ts';
+
+const USAGE = `Usage:
+  npm run relay [-- --data-dir DIR] [--nats-host HOST] [--join-url nats://HOST:PORT]
+  npm run relay -- --service-url URL [--api-version v2|v3] [--token-file FILE] \\
+                   --public-webhook-url URL [--webhook-port PORT]
+  npm run relay -- agent add NAME | agent remove NAME | agent list [--data-dir DIR]
+The token: --token-file (a file only you can read) or PARLEY_SERVICE_TOKEN.`;
+
+export function defaultRelayDataDir(): string {
+  return join(process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'parley-relay');
+}
+
+/** Reads the token from a file that only its owner may read; refuses one others could read. */
+export function readTokenFile(path: string): string {
+  const info = statSync(path);
+  if ((info.mode & 0o077) !== 0)
+    throw new Error(`The token file ${path} can be read by others: run chmod 600 ${path}`);
+  if (typeof process.getuid === 'function' && info.uid !== process.getuid())
+    throw new Error(`The token file ${path} belongs to another user`);
+  const token = readFileSync(path, 'utf8').trim();
+  if (!token) throw new Error(`The token file ${path} is empty`);
+  return token;
+}
+
+function parse(argv: string[]) {
+  if (argv.some((arg) => arg === '--token' || arg.startsWith('--token=')))
+    throw new Error(
+      'The token is never taken from the command line (ps and shell history would show it): use --token-file or PARLEY_SERVICE_TOKEN',
+    );
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string' },
+      'service-url': { type: 'string' },
+      'api-version': { type: 'string', default: 'v2' },
+      'token-file': { type: 'string' },
+      'token-header': { type: 'string' },
+      'public-webhook-url': { type: 'string' },
+      'webhook-port': { type: 'string' },
+      'nats-host': { type: 'string' },
+      'join-url': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+}
+
+type Parsed = ReturnType<typeof parse>;
+
+async function agentCommand(dataDir: string, [verb, ...names]: string[]): Promise<void> {
+  const directory = new AgentDirectory(join(dataDir, 'relay'), join(dataDir, 'nats'));
+  const name = names.join(' ');
+  if (verb === 'list') {
+    const agents = directory.list();
+    if (agents.length === 0) console.log('No agents yet: npm run relay -- agent add "Name"');
+    for (const agent of agents)
+      console.log(`${agent.name}\t${agent.id}\tadded ${new Date(agent.addedAt).toISOString()}`);
+    return;
+  }
+  if (verb === 'add' && name) {
+    const { agent, joinCode, applied } = await directory.add(name);
+    console.log(`Added ${agent.name} (${agent.id}). Their join code, shown only this once:\n\n${joinCode}\n`);
+    if (!applied) console.log('The relay is not running: the code works from its next start.');
+    return;
+  }
+  if (verb === 'remove' && name) {
+    const { agent, applied } = await directory.remove(name);
+    console.log(
+      `Removed ${agent.name}: ${applied ? 'their connections were closed and their code no longer works' : 'their code no longer works'}.`,
+    );
+    return;
+  }
+  throw new Error(USAGE);
+}
+
+function serviceOf(values: Parsed['values']): RelayService | undefined {
+  const baseUrl = values['service-url'];
+  if (!baseUrl) return undefined;
+  const apiVersion = values['api-version'];
+  if (apiVersion !== 'v2' && apiVersion !== 'v3') throw new Error('--api-version is v2 or v3');
+  const token = values['token-file']
+    ? readTokenFile(resolve(values['token-file']))
+    : process.env.PARLEY_SERVICE_TOKEN?.trim();
+  if (!token) throw new Error('The relay needs the token: --token-file FILE or PARLEY_SERVICE_TOKEN');
+  return {
+    baseUrl,
+    apiVersion,
+    token,
+    ...(values['token-header'] ? { tokenHeader: values['token-header'] } : {}),
+  };
+}
+
+async function runRelay(dataDir: string, values: Parsed['values']): Promise<void> {
+  const service = serviceOf(values);
+  const publicUrl = values['public-webhook-url'];
+  if (service && !publicUrl)
+    throw new Error(
+      'The service must reach the relay: --public-webhook-url https://… (forwarded to --webhook-port)',
+    );
+  const options: RelayOptions = {
+    dataDir,
+    ...(service ? { service } : {}),
+    ...(publicUrl
+      ? {
+          tunnel: {
+            provider: 'custom',
+            customPublicUrl: publicUrl,
+            ...(values['webhook-port'] ? { customLocalPort: Number(values['webhook-port']) } : {}),
+          },
+        }
+      : {}),
+    ...(values['nats-host'] ? { natsHost: values['nats-host'] } : {}),
+    ...(values['join-url'] ? { joinUrl: values['join-url'] } : {}),
+  };
+  const { startRelay } = await import('./relay.ts');
+  const relay = await startRelay(options);
+  const here = dataDir === defaultRelayDataDir() ? '' : ` --data-dir ${dataDir}`;
+  console.log(
+    [
+      `Parley relay running for ${relay.demo ? 'the demo organization (embedded sandbox)' : service?.baseUrl}.`,
+      `Agents connect to ${relay.agents.state()?.joinUrl} (nats-server ${relay.connection.info?.version}, data in ${dataDir}).`,
+      `Add an agent (prints their join code once):  npm run relay -- agent add "Dana"${here}`,
+      `A desktop joining with that code is still to come (docs/relay.md); the code already connects with the agent's permissions.`,
+      ...(relay.durabilityWarning ? [`Note: ${relay.durabilityWarning}`] : []),
+    ].join('\n'),
+  );
+  const stop = async (): Promise<void> => {
+    await relay.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parse(process.argv.slice(2));
+  if (values.help) return console.log(USAGE);
+  const dataDir = resolve(values['data-dir'] ?? defaultRelayDataDir());
+  if (positionals[0] === 'agent') return agentCommand(dataDir, positionals.slice(1));
+  if (positionals.length > 0) throw new Error(USAGE);
+  await runRelay(dataDir, values);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    // One line, no stack: a missing nats-server or a bad flag is a message, not a crash.
+    console.error(`parley relay: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

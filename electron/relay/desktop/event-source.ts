@@ -1,0 +1,119 @@
+/**
+ * A joined desktop's live events: it follows the relay's event log (an ordered consumer, from the
+ * sequence after the last one it took) into its own webhook inbox, where the existing processor
+ * applies each event exactly once. The sequence is written in the same transaction as the event's
+ * inbox row, so after a crash or a week away the desktop resumes where it stopped: nothing twice
+ * (the inbox also knows every event id), nothing skipped.
+ *
+ * Everything in the log is untrusted input here: the subject must be an event log subject, the
+ * body at most 1 MiB of JSON that the webhook schemas accept (zod), of the subject's API version,
+ * and stored under its own event id. Anything else is skipped with a log line, its sequence taken,
+ * so one bad message cannot stop the desktop's live events.
+ *
+ * A log that no longer holds the next sequence (the desktop was away longer than the log keeps
+ * events) is reported through `onGap`: the desktop then resyncs from the relay.
+ */
+import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { z } from 'zod';
+import { createLogger } from '../../core/log/logger.ts';
+import { MAX_WEBHOOK_BODY_BYTES } from '../../core/realtime/listener.ts';
+import type { WebhookInbox } from '../../core/realtime/inbox.ts';
+import { isV3Event, type LiveEvent, parseLiveEvent } from '../../core/realtime/live-event.ts';
+import type { LocalStore } from '../../core/store/local-store.ts';
+import { EVENT_LOG_STREAM, eventLogSubject } from '../subjects.ts';
+
+const log = createLogger('relay-events');
+
+/** Where the desktop's store keeps the last sequence it took from the log (sync_cursors). */
+export const EVENT_LOG_CURSOR = 'relay:event-log-seq';
+
+export interface EventSourceOptions {
+  /** The agent's connection (its join code's credentials). */
+  nc: NatsConnection;
+  store: LocalStore;
+  inbox: WebhookInbox;
+  /** A newly queued delivery, after its commit (the inbox processor's `queued`). */
+  queued?: (inboxSeq: number, event: LiveEvent) => void;
+  /** The log no longer has what follows `lastApplied`: resync from the relay. */
+  onGap?: (gap: { lastApplied: number; firstKept: number }) => void;
+}
+
+export class EventLogSource {
+  readonly #options: EventSourceOptions;
+  #messages: ConsumerMessages | undefined;
+  #done: Promise<void> | undefined;
+
+  constructor(options: EventSourceOptions) {
+    this.#options = options;
+  }
+
+  /** The last log sequence this desktop took (0: none yet). */
+  get lastApplied(): number {
+    return Number(this.#options.store.cursors.get(EVENT_LOG_CURSOR) ?? 0);
+  }
+
+  /** Starts following; resolves once the consumer exists (messages then flow in the background). */
+  async start(): Promise<void> {
+    const { nc } = this.#options;
+    const last = this.lastApplied;
+    const { state } = await (await jetstreamManager(nc)).streams.info(EVENT_LOG_STREAM);
+    // An empty log that has moved past `last` lost everything since: a gap too.
+    const firstKept = state.messages > 0 ? state.first_seq : state.last_seq + 1;
+    if (last > 0 && firstKept > last + 1) this.#options.onGap?.({ lastApplied: last, firstKept });
+    const consumer = await jetstream(nc).consumers.get(
+      EVENT_LOG_STREAM,
+      last > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: last + 1 } : {},
+    );
+    const messages = await consumer.consume();
+    this.#messages = messages;
+    this.#done = (async () => {
+      for await (const msg of messages)
+        this.#take(msg.seq, msg.subject, msg.data, msg.headers?.get('Nats-Msg-Id'));
+    })().catch((error: unknown) =>
+      log.warn('stopped following the event log', {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.#messages?.close();
+    await this.#done;
+  }
+
+  #take(seq: number, subject: string, data: Uint8Array, msgId: string | undefined): void {
+    const { store, inbox } = this.#options;
+    const checked = checkLogged(subject, data, msgId);
+    if (!checked.ok) log.warn('skipped a message in the event log', { seq, reason: checked.reason });
+    let queued: number | null = null;
+    store.transaction(() => {
+      if (checked.ok)
+        queued = inbox.enqueueAll([{ eventId: checked.event.eventId, body: checked.body }])[0]?.seq ?? null;
+      store.cursors.set(EVENT_LOG_CURSOR, String(seq));
+    });
+    if (checked.ok && queued !== null) this.#options.queued?.(queued, checked.event);
+  }
+}
+
+type Checked = { ok: true; event: LiveEvent; body: string } | { ok: false; reason: string };
+
+/** Validates one message of the log as untrusted input (see the module's comment). */
+export function checkLogged(subject: string, data: Uint8Array, msgId: string | undefined): Checked {
+  const version = subject === eventLogSubject('v2') ? 'v2' : subject === eventLogSubject('v3') ? 'v3' : null;
+  if (!version) return { ok: false, reason: `not an event log subject: ${subject.slice(0, 100)}` };
+  if (data.length > MAX_WEBHOOK_BODY_BYTES) return { ok: false, reason: 'body too large' };
+  let body: string;
+  let event: LiveEvent;
+  try {
+    body = new TextDecoder('utf-8', { fatal: true }).decode(data);
+    event = parseLiveEvent(JSON.parse(body));
+  } catch (error) {
+    const reason = error instanceof z.ZodError ? z.prettifyError(error) : 'not JSON';
+    return { ok: false, reason: `not a webhook event: ${reason.slice(0, 300)}` };
+  }
+  const eventVersion = isV3Event(event) ? 'v3' : 'v2';
+  if (eventVersion !== version) return { ok: false, reason: `a ${eventVersion} event on ${subject}` };
+  if (msgId !== event.eventId) return { ok: false, reason: 'stored under another id than its event id' };
+  return { ok: true, event, body };
+}

@@ -1,0 +1,32 @@
+/**
+ * A join code: what an agent pastes into "Join your team" — the relay's NATS URL, the agent's id and
+ * its nkey seed, as one line. The seed is a credential: the code is printed once and never logged.
+ */
+import { z } from 'zod';
+import { SUBJECT_TOKEN } from './subjects.ts';
+
+const PREFIX = 'parley-join-1.';
+
+const JoinCode = z.object({
+  url: z.string().regex(/^(nats|tls|wss?):\/\/[^\s]+$/, 'a nats:// URL'),
+  agentId: z.string().regex(SUBJECT_TOKEN),
+  seed: z.string().regex(/^SU[A-Z2-7]{56}$/, 'a user nkey seed'),
+});
+export type JoinCode = z.infer<typeof JoinCode>;
+
+export function encodeJoinCode(code: JoinCode): string {
+  return PREFIX + Buffer.from(JSON.stringify(JoinCode.parse(code))).toString('base64url');
+}
+
+/** Throws an Error in words an agent understands when the code is not one. */
+export function parseJoinCode(text: string): JoinCode {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith(PREFIX)) throw new Error('This is not a Parley join code');
+  try {
+    return JoinCode.parse(
+      JSON.parse(Buffer.from(trimmed.slice(PREFIX.length), 'base64url').toString('utf8')),
+    );
+  } catch {
+    throw new Error('This join code is damaged: copy it again from the relay');
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * The team relay: a third host of the core, headless. One WorkspaceSession (store, sync engine,
+ * outbox, reconciler) does the organization's one sync; one RealtimeService owns its one webhook
+ * subscription; and a NATS side fans the organization out to the agents' desktops:
+ *
+ *   webhook ─▶ listener (verified) ─▶ event log (ack) ─▶ the relay's own inbox ─▶ 200
+ *   desktop ─ parley.read.* ─▶ answered from the relay's store
+ *   desktop ─ parley.sends.<agent>.<key> ─▶ sent once with that key ─▶ outcome in the bucket
+ *
+ * The event log's ack comes before the 200 (RealtimeService's `beforeRecord`): a delivery the log
+ * did not take (nats-server down, timeout) is answered 500 and the service retries it; a redelivery
+ * the log already has is acknowledged as a duplicate and stored once.
+ *
+ * The token lives only in this process: it comes from the caller (a file only its owner may read,
+ * or the environment; see cli.ts), is registered with the log's redactor, and is never written.
+ */
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect, nkeyAuthenticator, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { createLogger, registerSecret } from '../core/log/logger.ts';
+import { createTunnel, isV3Event, RealtimeService, type TunnelSettings } from '../core/realtime/index.ts';
+import { WorkspaceSession } from '../core/session.ts';
+import type { SyncOptions } from '../core/sync/engine.ts';
+import { InMemoryVault } from '../core/vault/memory-vault.ts';
+import { KeyringVault } from '../core/vault/keyring-vault.ts';
+import type { Vault } from '../core/vault/vault.ts';
+import { AgentDirectory } from './agents.ts';
+import { appendToEventLog } from './event-log.ts';
+import { fsyncBeforeAckSupported, startNatsServer, type RunningNatsServer } from './nats-server.ts';
+import { serveReads } from './reads.ts';
+import { serveSends } from './sends.ts';
+import { ensureRelayStreams, type RelayStreamOptions } from './streams.ts';
+import { EVENT_LOG_STREAM, SENDS_STREAM } from './subjects.ts';
+
+const log = createLogger('relay');
+
+/** The relay's one workspace id (its webhook path and secret are keyed by it). */
+const RELAY_WORKSPACE_ID = 'relay';
+
+export interface RelayService {
+  baseUrl: string;
+  apiVersion: 'v2' | 'v3';
+  /** Default X-PARTNER-INTEGRATION-TOKEN. */
+  tokenHeader?: string;
+  token: string;
+}
+
+export interface RelayOptions {
+  dataDir: string;
+  /** The organization's service. Default: the demo organization on the embedded sandbox. */
+  service?: RelayService;
+  /** How the service's webhooks reach this relay. Default `direct` (the demo: same machine). */
+  tunnel?: TunnelSettings;
+  /** Where the relay's own nats-server listens for agents. Default 127.0.0.1. */
+  natsHost?: string;
+  /** The address agents are told to connect to (join codes). Default the server's own URL. */
+  joinUrl?: string;
+  streams?: RelayStreamOptions;
+  /** How long a delivery waits for the event log's ack (default EVENT_LOG_ACK_TIMEOUT_MS). */
+  eventLogAckTimeoutMs?: number;
+  /** Overrides for tests. */
+  sync?: Partial<SyncOptions>;
+  vault?: Vault;
+}
+
+export interface RunningRelay {
+  readonly nats: RunningNatsServer;
+  readonly agents: AgentDirectory;
+  readonly session: WorkspaceSession;
+  readonly realtime: RealtimeService;
+  /** The relay's own connection (tests read the streams through it). */
+  readonly connection: NatsConnection;
+  readonly demo: boolean;
+  /** Why an acknowledged event could still be lost on this server (2.9: no fsync before ack). */
+  readonly durabilityWarning: string | null;
+  stop(): Promise<void>;
+}
+
+export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
+  const agents = new AgentDirectory(join(options.dataDir, 'relay'), join(options.dataDir, 'nats'));
+  const natsHost = options.natsHost ?? agents.state()?.natsHost ?? '127.0.0.1';
+  await agents.writeConfig(natsHost);
+  const nats = await startNatsServer({ dir: join(options.dataDir, 'nats') });
+  const stack: Array<() => Promise<unknown>> = [() => nats.stop()];
+  const unwind = async () => {
+    for (const step of stack.reverse()) await step().catch(() => undefined);
+  };
+  try {
+    agents.recordState({ joinUrl: options.joinUrl ?? nats.url, natsHost });
+    // The relay's connection never gives up: nats-server restarts are ridden out, and meanwhile
+    // deliveries are answered 500 (the service retries them).
+    const connection = await connect({
+      servers: nats.url,
+      authenticator: nkeyAuthenticator(agents.relaySeed()),
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      name: 'parley-relay',
+    });
+    stack.push(() => connection.close());
+    const link = watchLink(connection);
+    await ensureRelayStreams(connection, options.streams);
+    const durability = durabilityOf(connection.info?.version ?? '0.0.0');
+    if (durability.warning) log.warn(durability.warning);
+
+    const demo = options.service === undefined;
+    const service = options.service ?? (await startDemoService(stack));
+    registerSecret(service.token);
+    const orgDir = join(options.dataDir, 'organization');
+    if (demo) await forgetPreviousDemo(connection, orgDir);
+    const session = new WorkspaceSession({
+      dataDir: orgDir,
+      apiVersion: service.apiVersion,
+      connection: {
+        baseUrl: service.baseUrl,
+        tokenHeader: service.tokenHeader ?? 'X-PARTNER-INTEGRATION-TOKEN',
+        token: service.token,
+      },
+      ...(options.sync ? { sync: options.sync } : {}),
+    });
+    stack.push(() => session.close());
+    const js = jetstream(connection);
+    const realtime = new RealtimeService({
+      workspaceId: RELAY_WORKSPACE_ID,
+      session,
+      // The demo's service lives and dies with this process: its webhook secret needs no keychain.
+      vault: options.vault ?? (demo ? new InMemoryVault() : new KeyringVault()),
+      tunnel: createTunnel(options.tunnel ?? { provider: 'direct' }, { vault: new InMemoryVault() }),
+      beforeRecord: async (event, body) => {
+        // Refused at once while nats-server is away: a publish would wait in the client's buffer
+        // and go out later, after the service had been told 500 and was retrying anyway.
+        if (!link.up) throw new Error('the event log (nats-server) is unreachable');
+        const delivery = {
+          eventId: event.eventId,
+          apiVersion: isV3Event(event) ? 'v3' : 'v2',
+          body,
+        } as const;
+        await appendToEventLog(js, delivery, options.eventLogAckTimeoutMs);
+      },
+    });
+    stack.push(() => realtime.stop());
+    const reads: Subscription = serveReads(connection, () => session.store);
+    stack.push(() => reads.drain());
+    const sends = await serveSends(connection, session.messaging);
+    stack.push(() => sends.stop());
+    void session.start().catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
+    await realtime.start();
+    return {
+      nats,
+      agents,
+      session,
+      realtime,
+      connection,
+      demo,
+      durabilityWarning: durability.warning,
+      stop: unwind,
+    };
+  } catch (error) {
+    await unwind();
+    throw error;
+  }
+}
+
+/**
+ * What the running server's version means for acknowledged writes (checked on the connection, not
+ * assumed from the config: 2.9 would not even know the option that asks for fsync).
+ */
+function durabilityOf(version: string): { warning: string | null } {
+  return fsyncBeforeAckSupported(version)
+    ? { warning: null }
+    : {
+        warning: `nats-server ${version} cannot fsync before acknowledging (sync_interval needs 2.10+): a power failure may lose the last 2 minutes of acknowledged events and sends. Run a current nats-server (NATS_SERVER_BIN) for production.`,
+      };
+}
+
+/** Whether the relay's connection is up right now, from the client's status events. */
+function watchLink(nc: NatsConnection): { up: boolean } {
+  const link = { up: true };
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect') link.up = false;
+      else if (status.type === 'reconnect') link.up = true;
+    }
+  })();
+  return link;
+}
+
+/** The embedded sandbox with the demo organization, stopped with the relay. */
+async function startDemoService(stack: Array<() => Promise<unknown>>): Promise<RelayService> {
+  const { EmbeddedDemoSandbox } = await import('../hosts/demo-sandbox.ts');
+  const sandbox = new EmbeddedDemoSandbox();
+  stack.push(() => sandbox.stop());
+  const { url, token } = await sandbox.start();
+  return { baseUrl: url, apiVersion: 'v2', token };
+}
+
+/**
+ * The demo's service is new on every launch: yesterday's store, log and sends describe another
+ * organization, so they go (an organization's relay keeps them, of course).
+ */
+async function forgetPreviousDemo(nc: NatsConnection, orgDir: string): Promise<void> {
+  rmSync(orgDir, { recursive: true, force: true });
+  const jsm = await jetstreamManager(nc);
+  await jsm.streams.purge(EVENT_LOG_STREAM);
+  await jsm.streams.purge(SENDS_STREAM);
+}

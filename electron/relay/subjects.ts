@@ -1,0 +1,90 @@
+/**
+ * Every subject, stream and bucket name the relay and the desktops share, spelled once. An agent's
+ * permissions are derived from the same names, so a renamed subject cannot leave a stale grant.
+ *
+ *   parley.events.<v2|v3>            the event log: each verified webhook delivery, raw
+ *   parley.sends.<agent>.<key>       one send per subject; <key> is the outbox's idempotency key
+ *   parley.read.<what>               request/reply reads answered from the relay's store
+ *   _INBOX.<agent>.>                 the agent's reply inbox (its connection's inboxPrefix)
+ *   $KV.parley_send_outcomes.<agent>.<key>   what became of a send
+ */
+
+export const EVENT_LOG_STREAM = 'PARLEY_EVENTS';
+export const EVENT_LOG_SUBJECTS = 'parley.events.>';
+export const SENDS_STREAM = 'PARLEY_SENDS';
+export const SENDS_SUBJECTS = 'parley.sends.>';
+export const SEND_OUTCOMES_BUCKET = 'parley_send_outcomes';
+export const READ_SUBJECTS = 'parley.read.*';
+
+/** An agent id, a send key: one subject token each (no dots, no wildcards, nothing empty). */
+export const SUBJECT_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function eventLogSubject(apiVersion: 'v2' | 'v3'): string {
+  return `parley.events.${apiVersion}`;
+}
+
+export function sendSubject(agentId: string, idempotencyKey: string): string {
+  return `parley.sends.${token(agentId)}.${token(idempotencyKey)}`;
+}
+
+/** The agent and key of a send's subject; undefined for anything else. */
+export function parseSendSubject(subject: string): { agentId: string; key: string } | undefined {
+  const parts = subject.split('.');
+  if (parts.length !== 4 || parts[0] !== 'parley' || parts[1] !== 'sends') return undefined;
+  const [, , agentId, key] = parts as [string, string, string, string];
+  return SUBJECT_TOKEN.test(agentId) && SUBJECT_TOKEN.test(key) ? { agentId, key } : undefined;
+}
+
+export function readSubject(what: string): string {
+  return `parley.read.${token(what)}`;
+}
+
+/** The inbox prefix an agent's connection must use: only it may subscribe below it. */
+export function agentInboxPrefix(agentId: string): string {
+  return `_INBOX.${token(agentId)}`;
+}
+
+export function sendOutcomeKey(agentId: string, idempotencyKey: string): string {
+  return `${token(agentId)}.${token(idempotencyKey)}`;
+}
+
+/**
+ * What an agent's NATS user may do, and nothing more: publish its own sends and read requests; use
+ * the JetStream API only to follow the event log (consumers on that stream) and to read its own
+ * send outcomes; receive only on its own inbox. It cannot publish into the event log, send as
+ * another agent, or subscribe to anyone else's replies.
+ */
+export function agentPermissions(agentId: string): {
+  publish: { allow: string[] };
+  subscribe: { allow: string[] };
+} {
+  const id = token(agentId);
+  const api = '$JS.API';
+  const outcomes = `KV_${SEND_OUTCOMES_BUCKET}`;
+  return {
+    publish: {
+      allow: [
+        `parley.sends.${id}.*`,
+        READ_SUBJECTS,
+        `${api}.INFO`,
+        `${api}.STREAM.INFO.${EVENT_LOG_STREAM}`,
+        `${api}.CONSUMER.CREATE.${EVENT_LOG_STREAM}`,
+        `${api}.CONSUMER.CREATE.${EVENT_LOG_STREAM}.>`,
+        `${api}.CONSUMER.INFO.${EVENT_LOG_STREAM}.*`,
+        `${api}.CONSUMER.DELETE.${EVENT_LOG_STREAM}.*`,
+        `${api}.CONSUMER.MSG.NEXT.${EVENT_LOG_STREAM}.*`,
+        `${api}.STREAM.INFO.${outcomes}`,
+        `${api}.DIRECT.GET.${outcomes}.$KV.${SEND_OUTCOMES_BUCKET}.${id}.>`,
+        `${api}.CONSUMER.CREATE.${outcomes}.*.$KV.${SEND_OUTCOMES_BUCKET}.${id}.>`,
+        `${api}.CONSUMER.MSG.NEXT.${outcomes}.*`,
+        `${api}.CONSUMER.DELETE.${outcomes}.*`,
+      ],
+    },
+    subscribe: { allow: [`${agentInboxPrefix(id)}.>`] },
+  };
+}
+
+function token(value: string): string {
+  if (!SUBJECT_TOKEN.test(value)) throw new TypeError(`not a subject token: ${JSON.stringify(value)}`);
+  return value;
+}

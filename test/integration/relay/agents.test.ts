@@ -1,0 +1,109 @@
+/**
+ * Agents on a real nats-server: `agent add` gives a join code that connects with exactly the agent's
+ * own permissions; an agent cannot send as another agent, write into the event log or listen on
+ * another agent's replies; `agent remove` cuts its live connection and refuses the next one.
+ */
+import { jetstream } from '@nats-io/jetstream';
+import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJoinCode } from '../../../electron/relay/join-code.ts';
+import { ensureRelayStreams } from '../../../electron/relay/streams.ts';
+import { agentInboxPrefix, eventLogSubject, sendSubject } from '../../../electron/relay/subjects.ts';
+import { startTestNats, type TestNats } from './helpers.ts';
+
+let nats: TestNats;
+let dana: { id: string; joinCode: string };
+let eli: { id: string; joinCode: string };
+
+beforeAll(async () => {
+  nats = await startTestNats();
+  await ensureRelayStreams(await nats.connectAsRelay());
+  const added = [await nats.directory.add('Dana'), await nats.directory.add('Eli')];
+  [dana, eli] = added.map(({ agent, joinCode }) => ({ id: agent.id, joinCode })) as [typeof dana, typeof eli];
+});
+afterAll(async () => {
+  await nats?.close();
+});
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+describe('agent add and list', () => {
+  it('lists the agents with their public keys only', () => {
+    const listed = nats.directory.list();
+    expect(listed.map((a) => a.name)).toEqual(['Dana', 'Eli']);
+    expect(JSON.stringify(listed)).not.toContain(parseJoinCode(dana.joinCode).seed);
+  });
+
+  it('refuses a second agent of the same name', async () => {
+    await expect(nats.directory.add('dana')).rejects.toThrow(/already an agent named/);
+  });
+
+  it("lets an agent publish its own sends through the join code's credentials", async () => {
+    const nc = await nats.connectWithJoinCode(dana.joinCode);
+    const ack = await jetstream(nc).publish(sendSubject(dana.id, 'k1'), bytes('{}'));
+    expect(ack.stream).toBe('PARLEY_SENDS');
+  });
+});
+
+describe("an agent's permissions", () => {
+  it("refuses a send published on another agent's subject", async () => {
+    const nc = await nats.connectWithJoinCode(dana.joinCode);
+    await expect(jetstream(nc).publish(sendSubject(eli.id, 'k2'), bytes('{}'))).rejects.toThrow(
+      /permission/i,
+    );
+  });
+
+  it('refuses an agent publishing into the event log', async () => {
+    const nc = await nats.connectWithJoinCode(dana.joinCode);
+    await expect(
+      jetstream(nc).publish(eventLogSubject('v2'), bytes('{}'), { msgID: 'forged' }),
+    ).rejects.toThrow(/permission/i);
+  });
+
+  it("refuses an agent listening on another agent's reply inbox", async () => {
+    const nc = await nats.connectWithJoinCode(dana.joinCode);
+    const refused = permissionErrors(nc);
+    nc.subscribe(`${agentInboxPrefix(eli.id)}.>`);
+    await nc.flush();
+    expect(await refused.next()).toMatch(/permissions violation for subscription/i);
+  });
+});
+
+describe('agent remove', () => {
+  it("closes the removed agent's connection and refuses the next one", async () => {
+    const added = await nats.directory.add('Fay');
+    const nc = await nats.connectWithJoinCode(added.joinCode);
+    const closed = nc.closed();
+    const removed = await nats.directory.remove('Fay');
+    expect(removed.applied).toBe(true);
+    await closed;
+    expect(nc.isClosed()).toBe(true);
+    const seed = new TextEncoder().encode(parseJoinCode(added.joinCode).seed);
+    await expect(
+      connect({ servers: nats.server.url, authenticator: nkeyAuthenticator(seed) }),
+    ).rejects.toThrow(/authorization/i);
+    expect(nats.directory.list().map((a) => a.name)).toEqual(['Dana', 'Eli']);
+  });
+
+  it('leaves the other agents connected', async () => {
+    const nc = await nats.connectWithJoinCode(eli.joinCode);
+    const added = await nats.directory.add('Gus');
+    await nats.directory.remove(added.agent.id);
+    const ack = await jetstream(nc).publish(sendSubject(eli.id, 'k3'), bytes('{}'));
+    expect(ack.duplicate).toBe(false);
+  });
+});
+
+/** The permission errors the server reports to a connection, one at a time. */
+function permissionErrors(nc: NatsConnection): { next(): Promise<string> } {
+  const status = nc.status()[Symbol.asyncIterator]();
+  return {
+    async next() {
+      for (;;) {
+        const { value, done } = await status.next();
+        if (done) throw new Error('connection closed without a permission error');
+        if (value.type === 'error') return String(value.error);
+      }
+    },
+  };
+}
