@@ -11,8 +11,8 @@
  * knows that a removed agent is refused when `reload()` resolves, also from another process.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
@@ -127,16 +127,35 @@ export interface RunningNatsServer {
 }
 
 /**
+ * The server's binary: $NATS_SERVER_BIN, else `nats-server` on PATH or in an sbin folder (Debian
+ * installs it as /usr/sbin/nats-server, which is on root's PATH but not on a user's).
+ */
+export function natsServerBinary(): string {
+  const configured = process.env.NATS_SERVER_BIN;
+  if (configured) return configured;
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/local/sbin', '/usr/sbin', '/sbin'];
+  for (const dir of dirs.filter(Boolean)) {
+    try {
+      accessSync(join(dir, 'nats-server'), constants.X_OK);
+      return join(dir, 'nats-server');
+    } catch {
+      // not in this folder
+    }
+  }
+  return 'nats-server';
+}
+
+/**
  * Starts `nats-server` with the config `writeNatsConfig` left in `dir`; resolves once it is ready for
  * clients. Throws NatsServerMissingError when the binary cannot be found.
  */
 export async function startNatsServer(options: {
   dir: string;
-  /** Default $NATS_SERVER_BIN, else `nats-server` on PATH. */
+  /** Default: natsServerBinary(). */
   binary?: string;
   readyTimeoutMs?: number;
 }): Promise<RunningNatsServer> {
-  const binary = options.binary ?? process.env.NATS_SERVER_BIN ?? 'nats-server';
+  const binary = options.binary ?? natsServerBinary();
   const files = filesOf(options.dir);
   await stopOrphan(files.pid, files.config);
   const child = spawn(binary, ['-c', files.config], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -233,7 +252,7 @@ async function stopOrphan(pidFile: string, configFile: string): Promise<void> {
 }
 
 /** The installed server's version ("2.9.10"), from `nats-server --version`; undefined if missing. */
-export function natsServerVersion(binary = process.env.NATS_SERVER_BIN ?? 'nats-server'): string | undefined {
+export function natsServerVersion(binary = natsServerBinary()): string | undefined {
   const run = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 10_000 });
   return /v?(\d+\.\d+\.\d+)/.exec(`${run.stdout ?? ''}${run.stderr ?? ''}`)?.[1];
 }
