@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import mime from 'mime-types';
+import { labelFromPath } from '../../../shared/contract/input-words.ts';
 import { stagedView } from '../../../shared/contract/staged.ts';
 import type { CannedReply, StagedAttachment } from '../../../shared/contract/views.ts';
 import { cannedFileSchema, type CannedFile } from '../../../shared/canned-file.ts';
@@ -14,6 +15,7 @@ import { createScheduleHandlers, type ScheduleMethod } from './schedule-handlers
 import type { Handlers } from './dispatch.ts';
 import type { HandlerContext } from './handler-context.ts';
 import { UserFacingError } from './errors.ts';
+import { issueInWords } from './input-in-words.ts';
 
 type WorkbenchMethod =
   | 'canned.list'
@@ -194,6 +196,35 @@ function createCoreWorkbenchHandlers(
   };
 }
 
+const REPLY_PARTS: Readonly<Record<string, string>> = {
+  title: 'the title',
+  body: 'the text',
+  group: 'the group',
+  attachments: 'the files',
+};
+const FILE_PARTS: Readonly<Record<string, string>> = {
+  filename: 'the name',
+  mimeType: 'the type',
+  data: 'the contents',
+};
+
+/** Where in a canned-reply file something is wrong, as the agent would say it: "the title of reply 4". */
+function cannedFileLabel(path: readonly PropertyKey[]): string {
+  const [top, reply, part, file, fileField] = path;
+  if (top !== 'replies' || typeof reply !== 'number') return labelFromPath(path);
+  const which = `reply ${reply + 1}`;
+  if (typeof part !== 'string') return which;
+  if (part === 'attachments' && typeof file === 'number') {
+    const attachment = `file ${file + 1} of ${which}`;
+    const name =
+      typeof fileField === 'string' && Object.hasOwn(FILE_PARTS, fileField)
+        ? FILE_PARTS[fileField]
+        : undefined;
+    return name ? `${name} of ${attachment}` : attachment;
+  }
+  return `${Object.hasOwn(REPLY_PARTS, part) ? REPLY_PARTS[part] : labelFromPath([part])} of ${which}`;
+}
+
 /** A canned-reply set file, checked whole before anything is written. */
 function parseCannedFile(json: string): CannedFile {
   let raw: unknown;
@@ -204,13 +235,13 @@ function parseCannedFile(json: string): CannedFile {
       field: 'json',
     });
   }
-  const result = cannedFileSchema.safeParse(raw);
+  const result = cannedFileSchema.safeParse(raw, {
+    error: (issue) => issueInWords(issue, cannedFileLabel(issue.path ?? [])),
+  });
   if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue?.path.length ? ` (at ${issue.path.join('.')})` : '';
     throw new UserFacingError(
       'invalid_input',
-      `The file is not a Parley canned-reply set: ${issue?.message ?? 'unreadable'}${where}`,
+      `The file is not a Parley canned-reply set: ${result.error.issues[0]?.message ?? 'unreadable'}`,
       { field: 'json' },
     );
   }
