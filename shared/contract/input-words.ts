@@ -43,6 +43,9 @@ export const COMMON_FIELD_LABELS: Readonly<Record<string, string>> = {
   'attachmentUrls.*': 'an attachment link',
   token: 'the token',
   baseUrl: 'the base URL',
+  limit: 'the page size',
+  url: 'the link',
+  customPublicUrl: 'the public URL',
 };
 
 /** The label of a field of a method's input, by its path (as zod reports it). */
