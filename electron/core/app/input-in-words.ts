@@ -91,16 +91,16 @@ function tooBig(issue: Extract<Issue, { code: 'too_big' }>, label: string): stri
     }
     case 'number':
     case 'int':
-    case 'bigint': {
-      const given = typeof input === 'number' || typeof input === 'bigint' ? ` ${formatCount(input)},` : '';
-      const bound =
-        issue.inclusive === false
-          ? `it must be below ${formatCount(max)}`
-          : `the limit is ${formatCount(max)}`;
-      return `${sentenceStart(label)} is too large:${given} ${bound}.`;
-    }
+    case 'bigint':
+      return outOfRange(
+        label,
+        'large',
+        input,
+        issue.inclusive === false ? `it must be below` : `the limit is`,
+        max,
+      );
     default:
-      return `${sentenceStart(label)} is too large: the limit is ${formatCount(max)}.`;
+      return outOfRange(label, 'large', undefined, 'the limit is', max);
   }
 }
 
@@ -118,15 +118,27 @@ function tooSmall(issue: Extract<Issue, { code: 'too_small' }>, label: string): 
       return `${sentenceStart(label)}: give at least ${formatCount(min)}.`;
     case 'number':
     case 'int':
-    case 'bigint': {
-      const given = typeof input === 'number' || typeof input === 'bigint' ? ` ${formatCount(input)},` : '';
-      const bound =
-        issue.inclusive === false
-          ? `it must be above ${formatCount(min)}`
-          : `it must be at least ${formatCount(min)}`;
-      return `${sentenceStart(label)} is too small:${given} ${bound}.`;
-    }
+    case 'bigint':
+      return outOfRange(
+        label,
+        'small',
+        input,
+        issue.inclusive === false ? 'it must be above' : 'it must be at least',
+        min,
+      );
     default:
-      return `${sentenceStart(label)} is too small: it must be at least ${formatCount(min)}.`;
+      return outOfRange(label, 'small', undefined, 'it must be at least', min);
   }
+}
+
+/** "The overdue threshold is too large: 5,000, the limit is 1,440." (the value when it is a number) */
+function outOfRange(
+  label: string,
+  size: 'large' | 'small',
+  input: unknown,
+  bound: string,
+  limit: number | bigint,
+): string {
+  const given = typeof input === 'number' || typeof input === 'bigint' ? ` ${formatCount(input)},` : '';
+  return `${sentenceStart(label)} is too ${size}:${given} ${bound} ${formatCount(limit)}.`;
 }
