@@ -13,7 +13,7 @@ export const cannedGroup = z.string().trim().max(MAX_CANNED_GROUP_CHARS);
 const base64 = z
   .string()
   .max(Math.ceil((MAX_CANNED_ATTACHMENT_BYTES * 4) / 3) + 4)
-  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'A file’s data must be base64');
 
 export const cannedFileSchema = z
   .object({

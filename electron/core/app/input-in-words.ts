@@ -67,7 +67,8 @@ export function issueInWords(issue: Issue, label: string): string {
     }
     case 'unrecognized_keys': {
       const keys = issue.keys.slice(0, 5).map((key) => `“${key.slice(0, 80)}”`);
-      return `Parley does not know ${keys.length === 1 ? 'the field' : 'the fields'} ${keys.join(', ')} here.`;
+      const where = issue.path?.length ? `in ${label}` : 'here';
+      return `Parley does not know ${keys.length === 1 ? 'the field' : 'the fields'} ${keys.join(', ')} ${where}.`;
     }
     case 'not_multiple_of':
       return `${subject} must be a multiple of ${formatCount(issue.divisor)}.`;

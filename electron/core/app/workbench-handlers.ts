@@ -205,12 +205,13 @@ const REPLY_PARTS: Readonly<Record<string, string>> = {
 const FILE_PARTS: Readonly<Record<string, string>> = {
   filename: 'the name',
   mimeType: 'the type',
-  data: 'the contents',
+  data: 'the data',
 };
 
 /** Where in a canned-reply file something is wrong, as the agent would say it: "the title of reply 4". */
 function cannedFileLabel(path: readonly PropertyKey[]): string {
   const [top, reply, part, file, fileField] = path;
+  if (top === undefined) return 'the file’s contents';
   if (top !== 'replies' || typeof reply !== 'number') return labelFromPath(path);
   const which = `reply ${reply + 1}`;
   if (typeof part !== 'string') return which;
@@ -249,22 +250,18 @@ function parseCannedFile(json: string): CannedFile {
     reply.attachments.forEach((a, i) => {
       const type = mime.lookup(a.filename) || 'application/octet-stream';
       const bytes = Buffer.from(a.data, 'base64').byteLength;
-      const where = `replies.${r}.attachments.${i}`;
+      const where = `file ${i + 1} of reply ${r + 1}`;
       if (!ALLOWED_ATTACHMENT_TYPES.has(type) || type !== a.mimeType)
         throw new UserFacingError(
           'invalid_input',
-          `"${a.filename}" (${a.mimeType}) cannot be sent (at ${where})`,
-          {
-            field: 'json',
-          },
+          `“${a.filename}” (${a.mimeType}), ${where}, is not a kind of file Parley can send.`,
+          { field: 'json' },
         );
       if (bytes === 0 || bytes > MAX_CANNED_ATTACHMENT_BYTES)
         throw new UserFacingError(
           'invalid_input',
-          `"${a.filename}" must be between 1 byte and 1 MB (at ${where})`,
-          {
-            field: 'json',
-          },
+          `“${a.filename}”, ${where}, must be between 1 byte and 1 MB.`,
+          { field: 'json' },
         );
     }),
   );

@@ -6,7 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { createDispatcher, type Handlers } from '../../../../electron/core/app/dispatch.ts';
 import { toBridgeError } from '../../../../electron/core/app/errors.ts';
+import type { HandlerContext } from '../../../../electron/core/app/handler-context.ts';
 import { issueInWords } from '../../../../electron/core/app/input-in-words.ts';
+import { createWorkbenchHandlers } from '../../../../electron/core/app/workbench-handlers.ts';
 import { fieldLabel, tooLongText } from '../../../../shared/contract/input-words.ts';
 import { MAX_NOTE_CHARS } from '../../../../shared/contract/limits.ts';
 import { cannedFileSchema } from '../../../../shared/canned-file.ts';
@@ -122,5 +124,75 @@ describe('any other schema’s refusal', () => {
     expect(issueInWords({ ...raw, input: undefined, message: '' }, 'the group')).toBe(
       'The group is too long: the limit is 10.',
     );
+  });
+});
+
+describe('a canned-reply file that cannot be imported', () => {
+  /** The import handler over a workspace it must never reach: a refused file writes nothing. */
+  const handlers = createWorkbenchHandlers({
+    get session(): never {
+      throw new Error('the store was reached');
+    },
+  } as unknown as HandlerContext);
+  const set = (replies: unknown[], extra: object = {}) =>
+    JSON.stringify({ format: 'parley.canned-replies', version: 1, replies, ...extra });
+
+  async function importRefusal(json: string): Promise<string> {
+    try {
+      await handlers['canned.import']({ json, replace: false });
+    } catch (error) {
+      return toBridgeError(error).message;
+    }
+    throw new Error('imported');
+  }
+
+  it.each([
+    [
+      'a reply without its text',
+      set([{ title: 'hi' }]),
+      'The file is not a Parley canned-reply set: The text of reply 1 is missing.',
+    ],
+    [
+      'a title too long, by its reply',
+      set([
+        { title: 'a', body: 'b' },
+        { title: 't'.repeat(200), body: 'b' },
+      ]),
+      'The file is not a Parley canned-reply set: The title of reply 2 is too long: 200 characters, the limit is 120.',
+    ],
+    [
+      'too many replies',
+      set(Array.from({ length: 1001 }, () => ({ title: 'a', body: 'b' }))),
+      'The file is not a Parley canned-reply set: Too many replies: 1,001, the limit is 1,000.',
+    ],
+    [
+      'a prototype key deep in a reply',
+      set([{ title: 'a', body: 'b', constructor: { prototype: { polluted: true } } }]),
+      'The file is not a Parley canned-reply set: Parley does not know the field “constructor” in reply 1.',
+    ],
+    [
+      '10,000-deep nesting',
+      `${'['.repeat(10_000)}${']'.repeat(10_000)}`,
+      'The file is not a Parley canned-reply set: The file’s contents must be a set of fields.',
+    ],
+    [
+      'a path to a local file',
+      set([
+        {
+          title: 'a',
+          body: 'b',
+          attachments: [{ filename: '/etc/passwd', mimeType: 'text/plain', data: 'aGk=' }],
+        },
+      ]),
+      '“/etc/passwd” (text/plain), file 1 of reply 1, is not a kind of file Parley can send.',
+    ],
+    [
+      'another version',
+      set([], { version: 2 }),
+      'The file is not a Parley canned-reply set: The version must be “1”.',
+    ],
+  ])('%s', async (_what, json, words) => {
+    expect(await importRefusal(json)).toBe(words);
+    expect({}).not.toHaveProperty('polluted');
   });
 });
