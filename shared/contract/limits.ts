@@ -10,6 +10,9 @@
  */
 export const MAX_BRIDGE_FRAME_BYTES = 4 * 1024 * 1024;
 
+/** A message's text (a send, an edit, a held or quick reply), in characters. */
+export const MAX_MESSAGE_CHARS = 20_000;
+
 /** A private note, in characters (after trimming). */
 export const MAX_NOTE_CHARS = 10_000;
 

@@ -12,7 +12,7 @@ import type { StagedAttachment } from './staged.ts';
 import { BUBBLE_EFFECTS, PREFERRED_SERVICES, SCREEN_EFFECTS } from './effects.ts';
 import { cannedBody, cannedGroup, cannedTitle } from '../canned-file.ts';
 import { MAX_CANNED_ATTACHMENTS } from '../workbench.ts';
-import { MAX_AGENT_NAME_CHARS, MAX_CANNED_FILE_BYTES, MAX_NOTE_CHARS } from './limits.ts';
+import { MAX_AGENT_NAME_CHARS, MAX_CANNED_FILE_BYTES, MAX_MESSAGE_CHARS, MAX_NOTE_CHARS } from './limits.ts';
 import { CLOCK_TIME, MAX_UNDO_SECONDS } from '../schedule.ts';
 import type {
   ApiVersionCheck,
@@ -57,7 +57,7 @@ const attachmentUrls = z
   .array(z.url({ protocol: /^https?$/ }))
   .max(10)
   .default([]);
-const text = z.string().max(20_000);
+const text = z.string().max(MAX_MESSAGE_CHARS);
 const noteText = z.string().trim().min(1).max(MAX_NOTE_CHARS);
 const clockTime = z.string().regex(CLOCK_TIME, 'Use a time like 07:30');
 
@@ -300,7 +300,7 @@ export const methods = {
   'messages.discard': method(z.object({ key: messageKey }).strict())<void>(),
   /** Edits one of your sent messages (not SMS). Fails with `forbidden`/`invalid_input`. */
   'messages.edit': method(
-    z.object({ key: messageKey, text: z.string().trim().min(1).max(20_000) }).strict(),
+    z.object({ key: messageKey, text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }).strict(),
   )<void>(),
   /** Deletes one of your sent messages. */
   'messages.delete': method(z.object({ key: messageKey }).strict())<void>(),
@@ -560,7 +560,7 @@ export const methods = {
     z
       .object({
         id: z.number().int().positive(),
-        text: z.string().max(20_000).optional(),
+        text: z.string().max(MAX_MESSAGE_CHARS).optional(),
         at: z.number().int().positive().optional(),
       })
       .strict(),
@@ -584,7 +584,9 @@ export const methods = {
    * A reply written where the notification is (the quick-reply window): sent through the outbox,
    * and the conversation marked read. Fails with `not_found`, `invalid_input` (empty).
    */
-  'workbench.quickReply': method(z.object({ chatId, text: z.string().trim().min(1).max(20_000) }).strict())<{
+  'workbench.quickReply': method(
+    z.object({ chatId, text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }).strict(),
+  )<{
     key: string;
   }>(),
 } as const;
