@@ -22,17 +22,11 @@ export function LengthLimit({
   from?: number;
 }) {
   const over = length > max;
+  // Only the refusal is announced: a count read out at every keystroke would drown the typing.
   return (
-    <span
-      id={id}
-      className={over ? 'field-error length-limit' : 'field-hint length-limit'}
-      aria-live="polite"
-    >
-      {over
-        ? tooLongText(label, max, length)
-        : length >= from
-          ? `${formatCount(length)} / ${formatCount(max)}`
-          : ''}
+    <span id={id} className={over ? 'field-error' : 'field-hint'}>
+      {!over && length >= from ? `${formatCount(length)} / ${formatCount(max)}` : ''}
+      <span aria-live="polite">{over ? tooLongText(label, max, length) : ''}</span>
     </span>
   );
 }
