@@ -119,7 +119,13 @@ describe('any other schema’s refusal', () => {
   });
 
   it('words an issue zod has not finished (with its input) or has', () => {
-    const raw = { code: 'too_big', origin: 'string', maximum: 10, input: 'x'.repeat(12), path: [] } as const;
+    const raw = {
+      code: 'too_big' as const,
+      origin: 'string',
+      maximum: 10,
+      input: 'x'.repeat(12),
+      path: [] as PropertyKey[],
+    };
     expect(issueInWords(raw, 'the group')).toBe('The group is too long: 12 characters, the limit is 10.');
     expect(issueInWords({ ...raw, input: undefined, message: '' }, 'the group')).toBe(
       'The group is too long: the limit is 10.',
