@@ -3,16 +3,17 @@
  * core; apart from workbench.ts so the renderer's boot bundle does not carry zod.
  */
 import { z } from 'zod';
+import { MAX_CANNED_BODY_CHARS, MAX_CANNED_GROUP_CHARS, MAX_CANNED_TITLE_CHARS } from './contract/limits.ts';
 import { CANNED_FILE_FORMAT, MAX_CANNED_ATTACHMENT_BYTES, MAX_CANNED_ATTACHMENTS } from './workbench.ts';
 
-export const cannedTitle = z.string().trim().min(1).max(120);
-export const cannedBody = z.string().max(5000);
-export const cannedGroup = z.string().trim().max(60);
+export const cannedTitle = z.string().trim().min(1).max(MAX_CANNED_TITLE_CHARS);
+export const cannedBody = z.string().max(MAX_CANNED_BODY_CHARS);
+export const cannedGroup = z.string().trim().max(MAX_CANNED_GROUP_CHARS);
 
 const base64 = z
   .string()
   .max(Math.ceil((MAX_CANNED_ATTACHMENT_BYTES * 4) / 3) + 4)
-  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'A file’s data must be base64');
 
 export const cannedFileSchema = z
   .object({

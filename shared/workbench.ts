@@ -1,7 +1,8 @@
 /**
  * The agent's workbench, shared by both sides: canned-reply templates and their variables, the
  * limits of a canned-reply set file (its schema is in canned-file.ts, off the renderer's boot
- * bundle), and what "waiting on you" means.
+ * bundle; the lengths of its fields and of the file are in contract/limits.ts), and what "waiting
+ * on you" means.
  */
 /** The variables a canned reply can use: `{first_name}` or `{first_name|fallback}`. */
 export const TEMPLATE_VARIABLES = [
@@ -85,8 +86,6 @@ export function unfilledNotice(variables: readonly TemplateVariable[]): string {
 // ── canned-reply set files (export / import) ─────────────────────────────────────────────────
 
 export const CANNED_FILE_FORMAT = 'parley.canned-replies';
-/** Import arrives over the bridge, whose messages are limited to 4 MB. */
-export const MAX_CANNED_FILE_CHARS = 3_500_000;
 /** One attachment of a canned reply (kept in the store, so small). */
 export const MAX_CANNED_ATTACHMENT_BYTES = 1024 * 1024;
 export const MAX_CANNED_ATTACHMENTS = 3;

@@ -7,6 +7,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventName, Events } from '../../shared/contract/events.ts';
+import { MAX_BRIDGE_FRAME_BYTES } from '../../shared/contract/limits.ts';
 import { stagedView } from '../../shared/contract/staged.ts';
 import type { AppCore } from '../core/app/app-core.ts';
 import { createLogger } from '../core/log/logger.ts';
@@ -15,8 +16,6 @@ import { userFileHeaders } from './user-files.ts';
 
 const log = createLogger('browser-host');
 const COOKIE = 'parley_session';
-/** The largest bridge frame a page may send (a message page is far smaller). */
-const MAX_FRAME_BYTES = 4 * 1024 * 1024;
 
 export interface BrowserServerOptions {
   /** The built renderer (index.html and assets). */
@@ -246,7 +245,7 @@ export async function startBrowserServer(
     return serveFile(reply, (await ready).stagedFile(id));
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_FRAME_BYTES });
   wss.on('error', (error) => log.warn('bridge server error', { error: error.message }));
   app.server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
     // A client that resets the connection mid-handshake must not take the host down.
@@ -265,7 +264,9 @@ export async function startBrowserServer(
     wss.handleUpgrade(request, socket, head, (ws) => {
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
-      // A frame over the limit or not valid UTF-8: ws closes the socket (1009 / 1007) after this.
+      // A frame over the limit or not valid UTF-8: ws closes the socket (1009 / 1007) after this. The
+      // page's transport never sends a frame over the limit (it refuses that call in words), so only
+      // a page that is not ours can lose its connection this way.
       ws.on('error', (error) => log.warn('bridge socket closed on a bad frame', { error: error.message }));
       const answer = (frame: object): void => {
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));

@@ -3,10 +3,13 @@
  * import/export), private notes, the "waiting on you" list kept live from chat events, and the
  * workbench settings.
  */
+import { emptyText, fieldLabel, sentenceStart } from '../../shared/contract/input-words.ts';
+import { MAX_CANNED_FILE_BYTES } from '../../shared/contract/limits.ts';
 import type { CannedReply, Note, WorkbenchSettings } from '../../shared/contract/views.ts';
 import { renderTemplate, type TemplateValues } from '../../shared/workbench.ts';
 import { parley } from '../bridge/parley.ts';
 import { errorText } from '../lib/errors.ts';
+import { formatBytes } from '../lib/format.ts';
 import { formatHandle, loadPhoneFormat } from '../lib/phone-format.ts';
 import { getState } from '../store/index.ts';
 import { EMPTY_DRAFT } from '../store/composer-slice.ts';
@@ -101,8 +104,15 @@ export async function exportCanned(): Promise<void> {
   }
 }
 
-/** Reads a set file; returns the problem, or null once imported. */
+/**
+ * Reads a set file; returns the problem, or null once imported. Its size is checked before it is
+ * read: the file travels as one bridge call, and a file past the limit is refused with the limit.
+ */
 export async function importCanned(file: File, replace: boolean): Promise<string | null> {
+  const label = fieldLabel('canned.import', ['json']);
+  if (file.size === 0) return emptyText(label);
+  if (file.size > MAX_CANNED_FILE_BYTES)
+    return `${sentenceStart(label)} is too large: ${formatBytes(file.size)}, the limit is ${formatBytes(MAX_CANNED_FILE_BYTES)}.`;
   try {
     const result = await parley.canned.import({ json: await file.text(), replace });
     getState().setCanned(result.replies);

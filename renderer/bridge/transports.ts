@@ -4,6 +4,9 @@
  * session cookie the host set. Both carry the same contract.
  */
 import type { Transport } from '../../shared/contract/client.ts';
+import type { BridgeErrorShape } from '../../shared/contract/errors.ts';
+import { MAX_BRIDGE_FRAME_BYTES } from '../../shared/contract/limits.ts';
+import { formatBytes } from '../lib/format.ts';
 
 export interface ElectronBridge {
   invoke(method: string, input: unknown): Promise<unknown>;
@@ -43,6 +46,22 @@ export function electronTransport(bridge: ElectronBridge): Transport {
   return {
     invoke: async (method, input) => unwrap(await bridge.invoke(method, input)),
     subscribe: (listener) => bridge.subscribe(listener),
+  };
+}
+
+/**
+ * A call the host could not take, refused here before it is sent: the host's WebSocket closes the
+ * whole connection on a frame over its limit (and with it every other call in flight).
+ */
+function oversizeRefusal(frame: string): BridgeErrorShape | null {
+  // A UTF-16 unit is 1 to 3 bytes of UTF-8 (a pair of them 4): measure only when it could matter.
+  if (frame.length * 3 <= MAX_BRIDGE_FRAME_BYTES) return null;
+  const bytes = new TextEncoder().encode(frame).byteLength;
+  if (bytes <= MAX_BRIDGE_FRAME_BYTES) return null;
+  return {
+    code: 'invalid_input',
+    message: `This is too large to hand to Parley in one go: ${formatBytes(bytes)}, the limit is ${formatBytes(MAX_BRIDGE_FRAME_BYTES)}.`,
+    retryable: false,
   };
 }
 
@@ -123,6 +142,8 @@ export function webSocketTransport(url: string): Transport & { readonly connecte
     invoke(method, input) {
       const id = nextId++;
       const frame = JSON.stringify({ id, method, input });
+      const refusal = oversizeRefusal(frame);
+      if (refusal) return Promise.reject(refusal);
       return new Promise((resolve, reject) => {
         if (connected && socket) {
           pending.set(id, { resolve, reject, sentOn: socket });

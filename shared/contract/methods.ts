@@ -11,7 +11,8 @@ import { EMPTY_MESSAGE, isSendable } from '../message-rules.ts';
 import type { StagedAttachment } from './staged.ts';
 import { BUBBLE_EFFECTS, PREFERRED_SERVICES, SCREEN_EFFECTS } from './effects.ts';
 import { cannedBody, cannedGroup, cannedTitle } from '../canned-file.ts';
-import { MAX_CANNED_ATTACHMENTS, MAX_CANNED_FILE_CHARS } from '../workbench.ts';
+import { MAX_CANNED_ATTACHMENTS } from '../workbench.ts';
+import { MAX_AGENT_NAME_CHARS, MAX_CANNED_FILE_BYTES, MAX_MESSAGE_CHARS, MAX_NOTE_CHARS } from './limits.ts';
 import { CLOCK_TIME, MAX_UNDO_SECONDS } from '../schedule.ts';
 import type {
   ApiVersionCheck,
@@ -56,8 +57,8 @@ const attachmentUrls = z
   .array(z.url({ protocol: /^https?$/ }))
   .max(10)
   .default([]);
-const text = z.string().max(20_000);
-const noteText = z.string().trim().min(1).max(10_000);
+const text = z.string().max(MAX_MESSAGE_CHARS);
+const noteText = z.string().trim().min(1).max(MAX_NOTE_CHARS);
 const clockTime = z.string().regex(CLOCK_TIME, 'Use a time like 07:30');
 
 /** V3: the message this one answers (by its key; the core finds its V3 id), and which part of it. */
@@ -301,7 +302,7 @@ export const methods = {
   'messages.discard': method(z.object({ key: messageKey }).strict())<void>(),
   /** Edits one of your sent messages (not SMS). Fails with `forbidden`/`invalid_input`. */
   'messages.edit': method(
-    z.object({ key: messageKey, text: z.string().trim().min(1).max(20_000) }).strict(),
+    z.object({ key: messageKey, text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }).strict(),
   )<void>(),
   /** Deletes one of your sent messages. */
   'messages.delete': method(z.object({ key: messageKey }).strict())<void>(),
@@ -468,12 +469,13 @@ export const methods = {
   'canned.export': method(none)<{ filename: string; json: string }>(),
   /**
    * Adds (or with `replace`, swaps in) a set from a JSON file's text. A file that is not JSON or not
-   * a canned-reply set fails with `invalid_input` naming what is wrong, and changes nothing.
+   * a canned-reply set fails with `invalid_input` naming what is wrong, and changes nothing. A file
+   * within `MAX_CANNED_FILE_BYTES` is never longer than that in characters.
    */
   'canned.import': method(
     z
       .object({
-        json: z.string().min(1).max(MAX_CANNED_FILE_CHARS),
+        json: z.string().min(1).max(MAX_CANNED_FILE_BYTES),
         replace: z.boolean().default(false),
       })
       .strict(),
@@ -522,7 +524,7 @@ export const methods = {
   'workbench.updateSettings': method(
     z
       .object({
-        agentName: z.string().trim().max(100).optional(),
+        agentName: z.string().trim().max(MAX_AGENT_NAME_CHARS).optional(),
         overdueMinutes: z
           .number()
           .int()
@@ -560,7 +562,7 @@ export const methods = {
     z
       .object({
         id: z.number().int().positive(),
-        text: z.string().max(20_000).optional(),
+        text: z.string().max(MAX_MESSAGE_CHARS).optional(),
         at: z.number().int().positive().optional(),
       })
       .strict(),
@@ -585,7 +587,9 @@ export const methods = {
    * A reply written where the notification is (the quick-reply window): sent through the outbox,
    * and the conversation marked read. Fails with `not_found`, `invalid_input` (empty).
    */
-  'workbench.quickReply': method(z.object({ chatId, text: z.string().trim().min(1).max(20_000) }).strict())<{
+  'workbench.quickReply': method(
+    z.object({ chatId, text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }).strict(),
+  )<{
     key: string;
   }>(),
 } as const;

@@ -5,7 +5,8 @@ import {
   type MethodParsedInput,
 } from '../../../shared/contract/methods.ts';
 import { createLogger } from '../log/logger.ts';
-import { toBridgeError, UserFacingError } from './errors.ts';
+import { refusedInput, toBridgeError, UserFacingError } from './errors.ts';
+import { inputErrorMap } from './input-in-words.ts';
 
 const log = createLogger('bridge');
 
@@ -28,9 +29,11 @@ export function createDispatcher(
       if (!Object.hasOwn(methods, method))
         throw new UserFacingError('unknown_method', `No such method: ${method.slice(0, 80)}`);
       const name = method as MethodName;
-      const parsed = methods[name].input.parse(input ?? {});
+      // Refusals are worded for the agent, each field by its label in the contract.
+      const parsed = methods[name].input.safeParse(input ?? {}, { error: inputErrorMap(name) });
+      if (!parsed.success) throw refusedInput(parsed.error);
       const handler = handlers[name] as (input: unknown) => unknown;
-      const value = await handler(parsed);
+      const value = await handler(parsed.data);
       return { ok: true, value: value ?? null };
     } catch (error) {
       const shape = toBridgeError(error);

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import type { BridgeErrorShape } from '../../../shared/contract/errors.ts';
 import { isBridgeErrorShape } from '../../../shared/contract/errors.ts';
+import { labelFromPath } from '../../../shared/contract/input-words.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { redactText } from '../log/logger.ts';
 import { AttachmentRejected } from '../outbox/staging.ts';
 import { storageProblemOf } from '../store/storage-errors.ts';
 import { isVaultUnavailable } from '../vault/index.ts';
 import { WorkspaceInputError, WorkspaceNotFoundError } from '../workspaces/index.ts';
+import { issueField, issueInWords } from './input-in-words.ts';
 
 /** An error raised by the core on purpose, already in the bridge's shape. */
 export class UserFacingError extends Error {
@@ -22,6 +24,15 @@ export class UserFacingError extends Error {
   }
 }
 
+/** A call's input its schema refused (parsed with `inputErrorMap`): the first issue, in words. */
+export function refusedInput(error: z.ZodError): UserFacingError {
+  const issue = error.issues[0];
+  const field = issue ? issueField(issue) : undefined;
+  return new UserFacingError('invalid_input', issue?.message ?? 'The input is not valid.', {
+    ...(field ? { field } : {}),
+  });
+}
+
 /**
  * Whatever went wrong, in the one shape that crosses the bridge: a precise message, never a stack
  * trace, a token or a secret (messages pass through the log redactor too).
@@ -34,14 +45,13 @@ export function toBridgeError(error: unknown): BridgeErrorShape {
 function classify(error: unknown): BridgeErrorShape {
   if (error instanceof UserFacingError) return error.shape;
   if (error instanceof z.ZodError) {
+    // Input the dispatcher refused arrives worded already (`refusedInput`); any other schema's
+    // refusal is worded here from the issue alone, naming the field by its path.
     const issue = error.issues[0];
-    const path = issue?.path.map(String) ?? [];
-    // zod reports an unknown key on the object that holds it; name the key itself as the field.
-    if (issue?.code === 'unrecognized_keys' && issue.keys[0] !== undefined) path.push(issue.keys[0]);
-    const field = path.join('.') || undefined;
+    const field = issue ? issueField(issue) : undefined;
     return {
       code: 'invalid_input',
-      message: issue ? `${field ? `${field}: ` : ''}${issue.message}` : 'Invalid input',
+      message: issue ? issueInWords(issue, labelFromPath(issue.path)) : 'The input is not valid.',
       retryable: false,
       ...(field ? { field } : {}),
     };

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import mime from 'mime-types';
+import { labelFromPath } from '../../../shared/contract/input-words.ts';
 import { stagedView } from '../../../shared/contract/staged.ts';
 import type { CannedReply, StagedAttachment } from '../../../shared/contract/views.ts';
 import { cannedFileSchema, type CannedFile } from '../../../shared/canned-file.ts';
@@ -14,6 +15,7 @@ import { createScheduleHandlers, type ScheduleMethod } from './schedule-handlers
 import type { Handlers } from './dispatch.ts';
 import type { HandlerContext } from './handler-context.ts';
 import { UserFacingError } from './errors.ts';
+import { issueInWords } from './input-in-words.ts';
 
 type WorkbenchMethod =
   | 'canned.list'
@@ -194,6 +196,36 @@ function createCoreWorkbenchHandlers(
   };
 }
 
+const REPLY_PARTS: Readonly<Record<string, string>> = {
+  title: 'the title',
+  body: 'the text',
+  group: 'the group',
+  attachments: 'the files',
+};
+const FILE_PARTS: Readonly<Record<string, string>> = {
+  filename: 'the name',
+  mimeType: 'the type',
+  data: 'the data',
+};
+
+/** Where in a canned-reply file something is wrong, as the agent would say it: "the title of reply 4". */
+function cannedFileLabel(path: readonly PropertyKey[]): string {
+  const [top, reply, part, file, fileField] = path;
+  if (top === undefined) return 'the file’s contents';
+  if (top !== 'replies' || typeof reply !== 'number') return labelFromPath(path);
+  const which = `reply ${reply + 1}`;
+  if (typeof part !== 'string') return which;
+  if (part === 'attachments' && typeof file === 'number') {
+    const attachment = `file ${file + 1} of ${which}`;
+    const name =
+      typeof fileField === 'string' && Object.hasOwn(FILE_PARTS, fileField)
+        ? FILE_PARTS[fileField]
+        : undefined;
+    return name ? `${name} of ${attachment}` : attachment;
+  }
+  return `${Object.hasOwn(REPLY_PARTS, part) ? REPLY_PARTS[part] : labelFromPath([part])} of ${which}`;
+}
+
 /** A canned-reply set file, checked whole before anything is written. */
 function parseCannedFile(json: string): CannedFile {
   let raw: unknown;
@@ -204,13 +236,13 @@ function parseCannedFile(json: string): CannedFile {
       field: 'json',
     });
   }
-  const result = cannedFileSchema.safeParse(raw);
+  const result = cannedFileSchema.safeParse(raw, {
+    error: (issue) => issueInWords(issue, cannedFileLabel(issue.path ?? [])),
+  });
   if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue?.path.length ? ` (at ${issue.path.join('.')})` : '';
     throw new UserFacingError(
       'invalid_input',
-      `The file is not a Parley canned-reply set: ${issue?.message ?? 'unreadable'}${where}`,
+      `The file is not a Parley canned-reply set: ${result.error.issues[0]?.message ?? 'unreadable'}`,
       { field: 'json' },
     );
   }
@@ -218,22 +250,18 @@ function parseCannedFile(json: string): CannedFile {
     reply.attachments.forEach((a, i) => {
       const type = mime.lookup(a.filename) || 'application/octet-stream';
       const bytes = Buffer.from(a.data, 'base64').byteLength;
-      const where = `replies.${r}.attachments.${i}`;
+      const where = `file ${i + 1} of reply ${r + 1}`;
       if (!ALLOWED_ATTACHMENT_TYPES.has(type) || type !== a.mimeType)
         throw new UserFacingError(
           'invalid_input',
-          `"${a.filename}" (${a.mimeType}) cannot be sent (at ${where})`,
-          {
-            field: 'json',
-          },
+          `“${a.filename}” (${a.mimeType}), ${where}, is not a kind of file Parley can send.`,
+          { field: 'json' },
         );
       if (bytes === 0 || bytes > MAX_CANNED_ATTACHMENT_BYTES)
         throw new UserFacingError(
           'invalid_input',
-          `"${a.filename}" must be between 1 byte and 1 MB (at ${where})`,
-          {
-            field: 'json',
-          },
+          `“${a.filename}”, ${where}, must be between 1 byte and 1 MB.`,
+          { field: 'json' },
         );
     }),
   );

@@ -1,6 +1,12 @@
 import { Download, MessageSquareText, Paperclip, Plus, Search, Trash2, Upload, X } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CannedReply, StagedAttachment } from '../../../shared/contract/views.ts';
+import { fieldLabel } from '../../../shared/contract/input-words.ts';
+import {
+  MAX_CANNED_BODY_CHARS,
+  MAX_CANNED_GROUP_CHARS,
+  MAX_CANNED_TITLE_CHARS,
+} from '../../../shared/contract/limits.ts';
 import { MAX_CANNED_ATTACHMENTS, TEMPLATE_VARIABLES } from '../../../shared/workbench.ts';
 import { parley, stageFiles } from '../../bridge/parley.ts';
 import { deleteCanned, exportCanned, importCanned, loadCanned, saveCanned } from '../../actions/workbench.ts';
@@ -10,6 +16,13 @@ import { errorText } from '../../lib/errors.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { fuzzyFilter } from '../../lib/fuzzy.ts';
 import { getState, useStore } from '../../store/index.ts';
+import { LengthLimit, lengthProblem } from './LengthLimit.tsx';
+
+const LABELS = {
+  title: fieldLabel('canned.save', ['title']),
+  group: fieldLabel('canned.save', ['group']),
+  body: fieldLabel('canned.save', ['body']),
+};
 
 /** Canned replies: find, group, write and edit them; share a set as a JSON file. */
 export function CannedRepliesView() {
@@ -167,7 +180,16 @@ function CannedEditor({
   const fileInput = useRef<HTMLInputElement>(null);
   const full = kept.length + added.length >= MAX_CANNED_ATTACHMENTS;
 
+  const lengths = [
+    { label: LABELS.title, length: title.trim().length, max: MAX_CANNED_TITLE_CHARS },
+    { label: LABELS.group, length: group.trim().length, max: MAX_CANNED_GROUP_CHARS },
+    { label: LABELS.body, length: body.length, max: MAX_CANNED_BODY_CHARS },
+  ] as const;
+
   const save = async () => {
+    // Nothing is cut to fit: a field over its limit is refused, in the words beside it.
+    const tooLong = lengths.map((f) => lengthProblem(f.label, f.length, f.max)).find((p) => p !== null);
+    if (tooLong) return setProblem(tooLong);
     setSaving(true);
     setProblem(null);
     try {
@@ -205,10 +227,12 @@ function CannedEditor({
             id="canned-title"
             className="input"
             value={title}
-            maxLength={120}
             required
+            aria-invalid={lengths[0].length > lengths[0].max || undefined}
+            aria-describedby="canned-title-length"
             onChange={(e) => setTitle(e.target.value)}
           />
+          <LengthLimit id="canned-title-length" {...lengths[0]} />
         </div>
         <div className="field">
           <label htmlFor="canned-group">Group</label>
@@ -216,10 +240,12 @@ function CannedEditor({
             id="canned-group"
             className="input"
             value={group}
-            maxLength={60}
             placeholder="e.g. Billing"
+            aria-invalid={lengths[1].length > lengths[1].max || undefined}
+            aria-describedby="canned-group-length"
             onChange={(e) => setGroup(e.target.value)}
           />
+          <LengthLimit id="canned-group-length" {...lengths[1]} />
         </div>
         <div className="field span-2">
           <label htmlFor="canned-body">Reply</label>
@@ -228,10 +254,11 @@ function CannedEditor({
             className="input canned-body"
             rows={6}
             value={body}
-            maxLength={5000}
-            aria-describedby="canned-body-hint"
+            aria-invalid={lengths[2].length > lengths[2].max || undefined}
+            aria-describedby="canned-body-length canned-body-hint"
             onChange={(e) => setBody(e.target.value)}
           />
+          <LengthLimit id="canned-body-length" {...lengths[2]} />
           <span id="canned-body-hint" className="field-hint">
             Variables: {TEMPLATE_VARIABLES.map((v) => `{${v}}`).join(' ')}. A fallback follows a bar:{' '}
             {'{first_name|there}'}. Write {'{{'} for a literal brace.

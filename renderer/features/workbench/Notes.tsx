@@ -1,11 +1,15 @@
 import { Lock, Pencil, StickyNote, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
+import { fieldLabel } from '../../../shared/contract/input-words.ts';
+import { MAX_NOTE_CHARS } from '../../../shared/contract/limits.ts';
 import type { Note } from '../../../shared/contract/views.ts';
 import { addNote, deleteNote, editNote } from '../../actions/workbench.ts';
 import { formatListTime } from '../../lib/format.ts';
 import { getState, useStore } from '../../store/index.ts';
+import { LengthLimit } from './LengthLimit.tsx';
 
 export const PRIVATE_LABEL = 'Only you can see this';
+const NOTE_LABEL = fieldLabel('notes.add', ['text']);
 
 /** A private note in the timeline: never sent, and unmistakably not a message. */
 export function NoteItem({ note, now, highlighted }: { note: Note; now: number; highlighted: boolean }) {
@@ -71,8 +75,10 @@ export function NoteEditor({
 }) {
   const [text, setText] = useState(initial);
   const id = useId();
+  const length = text.trim().length;
+  const tooLong = length > MAX_NOTE_CHARS;
   const submit = () => {
-    if (text.trim() !== '') void onSubmit(text.trim());
+    if (text.trim() !== '' && !tooLong) void onSubmit(text.trim());
   };
   return (
     <form
@@ -92,6 +98,8 @@ export function NoteEditor({
         rows={2}
         autoFocus
         placeholder="A note for yourself: never sent to the customer"
+        aria-invalid={tooLong || undefined}
+        aria-describedby={`${id}-length`}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
@@ -103,8 +111,15 @@ export function NoteEditor({
           }
         }}
       />
+      <LengthLimit
+        id={`${id}-length`}
+        label={NOTE_LABEL}
+        length={length}
+        max={MAX_NOTE_CHARS}
+        from={MAX_NOTE_CHARS * 0.9}
+      />
       <div className="note-editor-actions">
-        <button type="submit" className="button small note-save" disabled={text.trim() === ''}>
+        <button type="submit" className="button small note-save" disabled={text.trim() === '' || tooLong}>
           {submitLabel}
         </button>
         <button type="button" className="button small ghost" onClick={onCancel}>

@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react';
+import { fieldLabel } from '../../../shared/contract/input-words.ts';
+import { MAX_AGENT_NAME_CHARS } from '../../../shared/contract/limits.ts';
 import { updateWorkbenchSettings } from '../../actions/workbench.ts';
 import { useStore } from '../../store/index.ts';
+import { LengthLimit } from './LengthLimit.tsx';
 import { NotificationRulesSection } from './NotificationRulesSection.tsx';
 
 /** Settings: the agent's name for canned replies, when a wait counts as overdue, undo send. */
@@ -15,6 +18,7 @@ export function WorkbenchSettingsSection() {
     setUndo(settings.undoSeconds);
   }, [settings]);
   const minutesValid = /^\d+$/.test(minutes) && Number(minutes) <= 1440;
+  const nameValid = name.trim().length <= MAX_AGENT_NAME_CHARS;
   return (
     <>
       <section className="card settings-card" aria-labelledby="settings-workbench">
@@ -23,7 +27,7 @@ export function WorkbenchSettingsSection() {
           className="form-grid"
           onSubmit={(e) => {
             e.preventDefault();
-            if (minutesValid)
+            if (minutesValid && nameValid)
               void updateWorkbenchSettings({
                 agentName: name,
                 overdueMinutes: Number(minutes),
@@ -37,9 +41,15 @@ export function WorkbenchSettingsSection() {
               id="workbench-agent-name"
               className="input"
               value={name}
-              maxLength={100}
-              aria-describedby="workbench-agent-name-hint"
+              aria-invalid={!nameValid || undefined}
+              aria-describedby="workbench-agent-name-length workbench-agent-name-hint"
               onChange={(e) => setName(e.target.value)}
+            />
+            <LengthLimit
+              id="workbench-agent-name-length"
+              label={fieldLabel('workbench.updateSettings', ['agentName'])}
+              length={name.trim().length}
+              max={MAX_AGENT_NAME_CHARS}
             />
             <span id="workbench-agent-name-hint" className="field-hint">
               Fills {'{agent_name}'} in canned replies.
@@ -83,7 +93,7 @@ export function WorkbenchSettingsSection() {
             </span>
           </div>
           <div className="field span-2">
-            <button type="submit" className="button" disabled={!minutesValid}>
+            <button type="submit" className="button" disabled={!minutesValid || !nameValid}>
               Save workbench settings
             </button>
           </div>

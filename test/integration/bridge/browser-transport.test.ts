@@ -75,6 +75,29 @@ describe('malformed input through the browser transport', () => {
   });
 });
 
+describe('a call too large for one frame', () => {
+  it('is refused in words before it is sent, and the calls around it are answered on the same connection', async () => {
+    const disconnected: string[] = [];
+    const off = transport.subscribe((event) => {
+      if (event === 'bridge.disconnected') disconnected.push(event);
+    });
+    // Given a call in flight
+    const before = transport.invoke('app.info', {});
+    // When the page makes a call over the frame limit: 1.5 million characters, 4.5 MB in UTF-8
+    const tooLarge = transport.invoke('canned.import', { json: '€'.repeat(1_500_000) });
+    // Then it is refused with its size and the limit, and nothing else is lost
+    await expect(tooLarge).rejects.toEqual({
+      code: 'invalid_input',
+      message: 'This is too large to hand to Parley in one go: 4.3 MB, the limit is 4.0 MB.',
+      retryable: false,
+    });
+    await expect(before).resolves.toMatchObject({ host: 'browser' });
+    await expect(transport.invoke('app.info', {})).resolves.toMatchObject({ host: 'browser' });
+    expect(disconnected).toEqual([]);
+    off();
+  });
+});
+
 describe('events through the browser transport', () => {
   it('pushes core events to the page', async () => {
     const seen: string[] = [];

@@ -197,7 +197,7 @@ describe('one optimistic message, through the bridge', () => {
     ).rejects.toMatchObject({
       code: 'invalid_input',
       field: 'text',
-      message: 'text: Type a message or add an attachment',
+      message: 'Type a message or add an attachment',
     });
     const page = await parley.messages.page({ chatId: chat.id, limit: 20 });
     expect(page.messages.some((m) => m.text === 'Keyed badly')).toBe(false);
