@@ -20,6 +20,7 @@ import {
 } from 'electron';
 import ElectronStore from 'electron-store';
 import type { EventName, Events } from '../shared/contract/events.ts';
+import type { MethodInput, MethodName } from '../shared/contract/methods.ts';
 import type { IncomingNotice } from '../shared/contract/views.ts';
 import { AppCore } from './core/app/app-core.ts';
 import { createLogger } from './core/log/logger.ts';
@@ -32,7 +33,7 @@ import { claimSingleInstance, stopBeforeQuit } from './hosts/electron/lifecycle.
 import { menuTemplate } from './hosts/electron/menu.ts';
 import { createNativeNotifier } from './hosts/electron/notifications.ts';
 import { createQuickReplyOpener } from './hosts/electron/quick-reply.ts';
-import { markChatRead, replyFromNotification } from './core/workbench/quick-reply.ts';
+import { markChatRead } from './core/workbench/quick-reply.ts';
 import { createAppProtocolHandler, registerAppScheme } from './hosts/electron/protocol.ts';
 import { openElectronSettings } from './hosts/electron/settings-store.ts';
 import { UnreadIndicator } from './hosts/electron/unread.ts';
@@ -120,11 +121,17 @@ const notify = createNativeNotifier({
     core?.options.settings.get().notifications ?? { enabled: false, showPreview: false, sound: false },
   focusWindow: showWindow,
   openChat: (chatId) => sendWhenLoaded('app.openChat', { chatId }),
+  // Through the contract method the quick-reply window calls: the same door, rules and refusal.
   reply: (chatId, text) => {
-    if (core)
-      void replyFromNotification(core.session, chatId, text).catch((error: unknown) =>
-        log.warn('a reply from a notification was not sent', { error: String(error) }),
-      );
+    const method: MethodName = 'workbench.quickReply';
+    const input: MethodInput<typeof method> = { chatId, text };
+    void core?.dispatch(method, input).then((result) => {
+      if (!result.ok)
+        log.warn('a reply from a notification was not sent', {
+          code: result.error.code,
+          reason: result.error.message,
+        });
+    });
   },
   markRead: (chatId) => {
     if (core) void markChatRead(core.session, chatId);

@@ -3,6 +3,7 @@ import type { BridgeErrorShape } from '../../../shared/contract/errors.ts';
 import { isBridgeErrorShape } from '../../../shared/contract/errors.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { redactText } from '../log/logger.ts';
+import { SendRefused } from '../outbox/send-rules.ts';
 import { AttachmentRejected } from '../outbox/staging.ts';
 import { storageProblemOf } from '../store/storage-errors.ts';
 import { isVaultUnavailable } from '../vault/index.ts';
@@ -32,7 +33,8 @@ export function toBridgeError(error: unknown): BridgeErrorShape {
 }
 
 function classify(error: unknown): BridgeErrorShape {
-  if (error instanceof UserFacingError) return error.shape;
+  // The door's refusals of a send (outbox/send-rules.ts) are already in this shape.
+  if (error instanceof UserFacingError || error instanceof SendRefused) return error.shape;
   if (error instanceof z.ZodError) {
     const issue = error.issues[0];
     const path = issue?.path.map(String) ?? [];

@@ -3,14 +3,13 @@ import type { LineWithUnread } from '../../../shared/contract/views.ts';
 import { stagedView } from '../../../shared/contract/staged.ts';
 import type { Chat, Line } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
-import { ClientKeyInUse, NotSendableAgain } from '../outbox/outbox.ts';
 import { ftsQuery } from '../store/search.ts';
 import { contactRecord } from '../sync/map.ts';
 import { vaultKeys } from '../vault/index.ts';
 import type { Handlers } from './dispatch.ts';
 import type { HandlerContext } from './handler-context.ts';
 import { UserFacingError } from './errors.ts';
-import { refuseOptedOut, v3SendOptions } from './v3-send-rules.ts';
+import { takeDraft } from './composer-draft.ts';
 import { safeExternalUrl } from './external-links.ts';
 import { createWorkbenchHandlers } from './workbench-handlers.ts';
 
@@ -203,40 +202,17 @@ export function createHandlers(core: HandlerContext): Handlers {
     },
     'messages.loadOlder': async ({ chatId }) => s().sync.loadOlder(chatId),
     'messages.get': ({ keys }) => s().store.messages.byKeys(keys),
-    'messages.send': ({
-      chatId,
-      text,
-      stagedIds,
-      attachmentUrls,
-      clientKey,
-      replyTo,
-      effect,
-      preferredService,
-    }) => {
-      const chat = s().store.chats.get(chatId);
-      if (!chat) throw new UserFacingError('not_found', 'No such chat');
-      // An empty message never gets here: the contract refuses it (shared/message-rules.ts).
-      refuseOptedOut(chat);
-      const options = v3SendOptions(chat, { replyTo, effect, preferredService }, (key) =>
-        s().store.messages.get(key),
-      );
-      try {
-        return {
-          key: s().outbox.send({
-            chatId,
-            text,
-            stagedIds,
-            attachmentUrls,
-            ...(clientKey ? { clientKey } : {}),
-            ...(options ? { options } : {}),
-          }),
-        };
-      } catch (error) {
-        if (error instanceof ClientKeyInUse)
-          throw new UserFacingError('conflict', error.message, { field: 'clientKey' });
-        throw error;
-      }
-    },
+    'messages.send': ({ chatId, clientKey, replyTo, effect, preferredService, ...content }) => ({
+      key: takeDraft(s(), chatId, () =>
+        s().sendDoor.send({
+          origin: 'composer',
+          chatId,
+          ...content,
+          ...(clientKey ? { clientKey } : {}),
+          options: { replyTo, effect, preferredService },
+        }),
+      ),
+    }),
     'messages.thread': ({ key }) => {
       const named = s().store.messages.get(key);
       if (!named) throw new UserFacingError('not_found', 'No such message');
@@ -249,14 +225,8 @@ export function createHandlers(core: HandlerContext): Handlers {
       const replies = timeline.filter((m) => m.replyTo?.messageId === rootId);
       return [...(root ? [root] : []), ...replies];
     },
-    'messages.retry': ({ key }) => {
-      try {
-        s().outbox.retry(key);
-      } catch (error) {
-        if (error instanceof NotSendableAgain) throw new UserFacingError('conflict', error.message);
-        throw error;
-      }
-    },
+    // Through the door's rules again (outbox/send-again.ts); a refusal crosses in its own shape.
+    'messages.retry': ({ key }) => s().outbox.retry(key),
     'messages.discard': ({ key }) => {
       // A V3 message the service accepted and then failed to deliver (told by message.failed or seen
       // by a poll) is no outbox job: discarding it deletes it (from the service's store; the
