@@ -20,7 +20,6 @@ import {
 } from 'electron';
 import ElectronStore from 'electron-store';
 import type { EventName, Events } from '../shared/contract/events.ts';
-import type { MethodInput, MethodName } from '../shared/contract/methods.ts';
 import type { IncomingNotice } from '../shared/contract/views.ts';
 import { AppCore } from './core/app/app-core.ts';
 import { createLogger } from './core/log/logger.ts';
@@ -31,6 +30,7 @@ import { createFilePort } from './hosts/electron/files.ts';
 import { registerBridgeIpc, sendBridgeEvent } from './hosts/electron/ipc.ts';
 import { claimSingleInstance, stopBeforeQuit } from './hosts/electron/lifecycle.ts';
 import { menuTemplate } from './hosts/electron/menu.ts';
+import { replyThroughContract } from './hosts/electron/notification-reply.ts';
 import { createNativeNotifier } from './hosts/electron/notifications.ts';
 import { createQuickReplyOpener } from './hosts/electron/quick-reply.ts';
 import { markChatRead } from './core/workbench/quick-reply.ts';
@@ -114,6 +114,13 @@ const openQuickReply = createQuickReplyOpener({
   },
 });
 
+/** A notification's reply goes through the contract method the quick-reply window calls. */
+const replyFromNotification = replyThroughContract(
+  () => core?.dispatch,
+  (error) =>
+    log.warn('a reply from a notification was not sent', { code: error.code, reason: error.message }),
+);
+
 const notify = createNativeNotifier({
   Notification,
   platform: process.platform,
@@ -121,18 +128,7 @@ const notify = createNativeNotifier({
     core?.options.settings.get().notifications ?? { enabled: false, showPreview: false, sound: false },
   focusWindow: showWindow,
   openChat: (chatId) => sendWhenLoaded('app.openChat', { chatId }),
-  // Through the contract method the quick-reply window calls: the same door, rules and refusal.
-  reply: (chatId, text) => {
-    const method: MethodName = 'workbench.quickReply';
-    const input: MethodInput<typeof method> = { chatId, text };
-    void core?.dispatch(method, input).then((result) => {
-      if (!result.ok)
-        log.warn('a reply from a notification was not sent', {
-          code: result.error.code,
-          reason: result.error.message,
-        });
-    });
-  },
+  reply: (chatId, text) => void replyFromNotification(chatId, text),
   markRead: (chatId) => {
     if (core) void markChatRead(core.session, chatId);
   },
