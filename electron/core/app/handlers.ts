@@ -9,8 +9,8 @@ import { vaultKeys } from '../vault/index.ts';
 import type { Handlers } from './dispatch.ts';
 import type { HandlerContext } from './handler-context.ts';
 import { UserFacingError } from './errors.ts';
-import { takeDraft } from './composer-draft.ts';
 import { safeExternalUrl } from './external-links.ts';
+import { createSendHandlers } from './send-handlers.ts';
 import { createWorkbenchHandlers } from './workbench-handlers.ts';
 
 /** Every bridge method's implementation, over the app's handler context. Inputs arrive validated. */
@@ -108,28 +108,6 @@ export function createHandlers(core: HandlerContext): Handlers {
       if (!s().store.chats.exists(chatId)) throw new UserFacingError('not_found', 'No such chat');
       s().store.chats.setFlags(chatId, flags);
     },
-    'chats.start': ({ lineId, recipients, displayName, text, stagedIds, attachmentUrls }) => {
-      const handles = recipients.map((raw, i) => {
-        const handle = toHandle(raw);
-        if (!handle)
-          throw new UserFacingError('invalid_input', `"${raw}" is not a phone number or email address`, {
-            field: `recipients.${i}`,
-          });
-        return handle;
-      });
-      if (!s().store.lines.get(lineId))
-        throw new UserFacingError('not_found', 'That line is not one of your organization’s', {
-          field: 'lineId',
-        });
-      return s().outbox.startChat({
-        lineId,
-        recipients: handles,
-        displayName: displayName ?? null,
-        text,
-        stagedIds,
-        attachmentUrls,
-      });
-    },
     'chats.refresh': async ({ chatId }) => s().sync.refreshChat(chatId),
     // These name chats and lines by the workspace's own version (V3 ids on V3): through the port.
     'chats.migrationId': async ({ chatId }) => {
@@ -202,17 +180,6 @@ export function createHandlers(core: HandlerContext): Handlers {
     },
     'messages.loadOlder': async ({ chatId }) => s().sync.loadOlder(chatId),
     'messages.get': ({ keys }) => s().store.messages.byKeys(keys),
-    'messages.send': ({ chatId, clientKey, replyTo, effect, preferredService, ...content }) => ({
-      key: takeDraft(s(), chatId, () =>
-        s().sendDoor.send({
-          origin: 'composer',
-          chatId,
-          ...content,
-          ...(clientKey ? { clientKey } : {}),
-          options: { replyTo, effect, preferredService },
-        }),
-      ),
-    }),
     'messages.thread': ({ key }) => {
       const named = s().store.messages.get(key);
       if (!named) throw new UserFacingError('not_found', 'No such message');
@@ -225,8 +192,6 @@ export function createHandlers(core: HandlerContext): Handlers {
       const replies = timeline.filter((m) => m.replyTo?.messageId === rootId);
       return [...(root ? [root] : []), ...replies];
     },
-    // Through the door's rules again (outbox/send-again.ts); a refusal crosses in its own shape.
-    'messages.retry': ({ key }) => s().outbox.retry(key),
     'messages.discard': ({ key }) => {
       // A V3 message the service accepted and then failed to deliver (told by message.failed or seen
       // by a poll) is no outbox job: discarding it deletes it (from the service's store; the
@@ -412,6 +377,9 @@ export function createHandlers(core: HandlerContext): Handlers {
 
     // ── the agent's workbench
     ...createWorkbenchHandlers(core),
+
+    // ── sending: every way in passes the outbox's door
+    ...createSendHandlers(core),
   };
 }
 

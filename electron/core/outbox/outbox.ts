@@ -15,6 +15,7 @@ import type { JobContext, OutboxHooks } from './jobs/job-type.ts';
 import { queueReaction } from './jobs/react.ts';
 import { queueSendMessage, type SendInput } from './jobs/send-message.ts';
 import { sendAgain } from './send-again.ts';
+import { admitSend } from './send-door.ts';
 import { refuseEmpty } from './send-rules.ts';
 import { AttachmentRejected, type Staging } from './staging.ts';
 
@@ -117,7 +118,9 @@ export class Outbox {
     refuseEmpty(input.text, (input.stagedIds?.length ?? 0) + (input.attachmentUrls?.length ?? 0));
     const existing = this.#store.chats.findByParticipants(line.id, recipients);
     if (existing !== undefined && existing > 0) {
-      return { chatId: existing, messageKey: this.send({ ...input, chatId: existing }) };
+      // A conversation that exists already: the message is a send to it, through the door like any.
+      const request = { ...input, origin: 'new_chat' as const, chatId: existing };
+      return { chatId: existing, messageKey: this.send(admitSend(this.#store, this.#staging, request)) };
     }
     const started = queueCreateChat(this.#context, line, recipients, input);
     this.#kick();

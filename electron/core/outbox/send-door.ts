@@ -2,14 +2,15 @@
  * The outbox's door. Every way a message leaves builds a SendRequest and passes here: the composer
  * (messages.send, scheduled.send; a canned reply is sent from the composer), a held message's release
  * (undo send's grace period, send later), a reply from a notification (inline field, toast, the
- * quick-reply window) and Send again. Each rule is checked once, in this order, with one refusal
- * (send-rules.ts) whatever the way:
+ * quick-reply window), Send again, and a "new" conversation that turns out to exist already. Each
+ * rule is checked once, in this order, with one refusal (send-rules.ts) whatever the way:
  *   1. the chat is one of the workspace's (`not_found`);
  *   2. the message has text or an attachment (`invalid_input`);
  *   3. its staged files are still staged (`not_found`);
  *   4. the recipient has not opted out (`opted_out`);
  *   5. V3-only options (reply, effect, chosen service) only on V3, an effect only on iMessage, a
- *      reply only to a message of this chat the service knows (`unsupported`, `not_found`, `invalid_input`).
+ *      reply only to a message of this chat the service knows (`unsupported`, `not_found`,
+ *      `invalid_input`).
  * A refused request leaves nothing behind: no job, no optimistic message, no call to the service.
  * Clearing the composer's draft is not the door's business: the handler that took the draft does it.
  */
@@ -19,7 +20,8 @@ import { refuseEmpty, refuseOptedOut, SendRefused, v3SendOptions, type AskedOpti
 import type { Staging } from './staging.ts';
 
 /** The ways a message leaves (the logs name them; the rules do not depend on them). */
-export type SendOrigin = 'composer' | 'undo_release' | 'scheduled_release' | 'quick_reply' | 'send_again';
+export type SendOrigin =
+  'composer' | 'new_chat' | 'undo_release' | 'scheduled_release' | 'quick_reply' | 'send_again';
 
 /** A message asking to leave: its content, and its V3 options as asked or as kept. */
 export interface SendRequest extends Omit<SendInput, 'options'> {
