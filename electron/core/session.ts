@@ -3,7 +3,7 @@ import type { ApiVersion } from '../../shared/domain.ts';
 import { PartnerApiClient, type PartnerApiClientOptions } from './api/client.ts';
 import { PartnerApiV3Client } from './api/v3/client.ts';
 import { Outbox } from './outbox/outbox.ts';
-import { SendDoor } from './outbox/send-door.ts';
+import { openSendDoor, type SendDoor } from './outbox/send-door.ts';
 import { Staging } from './outbox/staging.ts';
 import { LocalStore } from './store/local-store.ts';
 import { SyncEngine, type SyncOptions } from './sync/engine.ts';
@@ -80,7 +80,7 @@ export class WorkspaceSession {
       accepted: (key) => this.sync.watchDelivery(key),
       chatCreated: (from, to) => this.store.events.emit('chats.replaced', { from, to }),
     });
-    this.sendDoor = new SendDoor(this.store, this.staging, this.outbox);
+    this.sendDoor = openSendDoor(this.store, this.staging, this.outbox);
     this.scheduler = new WorkbenchScheduler(this.store, this.sendDoor);
     // Inbound messages in the open chat are read as they arrive.
     this.store.events.on('messages.changed', ({ chatId }) => this.sync.noteIncoming(chatId));

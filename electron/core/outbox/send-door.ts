@@ -60,25 +60,15 @@ export function admitSend(store: LocalStore, staging: Staging, request: SendRequ
   };
 }
 
-/** The door as an object the session hands to whoever sends (the handlers, the scheduler). */
-export class SendDoor {
-  readonly #store: LocalStore;
-  readonly #staging: Staging;
-  readonly #outbox: QueuesSends;
-
-  constructor(store: LocalStore, staging: Staging, outbox: QueuesSends) {
-    this.#store = store;
-    this.#staging = staging;
-    this.#outbox = outbox;
-  }
-
+/** The door as the session hands it to whoever sends (the handlers, the scheduler). */
+export interface SendDoor {
   /** The request checked, not queued (a message about to be held back): what would be queued. */
-  admit(request: SendRequest): SendInput {
-    return admitSend(this.#store, this.#staging, request);
-  }
-
+  admit(request: SendRequest): SendInput;
   /** Checks the request and queues it; returns its message key. */
-  send(request: SendRequest): string {
-    return this.#outbox.send(this.admit(request));
-  }
+  send(request: SendRequest): string;
+}
+
+export function openSendDoor(store: LocalStore, staging: Staging, outbox: QueuesSends): SendDoor {
+  const admit = (request: SendRequest): SendInput => admitSend(store, staging, request);
+  return { admit, send: (request) => outbox.send(admit(request)) };
 }
