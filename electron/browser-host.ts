@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { EventName, Events } from '../shared/contract/events.ts';
 import type { AppCore, AppCoreOptions } from './core/app/app-core.ts';
 import { startBrowserServer, type BrowserServer } from './hosts/browser-server.ts';
+import { boundHeapGrowth } from './hosts/heap.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -181,6 +182,8 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // A first sync's garbage would otherwise let the heap grow far past its working set.
+  boundHeapGrowth();
   main().catch((error: unknown) => {
     console.error(`parley: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

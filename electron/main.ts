@@ -25,6 +25,7 @@ import { AppCore } from './core/app/app-core.ts';
 import { createLogger } from './core/log/logger.ts';
 import { KeyringVault } from './core/vault/index.ts';
 import { EmbeddedDemoSandbox } from './hosts/demo-sandbox.ts';
+import { boundHeapGrowth } from './hosts/heap.ts';
 import { APP_SCHEME } from './hosts/electron/channels.ts';
 import { createFilePort } from './hosts/electron/files.ts';
 import { registerBridgeIpc, sendBridgeEvent } from './hosts/electron/ipc.ts';
@@ -48,6 +49,9 @@ const UNREAD_EVENTS: ReadonlySet<EventName> = new Set([
   'chats.removed',
   'workspaces.changed',
 ]);
+
+// A first sync's garbage would otherwise let the heap grow far past its working set.
+boundHeapGrowth();
 
 // Before `ready`: the scheme's privileges, and the name that picks the userData folder.
 registerAppScheme(protocol);

@@ -2,10 +2,13 @@
 // so it can also be run alone; all phases run even after a failure so one CI run reports everything.
 // A test phase with no test files yet is reported as skipped, visibly, instead of letting the
 // runner fail on "no tests found" or hiding it behind passWithNoTests.
+// Before any phase, the system packages the tests need are provisioned (scripts/lib/provision.ts):
+// installed when this user may, else the run stops at once with the one command to run.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hasFiles } from './lib/files.ts';
+import { provision } from './lib/provision.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -19,6 +22,12 @@ const phases: Phase[] = [
   { script: 'test:integration', skipUnless: ['test/integration', '.test.ts'] },
   { script: 'test:e2e', skipUnless: ['test/e2e', '.spec.ts'] },
 ];
+
+const cannotProvision = provision();
+if (cannotProvision !== null) {
+  console.error(cannotProvision);
+  process.exit(1);
+}
 
 const results: { script: string; outcome: string; seconds: number }[] = [];
 for (const { script, skipUnless } of phases) {

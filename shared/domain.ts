@@ -63,6 +63,17 @@ export interface MessageEffect {
   name: string;
 }
 
+/**
+ * What the next message carries besides its words and files (V3 only): the message it answers (by
+ * its key), its effect and the service asked for. Part of the draft, so whatever gives a draft back
+ * (undo send, editing a scheduled message, a reload) gives these back too. Absent: not chosen.
+ */
+export interface DraftOptions {
+  replyTo?: { messageKey: string; partIndex?: number };
+  effect?: MessageEffect;
+  preferredService?: (typeof KNOWN_SERVICES)[number];
+}
+
 /** V3: why the service could not deliver a message (`message.failed`); see shared/delivery-failures.ts. */
 export interface DeliveryFailure {
   code: string;
@@ -166,7 +177,11 @@ export interface Chat {
   displayName: string;
   service: Service;
   isGroup: boolean;
-  messageCount: number;
+  /**
+   * V2: the service's count. V3 has none: the messages stored, once the chat's whole history is
+   * (null until then, rather than a number that is not the chat's).
+   */
+  messageCount: number | null;
   handles: Handle[];
   lastActivityAt: number;
   lastMessage: MessagePreview | null;

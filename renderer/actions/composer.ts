@@ -1,14 +1,18 @@
 /**
- * Drafts and attachments. Text is kept per chat in the store and saved to the core after a pause
- * (drafts survive restarts); files are checked against the service's rules, then staged in the main
- * process once; in manual typing mode the agent's typing indicator follows their keystrokes.
+ * Drafts and attachments. Each chat's draft — text, files, links and the V3 options (reply, effect,
+ * service) — is kept in the store and saved to the core after a pause (drafts survive restarts);
+ * files are checked against the service's rules, then staged in the main process once; in manual
+ * typing mode the agent's typing indicator follows their keystrokes.
  */
-import type { StagedAttachment } from '../../shared/contract/views.ts';
+import type { MethodInput } from '../../shared/contract/methods.ts';
+import type { Draft as StoredDraft, StagedAttachment } from '../../shared/contract/views.ts';
+import type { DraftOptions, Message } from '../../shared/domain.ts';
 import { parley, stageFiles } from '../bridge/parley.ts';
 import { partitionFiles, stagingFailureText } from '../lib/attachment-rules.ts';
 import { errorText } from '../lib/errors.ts';
+import { quoteText } from '../lib/v3-presentation.ts';
 import { getState } from '../store/index.ts';
-import { EMPTY_DRAFT } from '../store/composer-slice.ts';
+import { EMPTY_DRAFT, type Draft, type ReplyDraft } from '../store/composer-slice.ts';
 
 const SAVE_DELAY_MS = 400;
 const saveTimers = new Map<number, ReturnType<typeof setTimeout>>();
@@ -21,16 +25,88 @@ export async function loadDraft(chatId: number): Promise<void> {
     return;
   }
   try {
-    const stored = await parley.chats.getDraft({ chatId });
+    const stored = await composerPartsOf(chatId, await parley.chats.getDraft({ chatId }));
     getState().patchDraft(chatId, (current) => ({
       loaded: true,
-      // Whatever the agent typed while this loaded wins over the stored draft.
+      // Whatever the agent typed or chose while this loaded wins over the stored draft.
       text: current.text === '' ? stored.text : current.text,
       attachments: current.attachments.length === 0 ? stored.attachments : current.attachments,
+      attachmentUrls: current.attachmentUrls.length === 0 ? stored.attachmentUrls : current.attachmentUrls,
+      replyTo: current.replyTo ?? stored.replyTo,
+      effect: current.effect ?? stored.effect,
+      service: current.service === 'auto' ? stored.service : current.service,
     }));
   } catch {
     getState().patchDraft(chatId, { loaded: true });
   }
+}
+
+type ComposerParts = Pick<
+  Draft,
+  'text' | 'attachments' | 'attachmentUrls' | 'replyTo' | 'effect' | 'service'
+>;
+
+/**
+ * A draft from the core (stored, or a held message taken back) as the composer holds it: the reply's
+ * quote and author come from the message replied to (dropped if it is gone).
+ */
+export async function composerPartsOf(chatId: number, stored: StoredDraft): Promise<ComposerParts> {
+  return {
+    text: stored.text,
+    attachments: stored.attachments,
+    attachmentUrls: stored.attachmentUrls ?? [],
+    replyTo: stored.replyTo ? await replyDraftOf(chatId, stored.replyTo) : null,
+    effect: stored.effect ?? null,
+    service: stored.preferredService ?? 'auto',
+  };
+}
+
+async function replyDraftOf(
+  chatId: number,
+  target: NonNullable<DraftOptions['replyTo']>,
+): Promise<ReplyDraft | null> {
+  const loaded = getState().timelines[chatId]?.messages.find((m) => m.key === target.messageKey);
+  const message = loaded ?? (await parley.messages.get({ keys: [target.messageKey] }).catch(() => []))[0];
+  return message ? replyDraft(message, authorOf(message)) : null;
+}
+
+/** The composer's quote of a message being replied to. */
+export function replyDraft(message: Message, author: string): ReplyDraft {
+  return { messageKey: message.key, quote: quoteText(message), author };
+}
+
+/** Who wrote a message, as the reply preview names them (the bubble's own name when shown there). */
+function authorOf(message: Message): string {
+  if (message.fromMe) return 'You';
+  const handle = getState().chatsById[message.chatId]?.handles.find((h) => h.identifier === message.sender);
+  return message.senderName ?? handle?.contactName ?? message.sender;
+}
+
+/** The draft's V3 options as a send (or a saved draft) carries them; none chosen: an empty object. */
+export function draftSendOptions(
+  draft: Draft,
+): Pick<MethodInput<'messages.send'>, 'replyTo' | 'effect' | 'preferredService'> {
+  return {
+    ...(draft.replyTo
+      ? {
+          replyTo: {
+            messageKey: draft.replyTo.messageKey,
+            ...(draft.replyTo.partIndex === undefined ? {} : { partIndex: draft.replyTo.partIndex }),
+          },
+        }
+      : {}),
+    ...(draft.effect ? { effect: draft.effect as MethodInput<'messages.send'>['effect'] } : {}),
+    ...(draft.service !== 'auto' ? { preferredService: draft.service } : {}),
+  };
+}
+
+/** Changes part of a draft other than its text (files, links, V3 options) and saves it. */
+export function changeDraft(
+  chatId: number,
+  patch: Partial<Draft> | ((draft: Draft) => Partial<Draft>),
+): void {
+  getState().patchDraft(chatId, patch);
+  saveDraftNow(chatId);
 }
 
 export function setDraftText(chatId: number, text: string): void {
@@ -53,7 +129,13 @@ export function saveDraftNow(chatId: number): void {
   if (chatId < 0) return;
   const draft = getState().drafts[chatId] ?? EMPTY_DRAFT;
   void parley.chats
-    .saveDraft({ chatId, text: draft.text, stagedIds: draft.attachments.map((a) => a.id) })
+    .saveDraft({
+      chatId,
+      text: draft.text,
+      stagedIds: draft.attachments.map((a) => a.id),
+      attachmentUrls: draft.attachmentUrls,
+      ...draftSendOptions(draft),
+    })
     .catch(() => undefined);
 }
 
@@ -89,8 +171,7 @@ export async function addFiles(chatId: number, files: readonly File[]): Promise<
 }
 
 export function removeAttachment(chatId: number, id: string): void {
-  getState().patchDraft(chatId, (d) => ({ attachments: d.attachments.filter((a) => a.id !== id) }));
-  saveDraftNow(chatId);
+  changeDraft(chatId, (d) => ({ attachments: d.attachments.filter((a) => a.id !== id) }));
   void parley.attachments.unstage({ ids: [id] }).catch(() => undefined);
 }
 
@@ -107,12 +188,12 @@ export function addAttachmentUrl(chatId: number, raw: string): string | null {
   const draft = getState().drafts[chatId] ?? EMPTY_DRAFT;
   if (draft.attachmentUrls.length >= 10) return 'At most 10 links per message';
   if (draft.attachmentUrls.includes(url.href)) return null;
-  getState().patchDraft(chatId, { attachmentUrls: [...draft.attachmentUrls, url.href] });
+  changeDraft(chatId, { attachmentUrls: [...draft.attachmentUrls, url.href] });
   return null;
 }
 
 export function removeAttachmentUrl(chatId: number, url: string): void {
-  getState().patchDraft(chatId, (d) => ({ attachmentUrls: d.attachmentUrls.filter((u) => u !== url) }));
+  changeDraft(chatId, (d) => ({ attachmentUrls: d.attachmentUrls.filter((u) => u !== url) }));
 }
 
 export function dismissNotices(chatId: number): void {

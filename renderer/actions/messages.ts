@@ -15,10 +15,9 @@ import { errorText, toErrorShape } from '../lib/errors.ts';
 import { compareMessages, firstUnreadKey, holdsMessage } from '../lib/timeline.ts';
 import { optimisticV3Fields } from '../lib/v3-presentation.ts';
 import { getState } from '../store/index.ts';
-import { EMPTY_DRAFT } from '../store/composer-slice.ts';
+import { EMPTY_DRAFT, givenBack } from '../store/composer-slice.ts';
 import { selectChat } from './chats.ts';
-import { saveDraftNow, stopTyping } from './composer.ts';
-import { clearSentOptions, v3SendOptions } from './v3.ts';
+import { draftSendOptions, saveDraftNow, stopTyping } from './composer.ts';
 
 const PAGE = 60;
 
@@ -206,7 +205,7 @@ export async function sendDraft(chatId: number): Promise<boolean> {
     return false;
   }
   const key = crypto.randomUUID();
-  const options = v3SendOptions(chatId);
+  const options = draftSendOptions(draft);
   const echo: Message = {
     key,
     id: null,
@@ -243,15 +242,12 @@ export async function sendDraft(chatId: number): Promise<boolean> {
       clientKey: key,
       ...options,
     });
-    clearSentOptions(chatId);
     return true;
   } catch (error) {
-    // Nothing was queued: take the bubble back and give the agent their words again.
+    // Nothing was queued: take the bubble back and give the agent their whole draft again.
     getState().removeMessages(chatId, [key]);
     getState().patchDraft(chatId, (current) => ({
-      text: current.text === '' ? draft.text : current.text,
-      attachments: current.attachments.length === 0 ? draft.attachments : current.attachments,
-      attachmentUrls: current.attachmentUrls.length === 0 ? draft.attachmentUrls : current.attachmentUrls,
+      ...givenBack(current, draft),
       notices: [
         toErrorShape(error).code === 'disconnected'
           ? 'The connection dropped while sending: check the conversation before sending this again.'

@@ -8,9 +8,8 @@ import { unfilledNotice, unfilledVariables } from '../../shared/workbench.ts';
 import { parley } from '../bridge/parley.ts';
 import { errorText } from '../lib/errors.ts';
 import { getState } from '../store/index.ts';
-import { EMPTY_DRAFT, type Draft } from '../store/composer-slice.ts';
-import { saveDraftNow, stopTyping } from './composer.ts';
-import { clearSentOptions, v3SendOptions } from './v3.ts';
+import { EMPTY_DRAFT, givenBack, SENT_PARTS, type Draft } from '../store/composer-slice.ts';
+import { composerPartsOf, draftSendOptions, saveDraftNow, stopTyping } from './composer.ts';
 
 let listening = false;
 
@@ -57,29 +56,27 @@ function takeDraft(chatId: number): Draft | null {
     s.patchDraft(chatId, { notices: [unfilledNotice(unfilled)] });
     return null;
   }
-  s.patchDraft(chatId, { text: '', attachments: [], attachmentUrls: [], notices: [] });
+  s.patchDraft(chatId, SENT_PARTS);
   stopTyping(chatId);
   return { ...draft, text };
 }
 
-/** Nothing was held: the agent gets their words and files back, with the reason. */
+/** Nothing was held: the agent gets their whole draft back, with the reason. */
 function giveBack(chatId: number, draft: Draft, error: unknown): void {
   getState().patchDraft(chatId, (current) => ({
-    text: current.text === '' ? draft.text : current.text,
-    attachments: current.attachments.length === 0 ? draft.attachments : current.attachments,
-    attachmentUrls: current.attachmentUrls.length === 0 ? draft.attachmentUrls : current.attachmentUrls,
+    ...givenBack(current, draft),
     notices: [`Not sent: ${errorText(error)}`],
   }));
   saveDraftNow(chatId);
 }
 
-/** The draft's content and the composer's V3 options (reply, effect, service), kept while held back. */
+/** The draft's content and V3 options (reply, effect, service), kept while held back. */
 const contentOf = (chatId: number, draft: Draft) => ({
   chatId,
   text: draft.text,
   stagedIds: draft.attachments.map((a) => a.id),
   attachmentUrls: draft.attachmentUrls,
-  ...v3SendOptions(chatId),
+  ...draftSendOptions(draft),
 });
 
 /** Sends with undo send on: the message waits out the grace period in the thread. */
@@ -88,7 +85,6 @@ export async function sendWithUndo(chatId: number): Promise<boolean> {
   if (!draft) return false;
   try {
     const { held } = await parley.scheduled.send(contentOf(chatId, draft));
-    clearSentOptions(chatId);
     if (held) mergeHeld(held);
     return true;
   } catch (error) {
@@ -103,7 +99,6 @@ export async function scheduleDraft(chatId: number, at: number): Promise<boolean
   if (!draft) return false;
   try {
     mergeHeld(await parley.scheduled.create({ ...contentOf(chatId, draft), at }));
-    clearSentOptions(chatId);
     return true;
   } catch (error) {
     giveBack(chatId, draft, error);
@@ -119,14 +114,36 @@ function mergeHeld(item: ScheduledSend): void {
   );
 }
 
-/** Undo: the message will never go out; its text and files are back in the composer. */
+/** Undo: the message will never go out; all of it — words, files, reply, effect, service — is back in the composer. */
 export async function undoHeld(item: ScheduledSend): Promise<void> {
+  await takeBack(item, 'Too late to undo');
+}
+
+/** Edit a scheduled message: it is taken back into the composer, whole, to be changed and sent or scheduled again. */
+export async function editHeld(item: ScheduledSend): Promise<void> {
+  const draft = getState().drafts[item.chatId] ?? EMPTY_DRAFT;
+  if (draft.text.trim() !== '' || draft.attachments.length + draft.attachmentUrls.length > 0) {
+    // Taking it back replaces the draft: what the agent is writing must not be lost to it.
+    getState().patchDraft(item.chatId, {
+      notices: ['Send or clear the message you are writing first, then edit the scheduled one.'],
+    });
+    return;
+  }
+  if (await takeBack(item, 'Too late to edit'))
+    document.querySelector<HTMLTextAreaElement>('.composer-input')?.focus();
+}
+
+/** The held message becomes the chat's draft again (the core keeps it as the stored draft too). */
+async function takeBack(item: ScheduledSend, tooLate: string): Promise<boolean> {
   try {
     const draft = await parley.scheduled.withdraw({ id: item.id, toComposer: true });
-    getState().patchDraft(item.chatId, { text: draft.text, attachments: draft.attachments, notices: [] });
+    const parts = await composerPartsOf(item.chatId, draft);
+    getState().patchDraft(item.chatId, { ...parts, notices: [] });
     void refreshScheduled(item.chatId);
+    return true;
   } catch (error) {
-    getState().pushToast(`Too late to undo: ${errorText(error)}`, 'error');
+    getState().pushToast(`${tooLate}: ${errorText(error)}`, 'error');
+    return false;
   }
 }
 

@@ -1,52 +1,33 @@
 /**
  * V3 actions on messages: reply in a thread, open a thread, effects and the service for the next
- * send, send a failed message again as a new message (a fresh key), and custom emoji reactions.
+ * send (parts of the chat's draft), send a failed message again as a new message (a fresh key), and custom emoji reactions.
  */
-import type { MethodInput } from '../../shared/contract/methods.ts';
 import type { Message, MessageEffect } from '../../shared/domain.ts';
 import { parley } from '../bridge/parley.ts';
 import { errorText } from '../lib/errors.ts';
-import { quoteText, type ServiceChoice } from '../lib/v3-presentation.ts';
+import type { ServiceChoice } from '../lib/v3-presentation.ts';
 import { getState } from '../store/index.ts';
-import { NO_OPTIONS, useV3Store } from '../store/v3-store.ts';
+import { useV3Store } from '../store/v3-store.ts';
+import { changeDraft, replyDraft } from './composer.ts';
 
 const v3 = () => useV3Store.getState();
 
 /** "Reply": the composer quotes the message; the next send answers it in its thread. */
 export function startReply(message: Message, author: string): void {
-  v3().patchComposer(message.chatId, {
-    replyTo: { messageKey: message.key, quote: quoteText(message), author },
-  });
+  changeDraft(message.chatId, { replyTo: replyDraft(message, author) });
   document.querySelector<HTMLTextAreaElement>('.composer-input')?.focus();
 }
 
 export function cancelReply(chatId: number): void {
-  v3().patchComposer(chatId, { replyTo: null });
+  changeDraft(chatId, { replyTo: null });
 }
 
 export function chooseEffect(chatId: number, effect: MessageEffect | null): void {
-  v3().patchComposer(chatId, { effect });
+  changeDraft(chatId, { effect });
 }
 
 export function chooseService(chatId: number, service: ServiceChoice): void {
-  v3().patchComposer(chatId, { service });
-}
-
-/** The V3 options of the next send from this chat's composer (none chosen: an empty object). */
-export function v3SendOptions(
-  chatId: number,
-): Pick<MethodInput<'messages.send'>, 'replyTo' | 'effect' | 'preferredService'> {
-  const options = v3().composer[chatId] ?? NO_OPTIONS;
-  return {
-    ...(options.replyTo ? { replyTo: { messageKey: options.replyTo.messageKey } } : {}),
-    ...(options.effect ? { effect: options.effect as MethodInput<'messages.send'>['effect'] } : {}),
-    ...(options.service !== 'auto' ? { preferredService: options.service } : {}),
-  };
-}
-
-/** After a send was queued: the reply and effect were for that message only (the service choice stays). */
-export function clearSentOptions(chatId: number): void {
-  v3().patchComposer(chatId, { replyTo: null, effect: null });
+  changeDraft(chatId, { service });
 }
 
 /** Opens the thread of a message in the side panel (its root, then the replies). */

@@ -1,14 +1,33 @@
-/** Per-chat drafts: text, staged files, attachment URLs, and what the composer must tell the agent. */
+/**
+ * Per-chat drafts: everything about the next message — text, staged files, attachment URLs and the
+ * V3 options (reply target, effect, service) — and what the composer must tell the agent. One
+ * record, so whatever gives a draft back (undo send, editing a scheduled message, a failed send, a
+ * reload, switching chats) gives back all of it.
+ */
 import type { StateCreator } from 'zustand';
 import type { StagedAttachment } from '../../shared/contract/views.ts';
-import type { Message } from '../../shared/domain.ts';
+import type { Message, MessageEffect } from '../../shared/domain.ts';
 import { mergeMessages } from '../lib/timeline.ts';
+import type { ServiceChoice } from '../lib/v3-presentation.ts';
 import type { Store } from './index.ts';
+
+export interface ReplyDraft {
+  messageKey: string;
+  partIndex?: number;
+  /** A one-line quote of the message, for the composer's preview. */
+  quote: string;
+  /** Who wrote it: "You" or their name. */
+  author: string;
+}
 
 export interface Draft {
   text: string;
   attachments: StagedAttachment[];
   attachmentUrls: string[];
+  /** V3: the message the next send answers, its effect and the service asked for. */
+  replyTo: ReplyDraft | null;
+  effect: MessageEffect | null;
+  service: ServiceChoice;
   /** Restored from the core (drafts survive restarts). */
   loaded: boolean;
   /** Files being uploaded/staged right now. */
@@ -17,10 +36,23 @@ export interface Draft {
   notices: string[];
 }
 
+/** What leaves the composer with a sent (or held) message; the service choice stays for the next. */
+export const SENT_PARTS = {
+  text: '',
+  attachments: [],
+  attachmentUrls: [],
+  replyTo: null,
+  effect: null,
+  notices: [],
+} as const satisfies Partial<Draft>;
+
 export const EMPTY_DRAFT: Draft = {
   text: '',
   attachments: [],
   attachmentUrls: [],
+  replyTo: null,
+  effect: null,
+  service: 'auto',
   loaded: false,
   staging: 0,
   notices: [],
@@ -54,7 +86,7 @@ export const createComposerSlice: StateCreator<Store, [], [], ComposerSlice> = (
       const draft = s.drafts[chatId] ?? EMPTY_DRAFT;
       const drafts = {
         ...s.drafts,
-        [chatId]: { ...draft, text: '', attachments: [], attachmentUrls: [], notices: [] },
+        [chatId]: { ...draft, ...SENT_PARTS },
       };
       const timeline = s.timelines[chatId];
       if (!timeline) return { drafts };
@@ -69,3 +101,17 @@ export const createComposerSlice: StateCreator<Store, [], [], ComposerSlice> = (
   setEditing: (editing) => set({ editing }),
   resetComposer: () => set({ drafts: {}, editing: null }),
 });
+
+/**
+ * A draft that left the composer comes back (its send failed, nothing was held): each part returns
+ * unless the agent has put something there since.
+ */
+export function givenBack(current: Draft, taken: Draft): Partial<Draft> {
+  return {
+    text: current.text === '' ? taken.text : current.text,
+    attachments: current.attachments.length === 0 ? taken.attachments : current.attachments,
+    attachmentUrls: current.attachmentUrls.length === 0 ? taken.attachmentUrls : current.attachmentUrls,
+    replyTo: current.replyTo ?? taken.replyTo,
+    effect: current.effect ?? taken.effect,
+  };
+}

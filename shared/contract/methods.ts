@@ -223,10 +223,12 @@ export const methods = {
       })
       .strict(),
   )<SearchResults>(),
-  /** The chat's draft (text and staged attachments), kept across restarts. */
+  /** The chat's draft (text, files, links and V3 options: reply, effect, service), kept across restarts. */
   'chats.getDraft': method(z.object({ chatId }).strict())<Draft>(),
-  /** Saves the chat's draft. */
-  'chats.saveDraft': method(z.object({ chatId, text, stagedIds }).strict())<void>(),
+  /** Saves the chat's draft, all of it; what it leaves out is no longer part of it. */
+  'chats.saveDraft': method(
+    z.object({ chatId, text, stagedIds, attachmentUrls, ...v3SendFields }).strict(),
+  )<void>(),
 
   // ── messages ──────────────────────────────────────────────────────────────────────────────
   /**
@@ -572,8 +574,9 @@ export const methods = {
    */
   'scheduled.sendNow': method(z.object({ id: z.number().int().positive() }).strict())<{ key: string }>(),
   /**
-   * Takes a held message back: it will never be sent. With `toComposer` (undo) its text and files
-   * become the chat's draft; otherwise its files are discarded. Fails with `not_found` (already sent).
+   * Takes a held message back: it will never be sent. With `toComposer` (undo, edit) all of it —
+   * text, files, links, reply, effect, service — becomes the chat's draft; otherwise its files are
+   * discarded. Fails with `not_found` (already sent).
    */
   'scheduled.withdraw': method(
     z.object({ id: z.number().int().positive(), toComposer: z.boolean().default(false) }).strict(),

@@ -5,6 +5,7 @@ import type {
   Chat,
   Contact,
   ConnectionStatus,
+  DraftOptions,
   Line,
   Message,
   SyncStatus,
@@ -99,9 +100,12 @@ export interface SearchResults {
   notes: NoteHit[];
 }
 
-export interface Draft {
+/** A chat's unsent message: the composer's whole state for it (absent fields: none). */
+export interface Draft extends DraftOptions {
   text: string;
   attachments: StagedAttachment[];
+  /** Links the service will download and send as attachments. */
+  attachmentUrls?: string[];
 }
 
 /** The connection (offline whenever the service cannot be reached) with the push path's and the sync's details. */

@@ -8,50 +8,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_TOKEN } from '../../sandbox/index.ts';
 import type { Page } from '@playwright/test';
-import { expect, openInbox, test, type Parley } from './support/parley.ts';
+import { expect, openInbox, test } from './support/parley.ts';
 import { bubble, composer, conversation, openChat, send } from './support/screen.ts';
-
-interface V3Part {
-  type: string;
-  value?: string;
-  size_bytes?: number;
-  mime_type?: string;
-  reactions: Array<{ type: string; custom_emoji: string | null; is_me: boolean }>;
-}
-interface V3Message {
-  id: string;
-  parts: V3Part[];
-  reply_to: { message_id: string; part_index: number } | null;
-  effect: { type: string; name: string } | null;
-  delivery_status: string;
-}
-
-/** What the service's V3 API says, with the workspace's token. */
-async function serviceV3<T>(parley: Parley, path: string): Promise<T> {
-  const response = await fetch(`${parley.sandbox.url}/api/partner/v3${path}`, {
-    headers: { authorization: `Bearer ${DEMO_TOKEN}` },
-  });
-  if (!response.ok) throw new Error(`GET v3 ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-/** The agent adds the demo's service again as a V3 workspace; it becomes the active one. */
-async function useV3Workspace(parley: Parley): Promise<void> {
-  const added = await parley.call('workspaces.add', {
-    name: 'Harbor Dental (V3)',
-    baseUrl: parley.sandbox.url,
-    token: DEMO_TOKEN,
-    apiVersion: 'v3',
-  });
-  expect(added.apiVersion).toBe('v3');
-  await parley.firstSync();
-  await parley.call('settings.update', { sync: { pollIntervalMs: 1_000, backgroundPollIntervalMs: 5_000 } });
-  // Live events as on the demo: the service's reason for a failed delivery comes only with them.
-  await parley.call('webhooks.configure', { enabled: true, provider: 'direct' });
-  await expect.poll(async () => (await parley.call('webhooks.status', {})).state).toBe('live');
-}
+import { serviceV3, useV3Workspace, type V3Message } from './support/v3.ts';
 
 /**
  * The bubble showing `text` as it is first put on screen (a DOM observer runs before the next paint):

@@ -33,6 +33,7 @@ import { setLogSink } from '../../electron/core/log/logger.ts';
 import { WorkspaceSession } from '../../electron/core/session.ts';
 import { inspectStore } from '../integration/store-inspector.ts';
 import { HOST_NODE_FLAGS } from '../../scripts/start.ts';
+import { boundHeapGrowth } from '../../electron/hosts/heap.ts';
 import { machine, spawnSandbox, writeReport } from './lib.ts';
 
 const DEFAULT_SEED = 'bulk:5000x50';
@@ -554,6 +555,8 @@ async function main(): Promise<void> {
     options: { client: { type: 'string' }, scenarios: { type: 'string' } },
   });
   if (values.client) {
+    // The client stands in for a host, which bounds the heap's growth at launch.
+    boundHeapGrowth();
     const result = await runClient(JSON.parse(values.client) as ClientConfig);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     process.exit(0);

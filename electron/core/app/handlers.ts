@@ -1,6 +1,5 @@
 import { isEmailHandle, toHandle } from '../../../shared/phone.ts';
 import type { LineWithUnread } from '../../../shared/contract/views.ts';
-import { stagedView } from '../../../shared/contract/staged.ts';
 import type { Chat, Line } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { ftsQuery } from '../store/search.ts';
@@ -8,6 +7,7 @@ import { contactRecord } from '../sync/map.ts';
 import { vaultKeys } from '../vault/index.ts';
 import type { Handlers } from './dispatch.ts';
 import type { HandlerContext } from './handler-context.ts';
+import { draftView } from './draft-view.ts';
 import { UserFacingError } from './errors.ts';
 import { safeExternalUrl } from './external-links.ts';
 import { createSendHandlers } from './send-handlers.ts';
@@ -148,16 +148,10 @@ export function createHandlers(core: HandlerContext): Handlers {
     },
     'chats.getDraft': ({ chatId }) => {
       const draft = s().store.drafts.get(chatId);
-      if (!draft) return { text: '', attachments: [] };
-      return {
-        text: draft.text,
-        attachments: draft.stagedIds.flatMap((id) => {
-          const file = s().staging.get(id);
-          return file ? [stagedView(file)] : [];
-        }),
-      };
+      return draft ? draftView(s(), draft) : { text: '', attachments: [] };
     },
-    'chats.saveDraft': ({ chatId, text, stagedIds }) => s().store.drafts.set(chatId, text, stagedIds),
+    'chats.saveDraft': ({ chatId, text, stagedIds, attachmentUrls, ...options }) =>
+      s().store.drafts.set(chatId, text, stagedIds, { attachmentUrls, options }),
 
     // ── messages
     'messages.page': ({ chatId, before, until, limit }) => {

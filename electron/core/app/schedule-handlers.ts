@@ -8,6 +8,7 @@ import { replyFromNotification } from '../workbench/quick-reply.ts';
 import { takeDraft } from './composer-draft.ts';
 import type { HandlerContext } from './handler-context.ts';
 import type { Handlers } from './dispatch.ts';
+import { draftOptionsOf, draftView } from './draft-view.ts';
 import { UserFacingError } from './errors.ts';
 
 export type ScheduleMethod =
@@ -123,14 +124,10 @@ export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, Sch
         await s().staging.release(row.stagedIds);
         return { text: '', attachments: [] };
       }
-      store().drafts.set(row.chatId, row.text, row.stagedIds);
-      return {
-        text: row.text,
-        attachments: row.stagedIds.flatMap((sid) => {
-          const file = s().staging.get(sid);
-          return file ? [stagedView(file)] : [];
-        }),
-      };
+      // All of it goes back: the reply, effect and service the agent chose come with the text.
+      const draft = { ...row, options: draftOptionsOf(s(), row.options) };
+      store().drafts.set(row.chatId, row.text, row.stagedIds, draft);
+      return draftView(s(), draft);
     },
     'snooze.list': () => ({
       snoozed: snoozedChats(store().snoozes.sleeping()),

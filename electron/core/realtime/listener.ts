@@ -11,6 +11,9 @@
  * inbox deduplicates by is the one the signature covers. A delivery is verified only by its route's
  * scheme: a V2-signed body on a V3 path is unsigned there, and the other way round.
  *
+ * A refusal on a served path (401, 400, 413, 500) is told to the route after the answer: the event
+ * it carried may never come again (V3 retries no 4xx), so the app fetches instead what it missed.
+ *
  * The signature is checked before parsing, so nothing unauthenticated is ever parsed. The 200 goes
  * out right after the route's synchronous, durable enqueue: processing happens later, so the
  * service's 10 s receipt window holds whatever the load.
@@ -49,6 +52,11 @@ export interface WebhookRoute {
    * promise). Throwing or rejecting answers 500, so the service retries the delivery later.
    */
   receive(event: LiveEvent, body: Buffer): ReceiptOutcome | Promise<ReceiptOutcome>;
+  /**
+   * Told after a POST to this path was answered with an error (401, 400, 413, 500): an event it
+   * carried may be lost (V3 never retries a 4xx), so whatever it was about is fetched instead.
+   */
+  refused?(refusal: { status: number; reason: string }): void;
 }
 
 export interface WebhookListenerOptions {
@@ -157,7 +165,7 @@ export class WebhookListener {
     if (!route) return this.#reply(req, res, 404, 'not_found');
     if (req.method !== 'POST') return this.#reply(req, res, 405, 'method_not_allowed', { allow: 'POST' });
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > this.#maxBodyBytes) return this.#tooLarge(req, res);
+    if (declared > this.#maxBodyBytes) return this.#tooLarge(route, req, res);
 
     const chunks: Buffer[] = [];
     let size = 0;
@@ -167,7 +175,7 @@ export class WebhookListener {
         req.off('data', onData);
         req.off('end', onEnd);
         chunks.length = 0;
-        this.#tooLarge(req, res);
+        this.#tooLarge(route, req, res);
         return;
       }
       chunks.push(chunk);
@@ -179,35 +187,35 @@ export class WebhookListener {
   }
 
   #deliver(route: WebhookRoute, body: Buffer, req: IncomingMessage, res: ServerResponse): void {
+    const refuse = (status: number, error: string, extra?: Record<string, string | number>): void =>
+      this.#refuse(route, req, res, status, error, extra);
     const v3 = route.version === 'v3';
     const secret = route.secret;
     let signedId: string | undefined;
     if (v3) {
       const verdict = secret === null ? undefined : verifyV3Webhook(secret, body, req.headers);
       if (!verdict?.ok) {
-        return this.#reply(req, res, 401, 'invalid_signature', {
-          detail: verdict ? verdict.reason : 'no_secret',
-        });
+        return refuse(401, 'invalid_signature', { detail: verdict ? verdict.reason : 'no_secret' });
       }
       signedId = verdict.id;
     } else if (secret === null || !verifyWebhookSignature(secret, body, req.headers[SIGNATURE_HEADER])) {
-      return this.#reply(req, res, 401, 'invalid_signature');
+      return refuse(401, 'invalid_signature');
     }
     let json: unknown;
     try {
       json = JSON.parse(body.toString('utf8'));
     } catch {
-      return this.#reply(req, res, 400, 'malformed_json');
+      return refuse(400, 'malformed_json');
     }
     let event: LiveEvent;
     try {
       event = v3 ? parseV3WebhookEvent(json) : parseWebhookEvent(json);
     } catch (error) {
       const detail = error instanceof z.ZodError ? z.prettifyError(error) : String(error);
-      return this.#reply(req, res, 400, 'invalid_event', { detail });
+      return refuse(400, 'invalid_event', { detail });
     }
     if (signedId !== undefined && event.eventId !== signedId) {
-      return this.#reply(req, res, 400, 'event_id_mismatch');
+      return refuse(400, 'event_id_mismatch');
     }
     const acknowledge = (outcome: ReceiptOutcome): void => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -218,7 +226,7 @@ export class WebhookListener {
         eventId: event.eventId,
         error: error instanceof Error ? error.message : String(error),
       });
-      this.#reply(req, res, 500, 'not_recorded');
+      refuse(500, 'not_recorded');
     };
     try {
       const outcome = route.receive(event, body);
@@ -233,9 +241,26 @@ export class WebhookListener {
    * 413 without reading on: the request is paused and the connection closed after the answer, so an
    * oversized body is never buffered (and at most one chunk past the limit is ever read).
    */
-  #tooLarge(req: IncomingMessage, res: ServerResponse): void {
+  #tooLarge(route: WebhookRoute, req: IncomingMessage, res: ServerResponse): void {
     req.pause();
-    this.#reply(req, res, 413, 'body_too_large', { limit: this.#maxBodyBytes });
+    this.#refuse(route, req, res, 413, 'body_too_large', { limit: this.#maxBodyBytes });
+  }
+
+  /** Answers a POST to a served path with an error, and tells its route (after the answer). */
+  #refuse(
+    route: WebhookRoute,
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    error: string,
+    extra?: Record<string, string | number>,
+  ): void {
+    this.#reply(req, res, status, error, extra);
+    try {
+      route.refused?.({ status, reason: error });
+    } catch (caught) {
+      log.error('a refused delivery could not be reported', { error: String(caught) });
+    }
   }
 
   #reply(

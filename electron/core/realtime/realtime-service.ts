@@ -259,6 +259,8 @@ export class RealtimeService {
         return manager instanceof V3SubscriptionManager ? manager.secret : secret;
       },
       receive: (event, body) => this.#record(receipts, event, body),
+      // An event may be lost with it (V3 retries no 4xx; a 500 may outlast the retries): fetch it.
+      refused: () => session.sync.catchUpSoon(),
     });
 
     this.#supervisor = new TunnelSupervisor({

@@ -259,6 +259,19 @@ export class ChatsRepo {
           .map((r) => r.id);
   }
 
+  /** How many of each chat's messages the service accepted are stored (none deleted). */
+  #storedCounts(rows: readonly ChatRow[]): Map<number, number> {
+    const counts = new Map(rows.map((r) => [r.id, 0]));
+    if (rows.length === 0) return counts;
+    const found = this.#db.all<{ chat_id: number; n: number }>(
+      `SELECT chat_id, COUNT(*) AS n FROM messages WHERE chat_id IN (${placeholders(rows.length)})
+       AND deleted = 0 AND id IS NOT NULL GROUP BY chat_id`,
+      ...rows.map((r) => r.id),
+    );
+    for (const { chat_id, n } of found) counts.set(chat_id, n);
+    return counts;
+  }
+
   #hydrate(rows: ChatRow[]): Chat[] {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
@@ -276,6 +289,8 @@ export class ChatsRepo {
       : [];
     const names = this.#nameFor([...new Set(handles.map((h) => h.identifier))]);
     const health = this.#v3?.active ? this.#v3.facts.many('chat-health', ids) : undefined;
+    // V3 counts no messages: a chat's count is what is stored, once its whole history is (else none).
+    const stored = health ? this.#storedCounts(rows.filter((r) => r.history_complete === 1)) : undefined;
     const lastByKey = new Map(lastRows.map((m) => [m.key, m]));
     const handlesByChat = new Map<number, Handle[]>();
     for (const h of handles) {
@@ -308,7 +323,7 @@ export class ChatsRepo {
         displayName: row.display_name,
         service: row.service,
         isGroup: row.is_group === 1,
-        messageCount: row.message_count,
+        messageCount: stored ? (stored.get(row.id) ?? null) : row.message_count,
         handles: handlesByChat.get(row.id) ?? [],
         lastActivityAt: row.last_activity_at,
         lastMessage: preview,

@@ -382,4 +382,8 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO messages_fts_pending (id) VALUES (new.rowid);
   END;
   `,
+  /* 10: a draft is the whole next message — its links and V3 options (reply, effect, service) too */ `
+  ALTER TABLE drafts ADD COLUMN attachment_urls_json TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE drafts ADD COLUMN options_json TEXT;
+  `,
 ];

@@ -6,7 +6,7 @@ import type { MessagingService } from './messaging.ts';
 import { createLogger } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { abortable, forEachLimited } from '../util.ts';
-import { boundHeapGrowth } from './heap.ts';
+import { fillGaps, InStepMark, onStorageRecovered } from './catch-up.ts';
 import type { Reachability, ServiceReachability } from './reachability.ts';
 import { Reconciler } from './reconciler.ts';
 
@@ -42,12 +42,18 @@ export const DEFAULT_SYNC_OPTIONS: SyncOptions = {
 
 const INITIAL_DONE = 'initial-sync-done';
 const MAX_OFFLINE_BACKOFF_MS = 60_000;
+/** A catch-up poll waits this long for the moment's other news, and starts at most this often. */
+const CATCH_UP_DELAY_MS = 500;
+const CATCH_UP_SPACING_MS = 3_000;
 
 /**
  * Keeps the local store in step with the service by polling. First sync: lines → every chat of every
  * line → the newest page of messages per chat, newest chats first, so the inbox is useful early.
  * Then: the open chat often, the inbox less (much less while webhooks are live), pending messages
  * with backoff until they settle, contacts now and then. Every result goes through the reconciler.
+ * A chat whose listing changed is read back until it meets what is stored (catch-up.ts), and a
+ * delivery that may have been missed (refused, not recorded, a gap in live events, a full disk
+ * that has cleared) brings the next inbox poll forward to within seconds.
  */
 export class SyncEngine {
   readonly reconciler: Reconciler;
@@ -58,6 +64,7 @@ export class SyncEngine {
   readonly #api: MessagingService;
   /** The revision each chat was listed with, until its messages are synced (see applyChats). */
   readonly #revisions = new Map<number, number>();
+  readonly #inStep: InStepMark;
   readonly #options: SyncOptions;
   readonly #abort = new AbortController();
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -70,6 +77,9 @@ export class SyncEngine {
   #due = { openChat: 0, inbox: 0, contacts: 0 };
   #pendingChecks = new Map<string, { at: number; delay: number }>();
   #offlineBackoff = 0;
+  /** When the last inbox poll started (catch-up polls are spaced from it). */
+  #inboxPolledAt = 0;
+  readonly #unwatchStorage: () => void;
   readonly #statusListeners = new Set<(status: SyncStatus) => void>();
   #status: SyncStatus = {
     phase: 'idle',
@@ -95,9 +105,12 @@ export class SyncEngine {
     this.#api = api;
     this.#options = { ...DEFAULT_SYNC_OPTIONS, ...options };
     this.reconciler = new Reconciler(store);
+    this.#inStep = new InStepMark(store);
     reachability?.onChange((state) => this.#reachabilityChanged(state));
-    // A first sync's garbage would otherwise let the heap grow far past its working set.
-    boundHeapGrowth();
+    // The store can write again (disk trouble cleared): what it refused meanwhile is caught up now.
+    this.#unwatchStorage = onStorageRecovered(store, () => {
+      if (this.#ready && !this.#signal.aborted) this.syncNow();
+    });
   }
 
   get status(): SyncStatus {
@@ -132,6 +145,7 @@ export class SyncEngine {
 
   async stop(): Promise<void> {
     this.#abort.abort(new Error('sync stopped'));
+    this.#unwatchStorage();
     clearTimeout(this.#timer);
     clearTimeout(this.#markReadTimer);
     await this.#running?.catch(() => undefined);
@@ -148,8 +162,22 @@ export class SyncEngine {
   setWebhooksLive(live: boolean): void {
     if (this.#webhooksLive === live) return;
     this.#webhooksLive = live;
-    // Falling back to polling: look at the inbox now, then at the faster pace.
-    if (!live) this.#due.inbox = 0;
+    // Going live: what was posted before the subscription delivered again (a restart, an outage) is
+    // fetched right away. Falling back to polling: look at the inbox now, then at the faster pace.
+    if (live) return this.catchUpSoon();
+    this.#due.inbox = 0;
+    this.#wake();
+  }
+
+  /**
+   * A delivery may have been missed (the listener refused it or could not record it): the inbox is
+   * polled within a second or so (at most every few seconds, whatever the flood), and every chat
+   * that changed is read back until it meets what is stored.
+   */
+  catchUpSoon(): void {
+    const at = Math.max(Date.now() + CATCH_UP_DELAY_MS, this.#inboxPolledAt + CATCH_UP_SPACING_MS);
+    if (at >= this.#due.inbox) return;
+    this.#due.inbox = at;
     this.#wake();
   }
 
@@ -216,6 +244,7 @@ export class SyncEngine {
   }
 
   async #initialSync(): Promise<void> {
+    const startedAt = Date.now();
     this.#setStatus({ phase: 'initial', error: null });
     await this.#syncLines();
     // Contacts first (a few pages): the first chats on screen show names, not numbers.
@@ -252,6 +281,7 @@ export class SyncEngine {
     await Promise.all([producer, ...workers]);
     this.#store.resumeIndexing();
     this.#store.cursors.set(INITIAL_DONE, String(Date.now()));
+    this.#inStep.advance(startedAt);
     this.#setStatus({ phase: 'incremental', lastSyncedAt: Date.now() });
   }
 
@@ -281,15 +311,18 @@ export class SyncEngine {
     });
   }
 
-  /** New messages of a chat since the newest stored one (`after`), all pages. */
-  async #fetchSince(chatId: number): Promise<void> {
-    const newest = this.#store.messages.newestSentAt(chatId);
-    if (newest === null) return this.#fetchNewest(chatId, 'background');
+  /** A changed chat: read back from its newest page until it meets what is stored (catch-up.ts). */
+  async #fillGaps(chatId: number): Promise<void> {
+    if (this.#store.messages.newestSentAt(chatId) === null) return this.#fetchNewest(chatId, 'background');
     const expected = this.#expectedRevision(chatId);
-    // One second of overlap: the service's `after` is strict and timestamps can tie.
-    for await (const page of this.#api.messagesSince(chatId, newest - 1_000, this.#bg())) {
-      this.reconciler.applyMessages(chatId, page);
-    }
+    await fillGaps(chatId, {
+      api: this.#api,
+      store: this.#store,
+      reconciler: this.reconciler,
+      pageSize: this.#options.firstPageSize,
+      reachBack: this.#inStep.reachBack,
+      call: this.#bg(),
+    });
     if (expected !== undefined) this.#store.chats.setSyncState(chatId, { syncedMessageCount: expected });
     // Fewer on the service than here means deletions (V2 counts): the newest page tells which.
     if (
@@ -303,6 +336,8 @@ export class SyncEngine {
 
   /** Lists chats per line, newest activity first, until a page with no change (all pages on a sweep). */
   async #pollInbox(fullSweep: boolean): Promise<void> {
+    const startedAt = Date.now();
+    this.#inboxPolledAt = startedAt;
     await this.#syncLines();
     const changed: number[] = [];
     for (const line of this.#store.lines.list()) {
@@ -313,7 +348,8 @@ export class SyncEngine {
         if (!fullSweep && moved.length === 0) break;
       }
     }
-    await forEachLimited(changed, this.#options.concurrency, (chatId) => this.#fetchSince(chatId));
+    await forEachLimited(changed, this.#options.concurrency, (chatId) => this.#fillGaps(chatId));
+    this.#inStep.advance(startedAt);
     this.#setStatus({
       chatsKnown: this.#store.chats.count(),
       lastSyncedAt: Date.now(),
@@ -366,7 +402,13 @@ export class SyncEngine {
         now +
         (this.#webhooksLive ? this.#options.liveBackgroundIntervalMs : this.#options.backgroundIntervalMs);
       worked = true;
-      await this.#pollInbox(++this.#inboxPolls % this.#options.fullSweepEvery === 0);
+      try {
+        await this.#pollInbox(++this.#inboxPolls % this.#options.fullSweepEvery === 0);
+      } catch (error) {
+        // Tried again after the loop's backoff, not an interval away: a failed poll caught nothing up.
+        this.#due.inbox = 0;
+        throw error;
+      }
     }
     if (now >= this.#due.contacts) {
       this.#due.contacts = now + this.#options.contactsIntervalMs;

@@ -56,12 +56,12 @@ export class V2Messaging implements MessagingService {
     return { messages: this.#records(chatId, page.items), complete: page.totalPages <= 1 };
   }
 
-  async *messagesSince(chatId: number, after: number, options: CallOptions) {
+  async *messagePages(chatId: number, pageSize: number, options: CallOptions) {
     for await (const page of pages(
-      (r) => this.#client.messages.list(chatId, { ...r, after: new Date(after), sort: 'asc' }, options),
-      { perPage: 100, signal: options.signal },
+      (r) => this.#client.messages.list(chatId, { ...r, sort: 'desc' }, options),
+      { perPage: pageSize, signal: options.signal },
     )) {
-      yield this.#records(chatId, page.items);
+      yield { messages: this.#records(chatId, page.items), complete: page.page >= page.totalPages };
     }
   }
 

@@ -105,14 +105,11 @@ export class V3Messaging implements MessagingService {
     return { messages: this.#records(v3ChatId, page.items), complete: page.nextCursor === null };
   }
 
-  /** V3 lists newest first without a time filter: pages are read until one reaches past `after`. */
-  async *messagesSince(chatId: number, after: number, options: CallOptions) {
+  async *messagePages(chatId: number, pageSize: number, options: CallOptions) {
     const v3ChatId = await this.chatV3Id(chatId, options);
-    for await (const page of this.#v3.messages.pages(v3ChatId, { limit: PAGE }, options)) {
-      const records = this.#records(v3ChatId, page.items);
-      const recent = records.filter((m) => m.sentAt >= after);
-      if (recent.length > 0) yield recent;
-      if (recent.length < records.length) return;
+    const limit = Math.min(pageSize, PAGE);
+    for await (const page of this.#v3.messages.pages(v3ChatId, { limit }, options)) {
+      yield { messages: this.#records(v3ChatId, page.items), complete: !page.nextCursor };
     }
   }
 

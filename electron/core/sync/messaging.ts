@@ -63,8 +63,11 @@ export interface MessagingService {
   /** One chat; undefined when none of its handles is one of our lines. */
   chat(chatId: number, options: CallOptions): Promise<ListedChat | undefined>;
   newestMessages(chatId: number, count: number, options: CallOptions): Promise<MessagesPage>;
-  /** Messages sent at or after `after` (ms), a page at a time. */
-  messagesSince(chatId: number, after: number, options: CallOptions): AsyncIterable<MessageRecord[]>;
+  /**
+   * The chat's messages newest first, `pageSize` a page, for as long as the caller reads: a gap check
+   * walks back until a page meets what is stored (see catch-up.ts). The last page is `complete`.
+   */
+  messagePages(chatId: number, pageSize: number, options: CallOptions): AsyncIterable<MessagesPage>;
   /** Up to `count` messages sent before `before` (null: from the newest), newest first. */
   olderMessages(
     chatId: number,

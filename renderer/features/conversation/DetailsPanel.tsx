@@ -112,7 +112,7 @@ export function DetailsPanel({ chatId }: { chatId: number }) {
             </>
           )}
           <dt>Messages</dt>
-          <dd>{chat.messageCount.toLocaleString()}</dd>
+          <dd>{chat.messageCount === null ? 'Not counted yet' : chat.messageCount.toLocaleString()}</dd>
           <dt>Chat ID</dt>
           <dd>{chatId > 0 ? chatId : 'Not created yet'}</dd>
           <dt>V3 chat ID</dt>

@@ -10,11 +10,11 @@ import {
   serviceOptions,
   type ServiceChoice,
 } from '../../lib/v3-presentation.ts';
-import { NO_OPTIONS, useV3Store } from '../../store/v3-store.ts';
+import { useStore } from '../../store/index.ts';
 
 /** Above the composer's box: the line's or chat's standing, and the message being replied to. */
 export function ComposerNotices({ chat, line }: { chat: Chat; line: Line | null }) {
-  const reply = useV3Store((s) => s.composer[chat.id]?.replyTo ?? null);
+  const reply = useStore((s) => s.drafts[chat.id]?.replyTo ?? null);
   const warning = sendingWarning(chat, line);
   return (
     <>
@@ -59,11 +59,12 @@ export function ComposerNotices({ chat, line }: { chat: Chat; line: Line | null 
 
 /** The effect and service for the next message: disabled with the reason where they do not apply. */
 export function SendOptions({ chat, version }: { chat: Chat; version: ApiVersion }) {
-  const options = useV3Store((s) => s.composer[chat.id] ?? NO_OPTIONS);
+  const effect = useStore((s) => s.drafts[chat.id]?.effect ?? null);
+  const service = useStore((s) => s.drafts[chat.id]?.service ?? 'auto');
   const effects = canUseEffects(chat, version);
   const services = serviceOptions(chat, version);
-  const chosenEffect = options.effect ? `${options.effect.type}:${options.effect.name}` : '';
-  const serviceRefused = services.find((o) => o.value === options.service && !o.permission.allowed);
+  const chosenEffect = effect ? `${effect.type}:${effect.name}` : '';
+  const serviceRefused = services.find((o) => o.value === service && !o.permission.allowed);
   return (
     <div className="send-options">
       <label className="send-option" title={effects.allowed ? 'Send with an effect' : effects.reason}>
@@ -99,7 +100,7 @@ export function SendOptions({ chat, version }: { chat: Chat; version: ApiVersion
         <span>Send as</span>
         <select
           aria-label="Send as"
-          value={options.service}
+          value={service}
           onChange={(e) => chooseService(chat.id, e.target.value as ServiceChoice)}
         >
           {services.map((o) => (

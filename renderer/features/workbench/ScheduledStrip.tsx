@@ -1,7 +1,14 @@
 import { Clock, Send, Undo2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { ScheduledSend } from '../../../shared/contract/views.ts';
-import { cancelHeld, changeHeld, refreshScheduled, sendHeldNow, undoHeld } from '../../actions/scheduled.ts';
+import {
+  cancelHeld,
+  changeHeld,
+  editHeld,
+  refreshScheduled,
+  sendHeldNow,
+  undoHeld,
+} from '../../actions/scheduled.ts';
 import { useStore } from '../../store/index.ts';
 import { formatWhen } from './schedule-format.ts';
 import { SEND_LATER_PRESETS, WhenMenu } from './WhenMenu.tsx';
@@ -10,7 +17,8 @@ const NONE: ScheduledSend[] = [];
 
 /**
  * The chat's held-back messages, at the end of the thread: "Sending in 5 s — Undo" during the undo
- * grace period, "Scheduled for …" (edit, reschedule, send now, cancel) for send later, and those
+ * grace period, "Scheduled for …" (edit — back into the composer, whole —, reschedule, send now,
+ * cancel) for send later, and those
  * that fell due while Parley was closed, waiting for the agent.
  */
 export function ScheduledStrip({ chatId }: { chatId: number }) {
@@ -52,41 +60,14 @@ function GraceItem({ item }: { item: ScheduledSend }) {
 }
 
 function ScheduledItem({ item }: { item: ScheduledSend }) {
-  const [mode, setMode] = useState<'idle' | 'edit' | 'reschedule'>('idle');
-  const [text, setText] = useState(item.text);
+  const [rescheduling, setRescheduling] = useState(false);
   return (
     <li
       className={`scheduled-item${item.needsConfirmation ? ' is-overdue' : ''}`}
       data-testid="held-message"
       data-kind={item.kind}
     >
-      {mode === 'edit' ? (
-        <form
-          className="scheduled-edit"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void changeHeld(item, { text }).then((ok) => ok && setMode('idle'));
-          }}
-        >
-          <label className="visually-hidden" htmlFor={`scheduled-edit-${item.id}`}>
-            Scheduled message
-          </label>
-          <textarea
-            id={`scheduled-edit-${item.id}`}
-            value={text}
-            autoFocus
-            onChange={(e) => setText(e.target.value)}
-          />
-          <button type="submit" className="button small">
-            Save
-          </button>
-          <button type="button" className="button small ghost" onClick={() => setMode('idle')}>
-            Cancel
-          </button>
-        </form>
-      ) : (
-        <p className="scheduled-text">{item.text || attachmentsLabel(item)}</p>
-      )}
+      <p className="scheduled-text">{item.text || attachmentsLabel(item)}</p>
       <div className="scheduled-meta">
         <Clock size={14} aria-hidden="true" />
         {item.needsConfirmation ? (
@@ -97,12 +78,17 @@ function ScheduledItem({ item }: { item: ScheduledSend }) {
         ) : (
           <span>Scheduled for {formatWhen(item.dueAt)}</span>
         )}
-        {mode === 'idle' && (
+        {!rescheduling && (
           <>
-            <button type="button" className="button small ghost" onClick={() => setMode('edit')}>
+            <button
+              type="button"
+              className="button small ghost"
+              title="Back into the composer, with its reply, effect and files"
+              onClick={() => void editHeld(item)}
+            >
               Edit
             </button>
-            <button type="button" className="button small ghost" onClick={() => setMode('reschedule')}>
+            <button type="button" className="button small ghost" onClick={() => setRescheduling(true)}>
               Reschedule
             </button>
             <button type="button" className="button small" onClick={() => void sendHeldNow(item)}>
@@ -114,13 +100,13 @@ function ScheduledItem({ item }: { item: ScheduledSend }) {
           </>
         )}
       </div>
-      {mode === 'reschedule' && (
+      {rescheduling && (
         <WhenMenu
           label="Reschedule"
           presets={SEND_LATER_PRESETS}
           initial={item.dueAt}
-          onPick={(at) => void changeHeld(item, { at }).then((ok) => ok && setMode('idle'))}
-          onClose={() => setMode('idle')}
+          onPick={(at) => void changeHeld(item, { at }).then((ok) => ok && setRescheduling(false))}
+          onClose={() => setRescheduling(false)}
         />
       )}
     </li>

@@ -12,6 +12,7 @@ const LIMIT = 64 * 1024;
 let listener: WebhookListener;
 let received: LiveEvent[] = [];
 let outcome: ReceiptOutcome | Error = 'queued';
+let refusals: Array<{ status: number; reason: string }> = [];
 
 beforeAll(async () => {
   listener = new WebhookListener({ maxBodyBytes: LIMIT });
@@ -23,12 +24,16 @@ beforeAll(async () => {
       received.push(event);
       return outcome;
     },
+    refused(refusal) {
+      refusals.push(refusal);
+    },
   });
 });
 afterAll(() => listener.stop());
 beforeEach(() => {
   received = [];
   outcome = 'queued';
+  refusals = [];
 });
 
 function envelope(overrides: Record<string, unknown> = {}): string {
@@ -175,6 +180,23 @@ describe('WebhookListener', () => {
     });
     expect(result.status).toBe(413);
     expect(received).toEqual([]);
+  });
+
+  it('tells the route of every delivery it refused (its event may be lost), and of nothing else', async () => {
+    const valid = envelope();
+    await send('POST', PATH, valid, signed(valid, 'not-the-secret'));
+    await send('POST', PATH, '{oops', signed('{oops'));
+    outcome = new Error('disk full');
+    await send('POST', PATH, valid, signed(valid));
+    outcome = 'queued';
+    await send('POST', PATH, valid, signed(valid));
+    await send('GET', PATH);
+    await send('POST', '/hooks/ws1/elsewhere', valid, signed(valid));
+    expect(refusals).toEqual([
+      { status: 401, reason: 'invalid_signature' },
+      { status: 400, reason: 'malformed_json' },
+      { status: 500, reason: 'not_recorded' },
+    ]);
   });
 
   it('answers the health probe with its id', async () => {

@@ -11,7 +11,10 @@ import { setFlagsFromString } from 'node:v8';
 const HEAP_GROWING_PERCENT = 20;
 let applied = false;
 
-/** Process-wide and idempotent: the first sync engine of the process sets it. */
+/**
+ * Process-wide and idempotent. A host's launch decision (the Electron shell, the browser host, the
+ * relay, and the sync benchmark's client, which stands in for one), never the core's.
+ */
 export function boundHeapGrowth(): void {
   if (applied) return;
   applied = true;
