@@ -31,9 +31,10 @@ import { createFilePort } from './hosts/electron/files.ts';
 import { registerBridgeIpc, sendBridgeEvent } from './hosts/electron/ipc.ts';
 import { claimSingleInstance, stopBeforeQuit } from './hosts/electron/lifecycle.ts';
 import { menuTemplate } from './hosts/electron/menu.ts';
+import { replyThroughContract } from './hosts/electron/notification-reply.ts';
 import { createNativeNotifier } from './hosts/electron/notifications.ts';
 import { createQuickReplyOpener } from './hosts/electron/quick-reply.ts';
-import { markChatRead, replyFromNotification } from './core/workbench/quick-reply.ts';
+import { markChatRead } from './core/workbench/quick-reply.ts';
 import { createAppProtocolHandler, registerAppScheme } from './hosts/electron/protocol.ts';
 import { openElectronSettings } from './hosts/electron/settings-store.ts';
 import { UnreadIndicator } from './hosts/electron/unread.ts';
@@ -117,6 +118,13 @@ const openQuickReply = createQuickReplyOpener({
   },
 });
 
+/** A notification's reply goes through the contract method the quick-reply window calls. */
+const replyFromNotification = replyThroughContract(
+  () => core?.dispatch,
+  (error) =>
+    log.warn('a reply from a notification was not sent', { code: error.code, reason: error.message }),
+);
+
 const notify = createNativeNotifier({
   Notification,
   platform: process.platform,
@@ -124,12 +132,7 @@ const notify = createNativeNotifier({
     core?.options.settings.get().notifications ?? { enabled: false, showPreview: false, sound: false },
   focusWindow: showWindow,
   openChat: (chatId) => sendWhenLoaded('app.openChat', { chatId }),
-  reply: (chatId, text) => {
-    if (core)
-      void replyFromNotification(core.session, chatId, text).catch((error: unknown) =>
-        log.warn('a reply from a notification was not sent', { error: String(error) }),
-      );
-  },
+  reply: (chatId, text) => void replyFromNotification(chatId, text),
   markRead: (chatId) => {
     if (core) void markChatRead(core.session, chatId);
   },

@@ -1,6 +1,7 @@
 /**
- * What makes a message sendable, shared by both sides: the renderer enables Send by it, the contract
- * refuses `messages.send` by it (`invalid_input`), and the outbox checks it before anything is queued.
+ * What makes a message sendable, shared by both sides: the renderer enables Send by it, and the
+ * outbox's door (electron/core/outbox/send-door.ts) refuses every way a message leaves by it
+ * (`invalid_input`) before anything is queued.
  */
 
 export interface MessageContent {

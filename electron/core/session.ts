@@ -3,6 +3,7 @@ import type { ApiVersion } from '../../shared/domain.ts';
 import { PartnerApiClient, type PartnerApiClientOptions } from './api/client.ts';
 import { PartnerApiV3Client } from './api/v3/client.ts';
 import { Outbox } from './outbox/outbox.ts';
+import { openSendDoor, type SendDoor } from './outbox/send-door.ts';
 import { Staging } from './outbox/staging.ts';
 import { LocalStore } from './store/local-store.ts';
 import { SyncEngine, type SyncOptions } from './sync/engine.ts';
@@ -48,6 +49,8 @@ export class WorkspaceSession {
   readonly sync: SyncEngine;
   readonly staging: Staging;
   readonly outbox: Outbox;
+  /** The one way in for a message to leave: every rule checked once, then the outbox (send-door.ts). */
+  readonly sendDoor: SendDoor;
   /** Send later, undo send and snooze: holds messages back and brings snoozed chats back. */
   readonly scheduler: WorkbenchScheduler;
 
@@ -77,7 +80,8 @@ export class WorkspaceSession {
       accepted: (key) => this.sync.watchDelivery(key),
       chatCreated: (from, to) => this.store.events.emit('chats.replaced', { from, to }),
     });
-    this.scheduler = new WorkbenchScheduler(this.store, this.outbox);
+    this.sendDoor = openSendDoor(this.store, this.staging, this.outbox);
+    this.scheduler = new WorkbenchScheduler(this.store, this.sendDoor);
     // Inbound messages in the open chat are read as they arrive.
     this.store.events.on('messages.changed', ({ chatId }) => this.sync.noteIncoming(chatId));
   }

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import type { Call, Chat, Contact, Message, SyncStatus } from '../domain.ts';
 import { REACTION_KINDS } from '../domain.ts';
 import type { StorageStatus } from './errors.ts';
-import { EMPTY_MESSAGE, isSendable } from '../message-rules.ts';
 import type { StagedAttachment } from './staged.ts';
 import { BUBBLE_EFFECTS, PREFERRED_SERVICES, SCREEN_EFFECTS } from './effects.ts';
 import { cannedBody, cannedGroup, cannedTitle } from '../canned-file.ts';
@@ -261,10 +260,13 @@ export const methods = {
    * Queues a message: the optimistic bubble exists when this returns, under `clientKey` (a UUID the
    * renderer mints, also the send's idempotency key; the core mints one when absent), so the
    * renderer's echo and the stored message share one key from Enter to delivered. Sending the same
-   * key again returns the existing message and sends nothing. Fails with `invalid_input` (no text and
-   * no attachment, a malformed key), `conflict` (the key names a different message), `not_found`,
-   * `opted_out` (the recipient asked you to stop), and `unsupported` for a V3-only option on a V2
-   * workspace or an effect outside iMessage.
+   * key again returns the existing message and sends nothing. Fails with `conflict` (the key names a
+   * different message), `invalid_input` (a malformed key) and the refusals every way a message
+   * leaves shares (the outbox's door, electron/core/outbox/send-door.ts), in the same words whichever
+   * method meets them: `not_found` (no such chat, a file no longer staged, a reply to a message
+   * elsewhere), `invalid_input` (no text and no attachment: "text: Type a message or add an
+   * attachment"), `opted_out` (the recipient asked you to stop), and `unsupported` for a V3-only
+   * option on a V2 workspace or an effect outside iMessage.
    */
   'messages.send': method(
     z
@@ -281,22 +283,18 @@ export const methods = {
         /** V3: the service to try first; absent lets the service choose (auto). */
         preferredService: z.enum(PREFERRED_SERVICES).optional(),
       })
-      .strict()
-      .refine(
-        (input) =>
-          isSendable({
-            text: input.text,
-            attachmentCount: input.stagedIds.length + input.attachmentUrls.length,
-          }),
-        { message: EMPTY_MESSAGE, path: ['text'] },
-      ),
+      .strict(),
   )<{ key: string }>(),
   /**
    * V3: a thread from the local store: its originating message, then its replies, oldest first (any
    * message of the thread may be named). Fails with `not_found`.
    */
   'messages.thread': method(z.object({ key: messageKey }).strict())<Message[]>(),
-  /** Sends a failed message again (same idempotency key: never twice). */
+  /**
+   * Sends a failed message again (same idempotency key: never twice). Fails with `conflict` (a lasting
+   * failure, or a message with attachments) and, as it passes the door again, the refusals of
+   * `messages.send` (`opted_out` after an opt-out since, `unsupported`, …).
+   */
   'messages.retry': method(z.object({ key: messageKey }).strict())<void>(),
   /** Drops a failed or queued message and its staged files. */
   'messages.discard': method(z.object({ key: messageKey }).strict())<void>(),
@@ -542,7 +540,9 @@ export const methods = {
   'scheduled.list': method(z.object({ chatId: chatId.optional() }).strict())<ScheduledSend[]>(),
   /**
    * Sends from the composer: with undo send on, the message is held for the grace period
-   * (`held`); otherwise it joins the outbox at once (`key`). Fails with `invalid_input`, `not_found`.
+   * (`held`); otherwise it joins the outbox at once (`key`). Fails with the refusals of
+   * `messages.send` (`not_found`, `invalid_input`, `opted_out`, `unsupported`), checked again when
+   * a held message goes out.
    */
   'scheduled.send': method(z.object({ chatId, text, stagedIds, attachmentUrls, ...v3SendFields }).strict())<{
     key: string | null;
@@ -550,7 +550,9 @@ export const methods = {
   }>(),
   /**
    * Schedules a message for `at` (the future, within a year). It goes out through the outbox if
-   * Parley is running then. Fails with `invalid_input` (empty, in the past), `not_found`.
+   * Parley is running then. Fails with `invalid_input` (in the past) and the refusals of
+   * `messages.send` (`not_found`, `invalid_input`, `opted_out`, `unsupported`), checked again when
+   * it goes out (refused then, it waits for the agent's confirmation).
    */
   'scheduled.create': method(
     z
@@ -567,7 +569,11 @@ export const methods = {
       })
       .strict(),
   )<ScheduledSend>(),
-  /** Sends a held message now (also one waiting for confirmation). Fails with `not_found`. */
+  /**
+   * Sends a held message now (also one waiting for confirmation). Fails with `not_found` (already
+   * sent or cancelled) and the refusals of `messages.send` (`opted_out` after an opt-out since, …):
+   * refused, the message stays held.
+   */
   'scheduled.sendNow': method(z.object({ id: z.number().int().positive() }).strict())<{ key: string }>(),
   /**
    * Takes a held message back: it will never be sent. With `toComposer` (undo, edit) all of it —
@@ -584,12 +590,12 @@ export const methods = {
   /** Unsnoozes a conversation, or clears its "back from snooze" mark. Never fails. */
   'snooze.clear': method(z.object({ chatId }).strict())<void>(),
   /**
-   * A reply written where the notification is (the quick-reply window): sent through the outbox,
-   * and the conversation marked read. Fails with `not_found`, `invalid_input` (empty).
+   * A reply written where the notification is (the quick-reply window, and the Electron host's
+   * inline notification reply, which calls this method too): sent through the outbox's door like
+   * any message, and the conversation marked read. Fails with the refusals of `messages.send`
+   * (`not_found`, `invalid_input`, `opted_out`), in the same words.
    */
-  'workbench.quickReply': method(
-    z.object({ chatId, text: z.string().trim().min(1).max(MAX_MESSAGE_CHARS) }).strict(),
-  )<{
+  'workbench.quickReply': method(z.object({ chatId, text: z.string().trim().max(MAX_MESSAGE_CHARS) }).strict())<{
     key: string;
   }>(),
 } as const;

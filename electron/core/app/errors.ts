@@ -4,6 +4,7 @@ import { isBridgeErrorShape } from '../../../shared/contract/errors.ts';
 import { labelFromPath } from '../../../shared/contract/input-words.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { redactText } from '../log/logger.ts';
+import { SendRefused } from '../outbox/send-rules.ts';
 import { AttachmentRejected } from '../outbox/staging.ts';
 import { storageProblemOf } from '../store/storage-errors.ts';
 import { isVaultUnavailable } from '../vault/index.ts';
@@ -43,7 +44,8 @@ export function toBridgeError(error: unknown): BridgeErrorShape {
 }
 
 function classify(error: unknown): BridgeErrorShape {
-  if (error instanceof UserFacingError) return error.shape;
+  // The door's refusals of a send (outbox/send-rules.ts) are already in this shape.
+  if (error instanceof UserFacingError || error instanceof SendRefused) return error.shape;
   if (error instanceof z.ZodError) {
     // Input the dispatcher refused arrives worded already (`refusedInput`); any other schema's
     // refusal is worded here from the issue alone, naming the field by its path.

@@ -2,7 +2,6 @@ import { isEmailHandle, toHandle } from '../../../shared/phone.ts';
 import type { LineWithUnread } from '../../../shared/contract/views.ts';
 import type { Chat, Line } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
-import { ClientKeyInUse, NotSendableAgain } from '../outbox/outbox.ts';
 import { ftsQuery } from '../store/search.ts';
 import { contactRecord } from '../sync/map.ts';
 import { vaultKeys } from '../vault/index.ts';
@@ -10,8 +9,8 @@ import type { Handlers } from './dispatch.ts';
 import type { HandlerContext } from './handler-context.ts';
 import { draftView } from './draft-view.ts';
 import { UserFacingError } from './errors.ts';
-import { refuseOptedOut, v3SendOptions } from './v3-send-rules.ts';
 import { safeExternalUrl } from './external-links.ts';
+import { createSendHandlers } from './send-handlers.ts';
 import { createWorkbenchHandlers } from './workbench-handlers.ts';
 
 /** Every bridge method's implementation, over the app's handler context. Inputs arrive validated. */
@@ -109,28 +108,6 @@ export function createHandlers(core: HandlerContext): Handlers {
       if (!s().store.chats.exists(chatId)) throw new UserFacingError('not_found', 'No such chat');
       s().store.chats.setFlags(chatId, flags);
     },
-    'chats.start': ({ lineId, recipients, displayName, text, stagedIds, attachmentUrls }) => {
-      const handles = recipients.map((raw, i) => {
-        const handle = toHandle(raw);
-        if (!handle)
-          throw new UserFacingError('invalid_input', `"${raw}" is not a phone number or email address`, {
-            field: `recipients.${i}`,
-          });
-        return handle;
-      });
-      if (!s().store.lines.get(lineId))
-        throw new UserFacingError('not_found', 'That line is not one of your organization’s', {
-          field: 'lineId',
-        });
-      return s().outbox.startChat({
-        lineId,
-        recipients: handles,
-        displayName: displayName ?? null,
-        text,
-        stagedIds,
-        attachmentUrls,
-      });
-    },
     'chats.refresh': async ({ chatId }) => s().sync.refreshChat(chatId),
     // These name chats and lines by the workspace's own version (V3 ids on V3): through the port.
     'chats.migrationId': async ({ chatId }) => {
@@ -197,40 +174,6 @@ export function createHandlers(core: HandlerContext): Handlers {
     },
     'messages.loadOlder': async ({ chatId }) => s().sync.loadOlder(chatId),
     'messages.get': ({ keys }) => s().store.messages.byKeys(keys),
-    'messages.send': ({
-      chatId,
-      text,
-      stagedIds,
-      attachmentUrls,
-      clientKey,
-      replyTo,
-      effect,
-      preferredService,
-    }) => {
-      const chat = s().store.chats.get(chatId);
-      if (!chat) throw new UserFacingError('not_found', 'No such chat');
-      // An empty message never gets here: the contract refuses it (shared/message-rules.ts).
-      refuseOptedOut(chat);
-      const options = v3SendOptions(chat, { replyTo, effect, preferredService }, (key) =>
-        s().store.messages.get(key),
-      );
-      try {
-        return {
-          key: s().outbox.send({
-            chatId,
-            text,
-            stagedIds,
-            attachmentUrls,
-            ...(clientKey ? { clientKey } : {}),
-            ...(options ? { options } : {}),
-          }),
-        };
-      } catch (error) {
-        if (error instanceof ClientKeyInUse)
-          throw new UserFacingError('conflict', error.message, { field: 'clientKey' });
-        throw error;
-      }
-    },
     'messages.thread': ({ key }) => {
       const named = s().store.messages.get(key);
       if (!named) throw new UserFacingError('not_found', 'No such message');
@@ -242,14 +185,6 @@ export function createHandlers(core: HandlerContext): Handlers {
       const root = timeline.find((m) => m.v3Id === rootId);
       const replies = timeline.filter((m) => m.replyTo?.messageId === rootId);
       return [...(root ? [root] : []), ...replies];
-    },
-    'messages.retry': ({ key }) => {
-      try {
-        s().outbox.retry(key);
-      } catch (error) {
-        if (error instanceof NotSendableAgain) throw new UserFacingError('conflict', error.message);
-        throw error;
-      }
     },
     'messages.discard': ({ key }) => {
       // A V3 message the service accepted and then failed to deliver (told by message.failed or seen
@@ -436,6 +371,9 @@ export function createHandlers(core: HandlerContext): Handlers {
 
     // ── the agent's workbench
     ...createWorkbenchHandlers(core),
+
+    // ── sending: every way in passes the outbox's door
+    ...createSendHandlers(core),
   };
 }
 

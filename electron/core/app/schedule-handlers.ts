@@ -2,14 +2,14 @@ import type { MethodParsedInput } from '../../../shared/contract/methods.ts';
 import { stagedView } from '../../../shared/contract/staged.ts';
 import type { ScheduledSend, SnoozedChat } from '../../../shared/contract/views.ts';
 import { MAX_SCHEDULE_AHEAD_MS } from '../../../shared/schedule.ts';
-import type { SendOptions } from '../outbox/jobs.ts';
+import type { SendInput } from '../outbox/outbox.ts';
 import type { ScheduledSendRow } from '../store/scheduled-sends-repo.ts';
-import { QuickReplyRefused, replyFromNotification } from '../workbench/quick-reply.ts';
+import { replyFromNotification } from '../workbench/quick-reply.ts';
+import { takeDraft } from './composer-draft.ts';
 import type { HandlerContext } from './handler-context.ts';
 import type { Handlers } from './dispatch.ts';
 import { draftOptionsOf, draftView } from './draft-view.ts';
 import { UserFacingError } from './errors.ts';
-import { refuseOptedOut, v3SendOptions } from './v3-send-rules.ts';
 
 export type ScheduleMethod =
   | 'scheduled.list'
@@ -22,6 +22,9 @@ export type ScheduleMethod =
   | 'snooze.set'
   | 'snooze.clear'
   | 'workbench.quickReply';
+
+/** A message from the composer, held back or sent (without the time of a scheduled one). */
+type ComposerMessage = Omit<MethodParsedInput<'scheduled.create'>, 'at'>;
 
 /** Send later, undo send, snooze and quick replies over the bridge. Inputs arrive validated. */
 export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, ScheduleMethod> {
@@ -43,33 +46,9 @@ export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, Sch
     createdAt: row.createdAt,
   });
 
-  /** The message checked as messages.send checks it; its V3 options, ready for the outbox. */
-  const checkMessage = (
-    input: Omit<MethodParsedInput<'scheduled.create'>, 'at'>,
-  ): {
-    chatId: number;
-    text: string;
-    stagedIds: string[];
-    attachmentUrls: string[];
-    options?: SendOptions;
-  } => {
-    const chat = input.chatId > 0 ? store().chats.get(input.chatId) : undefined;
-    if (!chat) throw new UserFacingError('not_found', 'No such chat', { field: 'chatId' });
-    if (input.text.trim() === '' && input.stagedIds.length === 0 && input.attachmentUrls.length === 0)
-      throw new UserFacingError('invalid_input', 'Type a message or add an attachment', { field: 'text' });
-    input.stagedIds.forEach((id, i) => {
-      if (!s().staging.get(id))
-        throw new UserFacingError('not_found', 'That attachment is no longer staged', {
-          field: `stagedIds.${i}`,
-        });
-    });
-    refuseOptedOut(chat);
-    const { replyTo, effect, preferredService, ...content } = input;
-    const options = v3SendOptions(chat, { replyTo, effect, preferredService }, (key) =>
-      store().messages.get(key),
-    );
-    return { ...content, ...(options ? { options } : {}) };
-  };
+  /** The composer's message checked at the outbox's door, as any send is; ready to be held back. */
+  const admitted = ({ replyTo, effect, preferredService, ...content }: ComposerMessage): SendInput =>
+    s().sendDoor.admit({ origin: 'composer', ...content, options: { replyTo, effect, preferredService } });
 
   const checkTime = (at: number): void => {
     const now = Date.now();
@@ -102,16 +81,22 @@ export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, Sch
     'scheduled.list': ({ chatId }) =>
       (chatId === undefined ? store().scheduled.all() : store().scheduled.forChat(chatId)).map(view),
     'scheduled.send': (input) => {
-      const message = checkMessage(input);
+      const message = admitted(input);
       const seconds = store().workbench.settings().undoSeconds;
-      if (seconds <= 0) return { key: s().outbox.send(message), held: null };
-      const held = s().scheduler.hold({ ...message, kind: 'grace', dueAt: Date.now() + seconds * 1000 });
-      return { key: null, held: view(held) };
+      return takeDraft(s(), message.chatId, () => {
+        if (seconds <= 0) return { key: s().outbox.send(message), held: null };
+        const held = s().scheduler.hold({ ...message, kind: 'grace', dueAt: Date.now() + seconds * 1000 });
+        return { key: null, held: view(held) };
+      });
     },
     'scheduled.create': ({ at, ...input }) => {
-      const message = checkMessage(input);
+      const message = admitted(input);
       checkTime(at);
-      return view(s().scheduler.hold({ ...message, kind: 'scheduled', dueAt: at }));
+      return view(
+        takeDraft(s(), message.chatId, () =>
+          s().scheduler.hold({ ...message, kind: 'scheduled', dueAt: at }),
+        ),
+      );
     },
     'scheduled.update': ({ id, text, at }) => {
       const row = existing(id);
@@ -160,14 +145,9 @@ export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, Sch
       s().scheduler.rearm();
       return snooze;
     },
-    'workbench.quickReply': async ({ chatId, text }) => {
-      try {
-        return { key: await replyFromNotification(s(), chatId, text) };
-      } catch (error) {
-        if (error instanceof QuickReplyRefused) throw new UserFacingError('not_found', error.message);
-        throw error;
-      }
-    },
+    'workbench.quickReply': async ({ chatId, text }) => ({
+      key: await replyFromNotification(s(), chatId, text),
+    }),
     'snooze.clear': ({ chatId }) => {
       store().transaction(() => {
         if (!store().snoozes.clear(chatId)) return;

@@ -1,8 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { deliveryFailureInfo } from '../../../shared/delivery-failures.ts';
-import type { Message, MessageError } from '../../../shared/domain.ts';
-import { stagedAttachmentId, stagedResource } from '../../../shared/contract/staged.ts';
-import { EMPTY_MESSAGE, isSendable } from '../../../shared/message-rules.ts';
+import type { MessageError } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../api/retry-policy.ts';
 import { createLogger, drop } from '../log/logger.ts';
@@ -11,58 +7,25 @@ import type { OutboxRow } from '../store/outbox-repo.ts';
 import { isStorageError } from '../store/storage-errors.ts';
 import type { MessagingService, ReactionChoice } from '../sync/messaging.ts';
 import type { Reconciler } from '../sync/reconciler.ts';
-import { assertNever } from '../util.ts';
-import { JOB_SCHEMAS, sendOptions, type JobKind, type JobPayload, type SendOptions } from './jobs.ts';
+import { queueCreateChat, type NewChatInput } from './jobs/create-chat.ts';
+import { queueDelete } from './jobs/delete.ts';
+import { queueEdit } from './jobs/edit.ts';
+import { parseJob } from './jobs/index.ts';
+import type { JobContext, OutboxHooks } from './jobs/job-type.ts';
+import { queueReaction } from './jobs/react.ts';
+import { queueSendMessage, type SendInput } from './jobs/send-message.ts';
+import { sendAgain } from './send-again.ts';
+import { admitSend } from './send-door.ts';
+import { refuseEmpty } from './send-rules.ts';
 import { AttachmentRejected, type Staging } from './staging.ts';
+
+export type { NewChatInput } from './jobs/create-chat.ts';
+export type { OutboxHooks } from './jobs/job-type.ts';
+export type { SendInput } from './jobs/send-message.ts';
+export { ClientKeyInUse, NotSendableAgain } from './send-rules.ts';
 
 const log = createLogger('outbox');
 const WATCHDOG_MS = 2_000;
-
-export interface SendInput {
-  chatId: number;
-  text: string;
-  stagedIds?: string[];
-  attachmentUrls?: string[];
-  /**
-   * The message's one identity, minted by whoever shows it first (the renderer's echo): its key here,
-   * the job's and the service's idempotency key. Minted here when absent.
-   */
-  clientKey?: string;
-  /** V3 send options, kept with the job for the client call. */
-  options?: SendOptions;
-}
-
-/** A client key already names another message: sending under it would merge two messages. */
-export class ClientKeyInUse extends Error {
-  constructor() {
-    super('This message key is already used by a different message');
-    this.name = 'ClientKeyInUse';
-  }
-}
-
-/** A failed message that sending again cannot help (an opt-out, a lasting refusal), or cannot carry. */
-export class NotSendableAgain extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'NotSendableAgain';
-  }
-}
-
-export interface NewChatInput {
-  lineId: number;
-  recipients: string[];
-  displayName?: string | null;
-  text: string;
-  stagedIds?: string[];
-  attachmentUrls?: string[];
-}
-
-export interface OutboxHooks {
-  /** A send was accepted: the sync engine watches its delivery status. */
-  accepted?(messageKey: string): void;
-  /** A new chat replaced its provisional id. */
-  chatCreated?(provisionalChatId: number, chatId: number): void;
-}
 
 /**
  * Exactly-once sends. Each send is written as a job together with its optimistic message and an
@@ -70,13 +33,15 @@ export interface OutboxHooks {
  * retries (also after a crash or restart) reuse the key, so the service never sends twice; the
  * service's message replaces the optimistic one, matched by that key. Permanent failures keep the
  * message with its reason until the user retries or discards it.
+ *
+ * This is the engine: it queues, schedules, retries and records. What each kind of job is lives in
+ * jobs/ (one file per kind); the rules a message must pass to leave are checked before it gets
+ * here, at the door (send-door.ts), by every way a message leaves.
  */
 export class Outbox {
+  readonly #context: JobContext;
   readonly #store: LocalStore;
-  readonly #api: MessagingService;
-  readonly #reconciler: Reconciler;
   readonly #staging: Staging;
-  readonly #hooks: OutboxHooks;
   readonly #running = new Set<number>();
   /**
    * Jobs whose run ended in a failed store write (disk full, read-only folder): their rows may still
@@ -95,11 +60,9 @@ export class Outbox {
     staging: Staging,
     hooks: OutboxHooks = {},
   ) {
+    this.#context = { store, api, reconciler, staging, hooks };
     this.#store = store;
-    this.#api = api;
-    this.#reconciler = reconciler;
     this.#staging = staging;
-    this.#hooks = hooks;
   }
 
   /** Picks up jobs left by an earlier run (a crash leaves them `running`: they are queued again). */
@@ -133,62 +96,14 @@ export class Outbox {
   }
 
   /**
-   * Queues a message; returns the optimistic message's key (the client key). Sending the same client
-   * key again is a repeat of that send: it returns the existing message's key and queues nothing.
+   * Queues a message the door has checked; returns the optimistic message's key (the client key).
+   * Sending the same client key again is a repeat of that send: the existing key, nothing queued.
+   * The composer's draft is the caller's: the handler that took it clears it.
    */
   send(input: SendInput): string {
-    const line = this.#lineOfChat(input.chatId);
-    const key = input.clientKey ?? newKey();
-    const stagedIds = input.stagedIds ?? [];
-    const payload: JobPayload<'send_message'> = {
-      chatId: input.chatId,
-      text: input.text,
-      stagedIds,
-      attachmentUrls: input.attachmentUrls ?? [],
-      ...(input.options ? { options: input.options } : {}),
-    };
-    this.#validateContent(payload.text, stagedIds, payload.attachmentUrls);
-    const queued = this.#store.transaction(() => {
-      const used = this.#store.messages.byIdempotencyKey(key);
-      if (used) {
-        if (!this.#isRepeat(used, payload)) throw new ClientKeyInUse();
-        return used.key;
-      }
-      this.#store.messages.insertLocal({
-        key,
-        chatId: input.chatId,
-        text: input.text,
-        sentAt: Date.now(),
-        sender: line,
-        idempotencyKey: key,
-        attachments: this.#stagedAttachments(stagedIds),
-      });
-      this.#store.outbox.enqueue({
-        kind: 'send_message',
-        queue: `chat:${input.chatId}`,
-        payload,
-        idempotencyKey: key,
-        messageKey: key,
-      });
-      this.#store.drafts.set(input.chatId, '', []);
-      return key;
-    });
+    const key = queueSendMessage(this.#context, input);
     this.#kick();
-    return queued;
-  }
-
-  /** Whether a send under a used client key is the same message again (a retried call), not another. */
-  #isRepeat(
-    used: { key: string; chatId: number; text: string },
-    payload: JobPayload<'send_message'>,
-  ): boolean {
-    if (used.chatId !== payload.chatId || used.text !== payload.text) return false;
-    const job = this.#store.outbox.byMessageKey(used.key);
-    const queued = job?.kind === 'send_message' ? this.#parse(job)?.payload : undefined;
-    if (!queued || !('stagedIds' in queued)) return true;
-    return (
-      sameList(queued.stagedIds, payload.stagedIds) && sameList(queued.attachmentUrls, payload.attachmentUrls)
-    );
+    return key;
   }
 
   /**
@@ -200,193 +115,37 @@ export class Outbox {
     if (!line) throw new Error(`line ${input.lineId} is not known`);
     const recipients = [...new Set(input.recipients)];
     if (recipients.length === 0) throw new Error('a new chat needs at least one recipient');
+    refuseEmpty(input.text, (input.stagedIds?.length ?? 0) + (input.attachmentUrls?.length ?? 0));
     const existing = this.#store.chats.findByParticipants(line.id, recipients);
     if (existing !== undefined && existing > 0) {
-      return { chatId: existing, messageKey: this.send({ ...input, chatId: existing }) };
+      // A conversation that exists already: the message is a send to it, through the door like any.
+      const request = { ...input, origin: 'new_chat' as const, chatId: existing };
+      return { chatId: existing, messageKey: this.send(admitSend(this.#store, this.#staging, request)) };
     }
-    const key = newKey();
-    const stagedIds = input.stagedIds ?? [];
-    this.#validateContent(input.text, stagedIds, input.attachmentUrls ?? []);
-    // Negative, so it never meets a service id; small enough that its handles' ids (×100) stay safe integers.
-    const provisionalChatId = -(Math.floor(Date.now() / 1000) * 1000 + Math.floor(Math.random() * 1000));
-    const payload: JobPayload<'create_chat'> = {
-      provisionalChatId,
-      lineNumber: line.phoneNumber,
-      recipients,
-      displayName: input.displayName?.trim() || null,
-      text: input.text,
-      stagedIds,
-      attachmentUrls: input.attachmentUrls ?? [],
-    };
-    this.#store.transaction(() => {
-      this.#store.chats.upsert([
-        {
-          id: provisionalChatId,
-          lineId: line.id,
-          displayName: payload.displayName ?? recipients.join(', '),
-          isGroup: recipients.length > 1,
-          messageCount: 1,
-          handles: [line.phoneNumber, ...recipients].map((identifier, i) => ({
-            id: provisionalChatId * 100 - i,
-            identifier,
-            service: 'SMS',
-            joinedAt: Date.now(),
-            isMe: i === 0,
-          })),
-        },
-      ]);
-      this.#store.messages.insertLocal({
-        key,
-        chatId: provisionalChatId,
-        text: input.text,
-        sentAt: Date.now(),
-        sender: line.phoneNumber,
-        idempotencyKey: key,
-        attachments: this.#stagedAttachments(stagedIds),
-      });
-      this.#store.outbox.enqueue({
-        kind: 'create_chat',
-        queue: `new:${line.id}:${[...recipients].sort().join(',')}`,
-        payload,
-        idempotencyKey: key,
-        messageKey: key,
-      });
-    });
+    const started = queueCreateChat(this.#context, line, recipients, input);
     this.#kick();
-    return { chatId: provisionalChatId, messageKey: key };
+    return started;
   }
 
   react(messageId: number, reaction: ReactionChoice, operation: 'add' | 'remove'): void {
-    const message = this.#store.messages.byId(messageId);
-    if (!message) throw new Error(`message ${messageId} is not known`);
-    const { kind } = reaction;
-    const customEmoji = reaction.kind === 'custom' ? reaction.customEmoji : null;
-    this.#store.transaction(() => {
-      // Shown at once; the job makes it true on the service.
-      if (operation === 'add') {
-        const id = -Date.now();
-        this.#store.messages.addReaction({ id, messageId, kind, fromMe: true, sender: '', at: Date.now() });
-        if (customEmoji !== null) this.#store.v3Facts.setReaction(id, { partIndex: 0, customEmoji });
-      } else {
-        this.#store.messages.removeReaction(messageId, kind, true, null, customEmoji);
-      }
-      this.#store.outbox.enqueue({
-        kind: 'react',
-        queue: `chat:${message.chatId}`,
-        payload: { messageId, kind, ...(customEmoji === null ? {} : { customEmoji }), operation },
-      });
-    });
+    queueReaction(this.#context, messageId, reaction, operation);
     this.#kick();
   }
 
   edit(messageKey: string, text: string): void {
-    const message = this.#store.messages.get(messageKey);
-    if (!message?.fromMe || message.id === null) throw new Error('only sent messages of yours can be edited');
-    if (text.trim() === '') throw new Error('an edit cannot be empty');
-    this.#store.transaction(() => {
-      this.#store.messages.editText(messageKey, text, Date.now());
-      this.#store.outbox.enqueue({
-        kind: 'edit',
-        queue: `chat:${message.chatId}`,
-        payload: { chatId: message.chatId, messageId: message.id, text },
-      });
-    });
+    queueEdit(this.#context, messageKey, text);
     this.#kick();
   }
 
   delete(messageKey: string): void {
-    const message = this.#store.messages.get(messageKey);
-    if (!message) return;
-    if (message.id === null) return this.discard(messageKey);
-    if (!message.fromMe) throw new Error('only messages of yours can be deleted');
-    const messageId = message.id;
-    this.#store.transaction(() => {
-      this.#store.messages.remove(message.chatId, [messageKey]);
-      this.#store.outbox.enqueue({
-        kind: 'delete',
-        queue: `chat:${message.chatId}`,
-        payload: { chatId: message.chatId, messageId },
-      });
-    });
+    if (this.#store.messages.get(messageKey)?.id === null) return this.discard(messageKey);
+    queueDelete(this.#context, messageKey);
     this.#kick();
   }
 
-  /**
-   * A failed send goes again. Never accepted (a failed job): the same job, with the same idempotency
-   * key. Accepted and then not delivered (V3: `message.failed`, or a poll that saw it failed): a new
-   * send with a new key, since the old key would only return the stored failure; the failed copy is
-   * deleted here and on the service in the same step, so a second call finds nothing to send.
-   */
+  /** Send again (send-again.ts): through the door's rules, refused with NotSendableAgain. */
   retry(messageKey: string): void {
-    const job = this.#store.outbox.byMessageKey(messageKey);
-    if (job?.state === 'failed') {
-      this.#store.transaction(() => {
-        this.#store.outbox.requeue(job.id);
-        this.#store.messages.setState(messageKey, 'queued');
-      });
-      this.#kick();
-      return;
-    }
-    const message = this.#store.messages.get(messageKey);
-    if (!job && message?.fromMe && message.id !== null && message.state === 'failed') this.#sendAnew(message);
-  }
-
-  #sendAnew(failed: Message): void {
-    this.#assertSendableAgain(failed);
-    // The reply and effect it was sent with, as a send takes them (a received effect name may be one
-    // this app does not send: then it goes without).
-    const kept = sendOptions.safeParse({
-      ...(failed.replyTo ? { replyTo: failed.replyTo } : {}),
-      ...(failed.effect ? { effect: failed.effect } : {}),
-    });
-    const options: SendOptions = kept.success ? kept.data : {};
-    const failedId = failed.id as number;
-    this.#store.transaction(() => {
-      this.#store.messages.remove(failed.chatId, [failed.key]);
-      this.#store.outbox.enqueue({
-        kind: 'delete',
-        queue: `chat:${failed.chatId}`,
-        payload: { chatId: failed.chatId, messageId: failedId },
-      });
-      // Like `send`, but the composer's draft is not this message's to clear.
-      const key = newKey();
-      this.#store.messages.insertLocal({
-        key,
-        chatId: failed.chatId,
-        text: failed.text,
-        sentAt: Date.now(),
-        sender: this.#lineOfChat(failed.chatId),
-        idempotencyKey: key,
-        attachments: [],
-      });
-      const payload: JobPayload<'send_message'> = {
-        chatId: failed.chatId,
-        text: failed.text,
-        stagedIds: [],
-        attachmentUrls: [],
-        ...(Object.keys(options).length > 0 ? { options } : {}),
-      };
-      this.#store.outbox.enqueue({
-        kind: 'send_message',
-        queue: `chat:${failed.chatId}`,
-        payload,
-        idempotencyKey: key,
-        messageKey: key,
-      });
-    });
-    this.#kick();
-  }
-
-  /** The spec's advice per code (never after an opt-out); an unexplained failure, unless the chat opted out. */
-  #assertSendableAgain(failed: Message): void {
-    if (failed.failure) {
-      const info = deliveryFailureInfo(failed.failure.code);
-      if (!info.retryWithNewKey) throw new NotSendableAgain(`Sending again cannot help: ${info.title}`);
-    }
-    if (this.#store.v3Facts.chatHealth(failed.chatId)?.status === 'OPTED_OUT')
-      throw new NotSendableAgain('The recipient asked you to stop messaging them');
-    if (failed.attachments.length > 0)
-      throw new NotSendableAgain('A message with attachments cannot be sent again: attach the files anew');
+    if (sendAgain(this.#context, messageKey)) this.#kick();
   }
 
   /** Gives up a failed or queued send: the optimistic message and its staged files go. */
@@ -394,14 +153,14 @@ export class Outbox {
     const job = this.#store.outbox.byMessageKey(messageKey);
     if (job && this.#running.has(job.id)) throw new Error('the message is being sent right now');
     const message = this.#store.messages.get(messageKey);
-    const staged = job ? this.#parse(job)?.payload : undefined;
+    const staged = job ? parseJob(job)?.payload : undefined;
     this.#store.transaction(() => {
       if (job) this.#store.outbox.complete(job.id);
       if (message && message.id === null) this.#store.messages.remove(message.chatId, [messageKey]);
       if (message && message.chatId < 0) this.#store.chats.remove([message.chatId]);
     });
     // Leftover files are harmless; a failure to remove them must not surface as an unhandled rejection.
-    if (staged && 'stagedIds' in staged) drop(this.#staging.release(staged.stagedIds), log);
+    if (hasStagedFiles(staged)) drop(this.#staging.release(staged.stagedIds), log);
   }
 
   #kick(): void {
@@ -470,16 +229,10 @@ export class Outbox {
     });
   }
 
-  #parse(job: OutboxRow): { kind: JobKind; payload: JobPayload<JobKind> } | undefined {
-    const schema = JOB_SCHEMAS[job.kind as JobKind];
-    const parsed = schema?.safeParse(job.payload);
-    return parsed?.success ? { kind: job.kind as JobKind, payload: parsed.data } : undefined;
-  }
-
   /** Never rejects: it runs detached from a timer, and every way it can end is recorded. */
   async #run(job: OutboxRow): Promise<void> {
     try {
-      const parsed = this.#parse(job);
+      const parsed = parseJob(job);
       if (!parsed) {
         this.#fail(job, {
           code: 'corrupt_job',
@@ -490,99 +243,16 @@ export class Outbox {
       }
       if (job.messageKey) this.#store.messages.setState(job.messageKey, 'sending');
       try {
-        await this.#execute(job, parsed);
+        await parsed.type.run(this.#context, job, parsed.payload, {
+          signal: this.#abort.signal,
+          priority: 'user',
+        });
         this.#store.outbox.complete(job.id);
       } catch (error) {
         this.#handleFailure(job, error);
       }
     } catch (error) {
       this.#interrupt(job, error);
-    }
-  }
-
-  async #execute(job: OutboxRow, job_: { kind: JobKind; payload: JobPayload<JobKind> }): Promise<void> {
-    const options = { signal: this.#abort.signal, priority: 'user' as const };
-    const key = job.idempotencyKey ?? undefined;
-    switch (job_.kind) {
-      case 'send_message': {
-        const p = job_.payload as JobPayload<'send_message'>;
-        const message = await this.#api.send(
-          p.chatId,
-          {
-            text: p.text,
-            ...(key ? { idempotencyKey: key } : {}),
-            files: this.#files(p.stagedIds),
-            attachmentUrls: p.attachmentUrls,
-            ...p.options,
-          },
-          options,
-        );
-        this.#reconciler.applySent(p.chatId, message, key as string);
-        await this.#staging.release(p.stagedIds);
-        if (job.messageKey) this.#hooks.accepted?.(job.messageKey);
-        return;
-      }
-      case 'create_chat': {
-        const p = job_.payload as JobPayload<'create_chat'>;
-        const created = await this.#api.createChat(
-          {
-            lineNumber: p.lineNumber,
-            recipients: p.recipients,
-            displayName: p.displayName,
-            content: {
-              text: p.text,
-              ...(key ? { idempotencyKey: key } : {}),
-              files: this.#files(p.stagedIds),
-              attachmentUrls: p.attachmentUrls,
-            },
-          },
-          options,
-        );
-        this.#store.transaction(() => {
-          this.#reconciler.applyCreatedChat(
-            created.chat,
-            created.message,
-            key as string,
-            job.messageKey as string,
-          );
-          this.#store.chats.remove([p.provisionalChatId]);
-        });
-        await this.#staging.release(p.stagedIds);
-        this.#hooks.chatCreated?.(p.provisionalChatId, created.chat.id);
-        if (job.messageKey) this.#hooks.accepted?.(job.messageKey);
-        return;
-      }
-      case 'react': {
-        const p = job_.payload as JobPayload<'react'>;
-        const choice: ReactionChoice =
-          p.kind === 'custom' ? { kind: 'custom', customEmoji: p.customEmoji as string } : { kind: p.kind };
-        if (p.operation === 'add') {
-          const reaction = await this.#api.react(p.messageId, choice, 'add', options);
-          // V3 only acknowledges: the shown reaction stays until a sync or event confirms it.
-          if (reaction) {
-            this.#store.transaction(() => {
-              this.#store.messages.removeReaction(p.messageId, p.kind, true, null);
-              this.#store.messages.addReaction({ ...reaction, fromMe: true, at: Date.now() });
-            });
-          }
-        } else {
-          await this.#api.react(p.messageId, choice, 'remove', options);
-        }
-        return;
-      }
-      case 'edit': {
-        const p = job_.payload as JobPayload<'edit'>;
-        const fresh = await this.#api.edit(p.chatId, p.messageId, p.text, options);
-        this.#reconciler.applyMessages(p.chatId, [fresh]);
-        return;
-      }
-      case 'delete': {
-        const p = job_.payload as JobPayload<'delete'>;
-        await this.#api.delete(p.chatId, p.messageId, options);
-        return;
-      }
-      default:
-        assertNever(job_.kind);
     }
   }
 
@@ -637,57 +307,16 @@ export class Outbox {
       });
       return;
     }
+    const parsed = parseJob(job);
     this.#store.transaction(() => {
       this.#store.outbox.markFailed(job.id, reason);
-      // A refused reaction must not stay on screen as if it had been sent.
-      const react = job.kind === 'react' ? JOB_SCHEMAS.react.safeParse(job.payload) : undefined;
-      if (react?.success && react.data.operation === 'add')
-        this.#store.messages.removeUnconfirmedReaction(react.data.messageId, react.data.kind);
+      if (parsed) parsed.type.failed?.(this.#context, parsed.payload);
       if (job.messageKey) this.#store.messages.setState(job.messageKey, 'failed', reason);
     });
     log.warn('send failed', { job: job.id, kind: job.kind, code: reason.code });
   }
-
-  #files(stagedIds: readonly string[]): Array<{ path: string; filename: string; mimeType: string }> {
-    return stagedIds.map((id) => {
-      const file = this.#staging.get(id);
-      if (!file) throw new AttachmentRejected('An attachment of this message is no longer available');
-      return { path: file.path, filename: file.filename, mimeType: file.mimeType };
-    });
-  }
-
-  #stagedAttachments(stagedIds: readonly string[]) {
-    return stagedIds.map((id) => {
-      const file = this.#staging.get(id);
-      if (!file) throw new AttachmentRejected('An attachment was not staged');
-      return {
-        id: stagedAttachmentId(id),
-        url: stagedResource(id),
-        filename: file.filename,
-        mimeType: file.mimeType,
-        size: file.size,
-      };
-    });
-  }
-
-  #validateContent(text: string, stagedIds: readonly string[], urls: readonly string[]): void {
-    if (!isSendable({ text, attachmentCount: stagedIds.length + urls.length }))
-      throw new Error(EMPTY_MESSAGE);
-  }
-
-  #lineOfChat(chatId: number): string {
-    const chat = this.#store.chats.get(chatId);
-    if (!chat) throw new Error(`chat ${chatId} is not known`);
-    const line = this.#store.lines.get(chat.lineId);
-    return line?.phoneNumber ?? chat.handles.find((h) => h.isMe)?.identifier ?? '';
-  }
 }
 
-/** Key shared by the job, the optimistic message and the service's idempotency check. */
-function newKey(): string {
-  return `p${randomUUID().replaceAll('-', '')}`;
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((item, i) => item === b[i]);
+function hasStagedFiles(payload: unknown): payload is { stagedIds: string[] } {
+  return typeof payload === 'object' && payload !== null && 'stagedIds' in payload;
 }

@@ -1,4 +1,4 @@
-import type { SendOptions } from '../outbox/jobs.ts';
+import type { SendOptions } from '../outbox/send-options.ts';
 import type { Database } from './database.ts';
 
 export type ScheduledKind = 'scheduled' | 'grace';

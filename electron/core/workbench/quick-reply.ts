@@ -3,22 +3,19 @@ import { createLogger } from '../log/logger.ts';
 
 const log = createLogger('quick-reply');
 
-/** Why a reply from a notification was refused (the host shows nothing; the text is kept). */
-export class QuickReplyRefused extends Error {}
-
 /**
- * A reply written where the notification is (inline field, toast input, quick-reply window): it
- * goes through the outbox like any other message, and the conversation is marked read, since the
- * agent has seen what they answered.
+ * A reply written where the notification is (inline field, toast input, quick-reply window), behind
+ * `workbench.quickReply`: every host reaches it through that contract method. It passes the outbox's
+ * door like any other message (an opted-out customer is not texted; the refusal is the composer's),
+ * and the conversation is marked read, since the agent has seen what they answered. The composer's
+ * draft of that chat is left alone: the reply was not written there.
  */
 export async function replyFromNotification(
   session: WorkspaceSession,
   chatId: number,
   text: string,
 ): Promise<string> {
-  if (!session.store.chats.exists(chatId) || chatId <= 0) throw new QuickReplyRefused('No such chat');
-  if (text.trim() === '') throw new QuickReplyRefused('Type a reply');
-  const key = session.outbox.send({ chatId, text });
+  const key = session.sendDoor.send({ origin: 'quick_reply', chatId, text });
   await markChatRead(session, chatId);
   return key;
 }

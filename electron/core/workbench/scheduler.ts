@@ -1,6 +1,7 @@
 import type { ChatSnooze } from '../../../shared/contract/views.ts';
 import { createLogger } from '../log/logger.ts';
 import type { SendInput } from '../outbox/outbox.ts';
+import type { SendRequest } from '../outbox/send-door.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import type { ScheduledKind, ScheduledSendRow } from '../store/scheduled-sends-repo.ts';
 
@@ -15,21 +16,24 @@ export interface SchedulerHooks {
   overdueHeld?(chatIds: number[]): void;
 }
 
-/** What the scheduler needs of the outbox: the one way a message is sent. */
+/** What the scheduler needs to release a message: the outbox's door, the one way a message leaves. */
 export interface SendsMessages {
-  send(input: SendInput): string;
+  send(request: SendRequest): string;
 }
 
 /**
  * Send later, undo send and snooze, on timers re-armed from the store. A held-back message joins the
  * outbox in ONE transaction with leaving `scheduled_sends`, so it is either still held or queued
- * (with its idempotency key), never both: a crash at any point sends it once or not at all.
+ * (with its idempotency key), never both: a crash at any point sends it once or not at all. It goes
+ * through the outbox's door like any send, so the rules are checked again as it leaves (the customer
+ * may have opted out while it was held): a refused release stays held, waiting for the agent.
+ * The composer's draft is not the scheduler's: the handler that took the message cleared it.
  * Messages that fell due while Parley was not running are not sent late on their own: at start they
  * are marked to wait for the agent's confirmation.
  */
 export class WorkbenchScheduler {
   readonly #store: LocalStore;
-  readonly #outbox: SendsMessages;
+  readonly #door: SendsMessages;
   readonly #hooks: SchedulerHooks;
   readonly #now: () => number;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -37,9 +41,9 @@ export class WorkbenchScheduler {
   #unsubscribe: (() => void) | undefined;
   #started = false;
 
-  constructor(store: LocalStore, outbox: SendsMessages, hooks: SchedulerHooks = {}, now = Date.now) {
+  constructor(store: LocalStore, door: SendsMessages, hooks: SchedulerHooks = {}, now = Date.now) {
     this.#store = store;
-    this.#outbox = outbox;
+    this.#door = door;
     this.#hooks = hooks;
     this.#now = now;
   }
@@ -88,8 +92,6 @@ export class WorkbenchScheduler {
         options: input.options ?? null,
         dueAt: input.dueAt,
       });
-      // The composer's text now lives here; the draft starts empty like after a send.
-      this.#store.drafts.set(input.chatId, '', []);
       this.#store.events.emit('scheduled.changed', { chatIds: [input.chatId] });
       return added;
     });
@@ -136,22 +138,22 @@ export class WorkbenchScheduler {
     this.#arm();
   }
 
-  /** Moves one held message into the outbox, atomically with removing it. */
+  /**
+   * Moves one held message through the door into the outbox, atomically with removing it: refused
+   * (SendRefused), it stays held.
+   */
   #release(id: number): string | undefined {
     return this.#store.transaction(() => {
       const row = this.#store.scheduled.get(id);
       if (!row || !this.#store.scheduled.remove(id)) return undefined;
-      // Outbox.send empties the chat's draft (it assumes the composer sent); what the agent is
-      // typing now must survive a scheduled message going out.
-      const draft = this.#store.drafts.get(row.chatId);
-      const key = this.#outbox.send({
+      const key = this.#door.send({
+        origin: row.kind === 'grace' ? 'undo_release' : 'scheduled_release',
         chatId: row.chatId,
         text: row.text,
         stagedIds: row.stagedIds,
         attachmentUrls: row.attachmentUrls,
         ...(row.options ? { options: row.options } : {}),
       });
-      if (draft) this.#store.drafts.set(row.chatId, draft.text, draft.stagedIds);
       this.#store.events.emit('scheduled.changed', { chatIds: [row.chatId] });
       return key;
     });
@@ -164,7 +166,8 @@ export class WorkbenchScheduler {
       try {
         this.#release(row.id);
       } catch (error) {
-        // It cannot go out as it is (its chat or a file is gone, the disk is full): the agent decides.
+        // It cannot go out as it is (the rules refuse it now, its chat or a file is gone, the disk is
+        // full): the agent decides.
         log.warn('a scheduled message could not join the outbox', { id: row.id, error: String(error) });
         try {
           this.#store.transaction(() => {

@@ -18,7 +18,7 @@ export interface NativeNotifierOptions {
   /** Shows, restores and focuses the main window (creating it if needed). */
   focusWindow(): void;
   openChat(chatId: number): void;
-  /** Sends a reply through the outbox and marks the chat read. */
+  /** Sends a reply through the contract (`workbench.quickReply`: the outbox's door) and marks the chat read. */
   reply(chatId: number, text: string): void;
   markRead(chatId: number): void;
   /** Linux: the small always-on-top window with the last messages and a composer. */
@@ -52,8 +52,8 @@ export function createNativeNotifier(options: NativeNotifierOptions): (notice: I
     });
     notification.on('reply', (details, legacy?: string) => {
       forget();
-      const text = (details as { reply?: string }).reply ?? legacy ?? '';
-      if (text.trim() !== '') options.reply(notice.chatId, text);
+      // Even a blank reply goes on: the outbox's door refuses it as it refuses every empty message.
+      options.reply(notice.chatId, (details as { reply?: string }).reply ?? legacy ?? '');
     });
     notification.on('action', (details, legacyIndex?: number) => {
       forget();

@@ -207,7 +207,10 @@ describe('a reply from a notification, through the real core', () => {
     );
     expect(data.filter((m) => m.text === text)).toHaveLength(1);
     expect(session.store.chats.get(chatId)?.unreadCount).toBe(0);
-    await expect(replyFromNotification(session, chatId, '   ')).rejects.toThrow('Type a reply');
+    // An empty reply is refused as every empty message is, whichever way it was leaving (issue #20)
+    await expect(replyFromNotification(session, chatId, '   ')).rejects.toThrow(
+      'Type a message or add an attachment',
+    );
     await expect(replyFromNotification(session, 999_999_999, 'x')).rejects.toThrow('No such chat');
     // Mark as read on a read chat asks nothing of the service
     await markChatRead(session, chatId);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatSnooze } from '../../../../shared/contract/views.ts';
-import type { SendInput } from '../../../../electron/core/outbox/outbox.ts';
+import type { SendRequest } from '../../../../electron/core/outbox/send-door.ts';
 import { LocalStore } from '../../../../electron/core/store/local-store.ts';
 import { WorkbenchScheduler } from '../../../../electron/core/workbench/scheduler.ts';
 import { Notifier } from '../../../../electron/core/app/notifier.ts';
@@ -13,14 +13,14 @@ const CUSTOMER = '+14155550199';
 const CHAT = 5;
 
 /**
- * The scheduler's own logic, against a real store. The outbox is replaced by a recorder that
- * writes its job as the real one does (the integration tests use the real outbox and sandbox).
+ * The scheduler's own logic, against a real store. The outbox's door is replaced by a recorder that
+ * writes its job as the real one does (the integration tests use the real door, outbox and sandbox).
  */
 function recordingOutbox(store: LocalStore) {
-  const sent: SendInput[] = [];
+  const sent: SendRequest[] = [];
   return {
     sent,
-    send(input: SendInput): string {
+    send(input: SendRequest): string {
       const key = `local-${sent.length + 1}`;
       store.outbox.enqueue({
         kind: 'send_message',
@@ -28,7 +28,6 @@ function recordingOutbox(store: LocalStore) {
         payload: input,
         messageKey: key,
       });
-      store.drafts.set(input.chatId, '', []);
       sent.push(input);
       return key;
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refuseOptedOut, v3SendOptions } from '../../../../electron/core/app/v3-send-rules.ts';
+import { refuseOptedOut, v3SendOptions } from '../../../../electron/core/outbox/send-rules.ts';
 import type { Chat, Message } from '../../../../shared/domain.ts';
 import { chat as chatOf, message as messageOf } from '../../renderer/fixtures.ts';
 

@@ -1,0 +1,29 @@
+/** A sent message deleted: gone here at once, then on the service. */
+import { z } from 'zod';
+import type { JobContext, JobType } from './job-type.ts';
+
+export const deleteSchema = z.object({ chatId: z.number().int(), messageId: z.number().int() });
+export type DeletePayload = z.output<typeof deleteSchema>;
+
+export const deleteMessage: JobType<DeletePayload> = {
+  schema: deleteSchema,
+  async run({ api }, _job, payload, options) {
+    await api.delete(payload.chatId, payload.messageId, options);
+  },
+};
+
+/** Removes the message here and writes the job, in one transaction (a sent message of yours only). */
+export function queueDelete({ store }: JobContext, messageKey: string): void {
+  const message = store.messages.get(messageKey);
+  if (!message || message.id === null) return;
+  if (!message.fromMe) throw new Error('only messages of yours can be deleted');
+  const messageId = message.id;
+  store.transaction(() => {
+    store.messages.remove(message.chatId, [messageKey]);
+    store.outbox.enqueue({
+      kind: 'delete',
+      queue: `chat:${message.chatId}`,
+      payload: { chatId: message.chatId, messageId },
+    });
+  });
+}

@@ -1,0 +1,33 @@
+/** An edit of a sent message: shown at once, then the service's copy replaces it. */
+import { z } from 'zod';
+import type { JobContext, JobType } from './job-type.ts';
+
+export const editSchema = z.object({
+  chatId: z.number().int(),
+  messageId: z.number().int(),
+  text: z.string().min(1),
+});
+export type EditPayload = z.output<typeof editSchema>;
+
+export const edit: JobType<EditPayload> = {
+  schema: editSchema,
+  async run({ api, reconciler }, _job, payload, options) {
+    const fresh = await api.edit(payload.chatId, payload.messageId, payload.text, options);
+    reconciler.applyMessages(payload.chatId, [fresh]);
+  },
+};
+
+export function queueEdit({ store }: JobContext, messageKey: string, text: string): void {
+  const message = store.messages.get(messageKey);
+  if (!message?.fromMe || message.id === null) throw new Error('only sent messages of yours can be edited');
+  if (text.trim() === '') throw new Error('an edit cannot be empty');
+  const messageId = message.id;
+  store.transaction(() => {
+    store.messages.editText(messageKey, text, Date.now());
+    store.outbox.enqueue({
+      kind: 'edit',
+      queue: `chat:${message.chatId}`,
+      payload: { chatId: message.chatId, messageId, text },
+    });
+  });
+}
