@@ -203,3 +203,13 @@ export async function followRemovedChats(chatIds: readonly number[]): Promise<vo
     else if (getState().selectedChatId === id) selectChat(null);
   }
 }
+
+/**
+ * Opens a chat at a message (a search hit): the timeline loads every message from it to the newest
+ * in one page, and the Timeline scrolls to it and highlights it once it is among the rows.
+ */
+export async function revealMessage(chatId: number, key: string): Promise<void> {
+  getState().setReveal(chatId, key);
+  if (getState().selectedChatId !== chatId) selectChat(chatId, key);
+  else await openTimeline(chatId, key);
+}

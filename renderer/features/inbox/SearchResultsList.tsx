@@ -3,7 +3,7 @@ import type { Contact } from '../../../shared/domain.ts';
 import { formatHandle } from '../../../shared/phone.ts';
 import { parley } from '../../bridge/parley.ts';
 import { selectChat } from '../../actions/chats.ts';
-import { revealMessage } from '../../actions/messages.ts';
+import { revealMessage } from '../../actions/chats.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
 import { Highlighted } from '../../components/Highlighted.tsx';
