@@ -46,6 +46,8 @@ export const LAYERS = [
       'electron/relay/',
       'electron/browser-host.ts',
       'electron/core/index.ts',
+      // The core's logger, a leaf: the browser host logs before it loads the core, so it listens first.
+      'electron/core/log/logger.ts',
       'shared/',
       'sandbox/index.ts',
     ],
@@ -61,7 +63,7 @@ export const LAYERS = [
       'sharp',
       '@nats-io/*',
     ],
-    why: 'a host reaches the core only through its entry point, electron/core/index.ts',
+    why: 'a host reaches the core only through its entry point, electron/core/index.ts (and its logger)',
   },
   {
     name: 'the renderer',
