@@ -64,7 +64,7 @@ describe('a host reaches the core only through electron/core/index.ts', () => {
   layer(
     'electron/hosts/electron/layers-fixture.ts',
     [
-      ['../../core/log/logger.ts', /only through its entry point, electron\/core\/index.ts/],
+      ['../../core/log/redact.ts', /only through its entry point, electron\/core\/index.ts/],
       ['../../core/app/app-core.ts', /only through its entry point/],
       ['../../../renderer/main.tsx', /the hosts may not import/],
       ['../../../test/e2e/support/app.ts', /the hosts may not import/],
