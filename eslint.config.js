@@ -2,11 +2,15 @@
 // formatting rules are enabled here. Not type-aware on purpose: tsc already runs per project, and
 // type-aware linting would roughly double lint time.
 import { builtinModules } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { layersRule } from './eslint/layers.js';
 
+const root = dirname(fileURLToPath(import.meta.url));
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 
 /** What code running in the sandboxed renderer (renderer/, and shared/ which it imports) may not import. */
@@ -93,6 +97,14 @@ export default defineConfig(
         },
       ],
     },
+  },
+  {
+    // What each layer may import, as an allow-list (eslint/layers.js); the block-lists around it name
+    // the reasons for the mistakes already seen. test/unit/lint/layers.test.ts shows it refusing.
+    files: ['electron/**', 'shared/**', 'renderer/**', 'sandbox/**'],
+    ignores: ['**/*.test.ts'],
+    plugins: { layers: { rules: { 'allow-list': layersRule(root) } } },
+    rules: { 'layers/allow-list': 'error' },
   },
   {
     // Only the store speaks SQL (issue #9): outside electron/core/store/, app code may neither open a

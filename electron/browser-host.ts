@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { EventName, Events } from '../shared/contract/events.ts';
-import type { AppCore, AppCoreOptions } from './core/app/app-core.ts';
+import type { AppCore, AppCoreOptions } from './core/index.ts';
 import { startBrowserServer, type BrowserServer } from './hosts/browser-server.ts';
 import { boundHeapGrowth } from './hosts/heap.ts';
 
@@ -107,10 +107,8 @@ async function startCore(
   version: string,
   emit: AppCoreOptions['emit'],
 ): Promise<AppCore> {
-  const [{ AppCore }, { FileSettingsStore }, { KeyringVault }, { EmbeddedDemoSandbox }] = await Promise.all([
-    import('./core/app/app-core.ts'),
-    import('./core/settings/index.ts'),
-    import('./core/vault/index.ts'),
+  const [{ AppCore, FileSettingsStore, KeyringVault }, { EmbeddedDemoSandbox }] = await Promise.all([
+    import('./core/index.ts'),
     import('./hosts/demo-sandbox.ts'),
   ]);
   return AppCore.start({

@@ -21,9 +21,8 @@ import {
 import ElectronStore from 'electron-store';
 import type { EventName, Events } from '../shared/contract/events.ts';
 import type { IncomingNotice } from '../shared/contract/views.ts';
-import { AppCore } from './core/app/app-core.ts';
+import { AppCore, KeyringVault, markChatRead } from './core/index.ts';
 import { createLogger } from './core/log/logger.ts';
-import { KeyringVault } from './core/vault/index.ts';
 import { EmbeddedDemoSandbox } from './hosts/demo-sandbox.ts';
 import { boundHeapGrowth } from './hosts/heap.ts';
 import { APP_SCHEME } from './hosts/electron/channels.ts';
@@ -34,7 +33,6 @@ import { menuTemplate } from './hosts/electron/menu.ts';
 import { replyThroughContract } from './hosts/electron/notification-reply.ts';
 import { createNativeNotifier } from './hosts/electron/notifications.ts';
 import { createQuickReplyOpener } from './hosts/electron/quick-reply.ts';
-import { markChatRead } from './core/workbench/quick-reply.ts';
 import { createAppProtocolHandler, registerAppScheme } from './hosts/electron/protocol.ts';
 import { openElectronSettings } from './hosts/electron/settings-store.ts';
 import { UnreadIndicator } from './hosts/electron/unread.ts';

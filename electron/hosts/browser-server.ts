@@ -7,11 +7,10 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventName, Events } from '../../shared/contract/events.ts';
-import { MAX_BRIDGE_FRAME_BYTES } from '../../shared/contract/limits.ts';
+import { MAX_ATTACHMENT_BYTES, MAX_BRIDGE_FRAME_BYTES } from '../../shared/contract/limits.ts';
 import { stagedView } from '../../shared/contract/staged.ts';
-import type { AppCore } from '../core/app/app-core.ts';
+import type { AppCore } from '../core/index.ts';
 import { createLogger } from '../core/log/logger.ts';
-import { MAX_ATTACHMENT_BYTES } from '../core/api/limits.ts';
 import { userFileHeaders } from './user-files.ts';
 
 const log = createLogger('browser-host');
@@ -90,11 +89,11 @@ function sameSecret(given: string | undefined, secret: string): boolean {
 let support:
   | Promise<{
       parseFrame: typeof import('./bridge-frames.ts').parseFrame;
-      toBridgeError: typeof import('../core/app/errors.ts').toBridgeError;
+      toBridgeError: typeof import('../core/index.ts').toBridgeError;
     }>
   | undefined;
 function bridgeSupport() {
-  support ??= Promise.all([import('./bridge-frames.ts'), import('../core/app/errors.ts')]).then(
+  support ??= Promise.all([import('./bridge-frames.ts'), import('../core/index.ts')]).then(
     ([frames, errors]) => ({ parseFrame: frames.parseFrame, toBridgeError: errors.toBridgeError }),
   );
   return support;

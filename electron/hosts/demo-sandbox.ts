@@ -1,5 +1,5 @@
 import type { RunningSandbox } from '../../sandbox/index.ts';
-import type { DemoSandboxPort } from '../core/workspaces/index.ts';
+import type { DemoSandboxPort } from '../core/index.ts';
 
 /**
  * The demo workspace's service: the embedded sandbox with the demo organization and live simulated

@@ -13,14 +13,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/transport-node';
 import { z } from 'zod';
-import { encodeJoinCode } from './join-code.ts';
+import { agentPermissions, encodeJoinCode } from '../core/index.ts';
 import {
   fsyncBeforeAckSupported,
   natsServerVersion,
   reloadNatsServer,
   writeNatsConfig,
 } from './nats-server.ts';
-import { agentPermissions } from './subjects.ts';
 
 const Agent = z.object({
   id: z.string(),

@@ -5,7 +5,7 @@
  * makes the relay answer the service 200: a duplicate id is acknowledged as such and stored once.
  */
 import type { JetStreamClient } from '@nats-io/jetstream';
-import { eventLogSubject } from './subjects.ts';
+import { eventLogSubject } from '../core/index.ts';
 
 /**
  * How long the relay waits for the stream's ack before answering the service 500 (it retries): well

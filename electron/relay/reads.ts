@@ -12,8 +12,7 @@
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { createLogger } from '../core/log/logger.ts';
-import type { LocalStore } from '../core/store/local-store.ts';
-import { READ_SUBJECTS } from './subjects.ts';
+import { READ_SUBJECTS, type LocalStore } from '../core/index.ts';
 
 const log = createLogger('relay-reads');
 

@@ -19,19 +19,25 @@ import { connect, nkeyAuthenticator, type NatsConnection, type Subscription } fr
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { createLogger, registerSecret } from '../core/log/logger.ts';
-import { createTunnel, isV3Event, RealtimeService, type TunnelSettings } from '../core/realtime/index.ts';
-import { WorkspaceSession } from '../core/session.ts';
-import type { SyncOptions } from '../core/sync/engine.ts';
-import { InMemoryVault } from '../core/vault/memory-vault.ts';
-import { KeyringVault } from '../core/vault/keyring-vault.ts';
-import type { Vault } from '../core/vault/vault.ts';
+import {
+  EVENT_LOG_STREAM,
+  InMemoryVault,
+  KeyringVault,
+  RealtimeService,
+  SENDS_STREAM,
+  WorkspaceSession,
+  createTunnel,
+  isV3Event,
+  type SyncOptions,
+  type TunnelSettings,
+  type Vault,
+} from '../core/index.ts';
 import { AgentDirectory } from './agents.ts';
 import { appendToEventLog } from './event-log.ts';
 import { fsyncBeforeAckSupported, startNatsServer, type RunningNatsServer } from './nats-server.ts';
 import { serveReads } from './reads.ts';
 import { serveSends } from './sends.ts';
 import { ensureRelayStreams, type RelayStreamOptions } from './streams.ts';
-import { EVENT_LOG_STREAM, SENDS_STREAM } from './subjects.ts';
 
 const log = createLogger('relay');
 

@@ -14,12 +14,16 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } fro
 import type { KV } from '@nats-io/kv';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
-import { isPartnerApiError } from '../core/api/errors.ts';
+import {
+  SENDS_STREAM,
+  isPartnerApiError,
+  parseSendSubject,
+  sendOutcomeKey,
+  type MessageRecord,
+  type MessagingService,
+} from '../core/index.ts';
 import { createLogger } from '../core/log/logger.ts';
-import type { MessageRecord } from '../core/store/records.ts';
-import type { MessagingService } from '../core/sync/messaging.ts';
 import { openSendOutcomes } from './streams.ts';
-import { parseSendSubject, sendOutcomeKey, SENDS_STREAM } from './subjects.ts';
 
 const log = createLogger('relay-sends');
 

@@ -29,10 +29,10 @@ import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import {
   EVENT_LOG_STREAM,
   EVENT_LOG_SUBJECTS,
-  SEND_OUTCOMES_BUCKET,
   SENDS_STREAM,
   SENDS_SUBJECTS,
-} from './subjects.ts';
+  SEND_OUTCOMES_BUCKET,
+} from '../core/index.ts';
 
 /** How long the log recognises a redelivered event id. The service retries for about 25 minutes. */
 export const EVENT_DEDUP_WINDOW_MS = 24 * 60 * 60 * 1000;

@@ -5,6 +5,7 @@
  * (pin, archive, mark unread).
  */
 import type { ChatsChanged } from '../../shared/contract/events.ts';
+import type { Message } from '../../shared/domain.ts';
 import { parley } from '../bridge/parley.ts';
 import { errorText } from '../lib/errors.ts';
 import { placeChangedChats } from '../lib/inbox-order.ts';
@@ -202,4 +203,41 @@ export async function followRemovedChats(chatIds: readonly number[]): Promise<vo
     if (message && message.chatId > 0) followReplacedChat(id, message.chatId);
     else if (getState().selectedChatId === id) selectChat(null);
   }
+}
+
+/**
+ * Opens a chat at a message (a search hit): the timeline loads every message from it to the newest
+ * in one page, and the Timeline scrolls to it and highlights it once it is among the rows.
+ */
+export async function revealMessage(chatId: number, key: string): Promise<void> {
+  getState().setReveal(chatId, key);
+  if (getState().selectedChatId !== chatId) selectChat(chatId, key);
+  else await openTimeline(chatId, key);
+}
+
+/** A chat with its participants and line, for a window that shows one chat (the quick reply). */
+export function chatDetails(chatId: number): ReturnType<typeof parley.chats.details> {
+  return parley.chats.details({ chatId });
+}
+
+/** The newest messages of a chat, for a window that shows one chat (the quick reply). */
+export async function recentMessages(chatId: number, limit: number): Promise<Message[]> {
+  return (await parley.messages.page({ chatId, limit })).messages;
+}
+
+/** Starts a conversation (or finds the one that exists) and sends its first message, through the door. */
+export function startChat(
+  input: Parameters<typeof parley.chats.start>[0],
+): ReturnType<typeof parley.chats.start> {
+  return parley.chats.start(input);
+}
+
+/** The chat's V3 id from the service's migration endpoint (null when it cannot migrate). */
+export async function v3MigrationId(chatId: number): Promise<string | null> {
+  return (await parley.chats.migrationId({ chatId })).v3ChatId ?? null;
+}
+
+/** Shares the line's contact card with the chat. */
+export async function shareContactCard(chatId: number): Promise<void> {
+  await parley.chats.shareContact({ chatId });
 }

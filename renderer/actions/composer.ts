@@ -224,3 +224,11 @@ export function stopTyping(chatId: number): void {
   typingState.delete(chatId);
   void parley.chats.typing({ chatId, typing: false }).catch(() => undefined);
 }
+
+/** Hands files to the core to stage for a message that is not the composer's (a canned reply, a new chat). */
+export { stageFiles };
+
+/** Lets go of staged files no longer wanted. Never fails: a file already gone is the goal. */
+export function unstageFiles(ids: readonly string[]): void {
+  void parley.attachments.unstage({ ids: [...ids] }).catch(() => undefined);
+}

@@ -1,5 +1,5 @@
 /** The contacts view: paging with a query, and create / edit / delete on the service. */
-import type { Contact } from '../../shared/domain.ts';
+import type { Chat, Contact } from '../../shared/domain.ts';
 import { parley } from '../bridge/parley.ts';
 import { errorText } from '../lib/errors.ts';
 import { getState } from '../store/index.ts';
@@ -61,4 +61,14 @@ export async function deleteContact(id: number): Promise<void> {
 /** Contacts events: reload what is shown (cheap: local store). */
 export function onContactsChanged(): void {
   if (getState().contactsStatus !== 'idle') void loadContacts();
+}
+
+/** Contacts matching a query, for suggestions (the quick switcher, the recipient field). */
+export async function findContacts(query: string, limit: number): Promise<Contact[]> {
+  return (await parley.contacts.list({ query, limit })).contacts;
+}
+
+/** The conversations with a contact, newest first. */
+export function chatsWithContact(contactId: number): Promise<Chat[]> {
+  return parley.contacts.chats({ id: contactId });
 }

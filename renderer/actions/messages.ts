@@ -16,7 +16,6 @@ import { compareMessages, firstUnreadKey, holdsMessage } from '../lib/timeline.t
 import { optimisticV3Fields } from '../lib/v3-presentation.ts';
 import { getState } from '../store/index.ts';
 import { EMPTY_DRAFT, givenBack } from '../store/composer-slice.ts';
-import { selectChat } from './chats.ts';
 import { draftSendOptions, saveDraftNow, stopTyping } from './composer.ts';
 
 const PAGE = 60;
@@ -299,14 +298,4 @@ export async function copyText(text: string): Promise<void> {
   } catch {
     getState().pushToast('Could not copy to the clipboard', 'error');
   }
-}
-
-/**
- * Opens a chat at a message (a search hit): the timeline loads every message from it to the newest
- * in one page, and the Timeline scrolls to it and highlights it once it is among the rows.
- */
-export async function revealMessage(chatId: number, key: string): Promise<void> {
-  getState().setReveal(chatId, key);
-  if (getState().selectedChatId !== chatId) selectChat(chatId, key);
-  else await openTimeline(chatId, key);
 }

@@ -224,3 +224,8 @@ export async function revealNote(chatId: number, noteId: number): Promise<void> 
 }
 
 export const noteKey = (id: number): string => `note:${id}`;
+
+/** Sends a reply from the quick-reply window: through the same door as any message. */
+export async function sendQuickReply(chatId: number, text: string): Promise<void> {
+  await parley.workbench.quickReply({ chatId, text });
+}

@@ -133,3 +133,8 @@ export async function configureLive(input: {
 export async function syncNow(): Promise<void> {
   await parley.app.syncNow().catch((error: unknown) => getState().pushToast(errorText(error), 'error'));
 }
+
+/** Opens a link in the agent's browser (the core checks it against the allow-list first). */
+export async function openLink(url: string): Promise<void> {
+  await parley.app.openExternal({ url });
+}

@@ -2,8 +2,9 @@
  * What the service accepts, checked before a file is staged so the agent hears "why" at once.
  * The core checks again (by the same extension → type mapping); this mirror is a courtesy.
  */
-export const MAX_ATTACHMENT_BYTES = 100 * 1024 * 1024;
-export const MAX_ATTACHMENTS_PER_MESSAGE = 20;
+import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_PER_MESSAGE } from '../../shared/contract/limits.ts';
+
+export { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_PER_MESSAGE };
 
 /** Extension → the MIME type the core will assign (it looks types up by extension). */
 const ALLOWED_EXTENSIONS: Readonly<Record<string, string>> = {

@@ -29,3 +29,9 @@ export const MAX_CANNED_FILE_BYTES = 3.5 * 1024 * 1024;
 
 /** The agent's name (fills `{agent_name}`), in characters. */
 export const MAX_AGENT_NAME_CHARS = 100;
+
+/** A file the service takes as an attachment, in bytes (API-GAPS: 100 MB per file). */
+export const MAX_ATTACHMENT_BYTES = 100 * 1024 * 1024;
+
+/** Parley's own cap on the files of one message (the service names none): a reviewable message. */
+export const MAX_ATTACHMENTS_PER_MESSAGE = 20;

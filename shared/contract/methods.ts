@@ -595,7 +595,9 @@ export const methods = {
    * any message, and the conversation marked read. Fails with the refusals of `messages.send`
    * (`not_found`, `invalid_input`, `opted_out`), in the same words.
    */
-  'workbench.quickReply': method(z.object({ chatId, text: z.string().trim().max(MAX_MESSAGE_CHARS) }).strict())<{
+  'workbench.quickReply': method(
+    z.object({ chatId, text: z.string().trim().max(MAX_MESSAGE_CHARS) }).strict(),
+  )<{
     key: string;
   }>(),
 } as const;

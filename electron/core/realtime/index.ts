@@ -20,12 +20,12 @@ export { newWebhookSecret, signWebhookBody, verifyWebhookSignature } from './sig
 export {
   forgetWorkspaceWebhooks,
   isOwnSubscription,
-  publicWebhookUrl,
   removeOwnSubscriptions,
   SUBSCRIBED_EVENTS,
   SubscriptionManager,
   webhookPathFor,
 } from './subscriptions.ts';
+export { publicWebhookUrl } from './webhook-url.ts';
 export { isV3Event, type LiveEvent, parseLiveEvent } from './live-event.ts';
 export { signV3Webhook, V3_SIGNATURE_TOLERANCE_SECONDS, verifyV3Webhook } from './v3-signature.ts';
 export {

@@ -38,9 +38,9 @@ import {
   type DeliveryCounters,
   failedDeliveriesBetween,
   forgetWorkspaceWebhooks,
-  publicWebhookUrl,
   SubscriptionManager,
 } from './subscriptions.ts';
+import { publicWebhookUrl } from './webhook-url.ts';
 import { V3SubscriptionManager } from './v3-subscriptions.ts';
 import { liveStatus, type Pointing } from './live-status.ts';
 import { type Backoff, probeListener, type TunnelState, TunnelSupervisor } from './tunnel-supervisor.ts';

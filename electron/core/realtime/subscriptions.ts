@@ -18,6 +18,7 @@ import { createLogger } from '../log/logger.ts';
 import { vaultKeys, type Vault } from '../vault/vault.ts';
 // A cycle of functions only (each module's exports are used at call time).
 import { forgetWorkspaceV3Webhooks } from './v3-subscriptions.ts';
+import { publicWebhookUrl } from './webhook-url.ts';
 
 const log = createLogger('webhooks');
 
@@ -43,11 +44,6 @@ export function isOwnSubscription(subscription: { webhook_url: string }, workspa
   const segments = pathname.split('/');
   const [last, id, hooks] = [segments.at(-1), segments.at(-2), segments.at(-3)];
   return hooks === 'hooks' && id === workspaceId && !!last && /^[A-Za-z0-9_-]+$/.test(last);
-}
-
-/** The public URL of a path behind a tunnel's base URL (which may carry a path prefix of its own). */
-export function publicWebhookUrl(publicBaseUrl: string, path: string): string {
-  return `${publicBaseUrl.replace(/\/+$/, '')}${path}`;
 }
 
 export interface SubscriptionManagerOptions {

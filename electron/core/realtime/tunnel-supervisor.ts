@@ -6,7 +6,7 @@
 import { createLogger } from '../log/logger.ts';
 import { sleep } from '../util.ts';
 import { HEALTH_PATH, LISTENER_ID_HEADER } from './listener.ts';
-import { publicWebhookUrl } from './subscriptions.ts';
+import { publicWebhookUrl } from './webhook-url.ts';
 import { type Tunnel, TunnelError } from './tunnels/tunnel.ts';
 
 const log = createLogger('tunnel');

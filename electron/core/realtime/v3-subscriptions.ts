@@ -18,7 +18,7 @@ import type { V3WebhookSubscription } from '../api/v3/schemas.ts';
 import { createLogger, registerSecret } from '../log/logger.ts';
 import { V3_EVENT_TYPES } from '../sync/webhook-events-v3.ts';
 import { vaultKeys, type Vault } from '../vault/vault.ts';
-import { publicWebhookUrl } from './subscriptions.ts';
+import { publicWebhookUrl } from './webhook-url.ts';
 
 const log = createLogger('webhooks');
 

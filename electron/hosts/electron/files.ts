@@ -7,7 +7,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { App, BrowserWindow, Dialog, Shell } from 'electron';
-import { UserFacingError } from '../../core/app/errors.ts';
+import { UserFacingError } from '../../core/index.ts';
 
 const VIEWABLE = new Set([
   ...['.jpg', '.jpeg', '.png', '.gif', '.webp', '.heic', '.heif', '.bmp', '.tif', '.tiff'],

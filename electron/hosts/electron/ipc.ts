@@ -11,9 +11,8 @@ import { z } from 'zod';
 import type { BridgeErrorShape } from '../../../shared/contract/errors.ts';
 import type { EventName, Events } from '../../../shared/contract/events.ts';
 import { stagedView } from '../../../shared/contract/staged.ts';
-import { toBridgeError } from '../../core/app/errors.ts';
+import { toBridgeError, type Staging } from '../../core/index.ts';
 import { createLogger } from '../../core/log/logger.ts';
-import type { Staging } from '../../core/outbox/staging.ts';
 import { EVENT_CHANNEL, INVOKE_CHANNEL, isAppUrl, STAGE_CHANNEL } from './channels.ts';
 
 const log = createLogger('electron-ipc');

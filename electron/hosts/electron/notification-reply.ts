@@ -6,7 +6,7 @@
  */
 import type { BridgeErrorShape } from '../../../shared/contract/errors.ts';
 import type { MethodInput, MethodName } from '../../../shared/contract/methods.ts';
-import type { DispatchResult } from '../../core/app/dispatch.ts';
+import type { DispatchResult } from '../../core/index.ts';
 
 /** The core's dispatcher (AppCore.dispatch): every bridge call's one entry. */
 export type Dispatch = (method: string, input: unknown) => Promise<DispatchResult>;

@@ -8,7 +8,7 @@
  */
 import type { Notification, NotificationConstructorOptions } from 'electron';
 import type { IncomingNotice } from '../../../shared/contract/views.ts';
-import type { NotificationSettings } from '../../core/settings/index.ts';
+import type { NotificationSettings } from '../../core/index.ts';
 
 export interface NativeNotifierOptions {
   Notification: typeof Notification;

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import type ElectronStore from 'electron-store';
 import { createLogger } from '../../core/log/logger.ts';
 import {
-  normalizeSettings,
   PersistedSettingsStore,
+  normalizeSettings,
+  readJsonFile,
   settingsDefaults,
   type Settings,
-} from '../../core/settings/index.ts';
-import { readJsonFile } from '../../core/settings/json-file.ts';
+} from '../../core/index.ts';
 
 const log = createLogger('settings');
 

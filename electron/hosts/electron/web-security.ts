@@ -5,7 +5,7 @@
  * allowlist (safeExternalUrl: http, https, mailto) to the system browser.
  */
 import type { Session, Shell, WebContents } from 'electron';
-import { safeExternalUrl } from '../../core/app/external-links.ts';
+import { safeExternalUrl } from '../../core/index.ts';
 import { createLogger } from '../../core/log/logger.ts';
 import { isAppUrl } from './channels.ts';
 

@@ -3,7 +3,7 @@
  * and its bounds saved again as they change.
  */
 import type { BrowserWindow, BrowserWindowConstructorOptions, Rectangle } from 'electron';
-import type { SettingsStore, WindowSettings } from '../../core/settings/index.ts';
+import type { SettingsStore, WindowSettings } from '../../core/index.ts';
 import { APP_ENTRY_URL } from './channels.ts';
 
 /** The schema's lower bounds for saved sizes (settings/schema.ts). */

@@ -2,9 +2,8 @@ import { MessageSquare, Pencil, Trash2, UserRound } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { Chat, Contact } from '../../../shared/domain.ts';
 import { formatHandle } from '../../../shared/phone.ts';
-import { parley } from '../../bridge/parley.ts';
 import { selectChat } from '../../actions/chats.ts';
-import { deleteContact } from '../../actions/contacts.ts';
+import { chatsWithContact, deleteContact } from '../../actions/contacts.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Avatar } from '../../components/Avatar.tsx';
 import { ServiceBadge } from '../../components/ServiceBadge.tsx';
@@ -24,8 +23,7 @@ export function ContactPane({ contactId }: { contactId: number | null }) {
   useEffect(() => {
     if (!contact) return;
     let live = true;
-    void parley.contacts
-      .chats({ id: contact.id })
+    void chatsWithContact(contact.id)
       .then((list) => live && setChats(list))
       .catch(() => live && setChats([]));
     return () => {

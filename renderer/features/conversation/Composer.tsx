@@ -2,7 +2,7 @@ import { Link as LinkIcon, MessageSquareText, Paperclip, SendHorizontal, StickyN
 import { Suspense, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { isSendable } from '../../../shared/message-rules.ts';
 import { unfilledVariables } from '../../../shared/workbench.ts';
-import { previewUrl } from '../../bridge/parley.ts';
+import { previewUrl } from '../../actions/resources.ts';
 import {
   addAttachmentUrl,
   addFiles,

@@ -1,6 +1,6 @@
 import { Copy, Share2, X } from 'lucide-react';
 import { useState } from 'react';
-import { parley } from '../../bridge/parley.ts';
+import { shareContactCard, v3MigrationId } from '../../actions/chats.ts';
 import { copyText } from '../../actions/messages.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { CallRecord } from '../../components/CallRecord.tsx';
@@ -36,10 +36,10 @@ export function DetailsPanel({ chatId }: { chatId: number }) {
   const lookUp = async () => {
     setMigration({ state: 'loading' });
     try {
-      const result = await parley.chats.migrationId({ chatId });
+      const v3ChatId = await v3MigrationId(chatId);
       setMigration(
-        result.v3ChatId
-          ? { state: 'done', text: result.v3ChatId }
+        v3ChatId
+          ? { state: 'done', text: v3ChatId }
           : { state: 'error', text: 'The service cannot migrate this chat (no V3 ID).' },
       );
     } catch (error) {
@@ -49,7 +49,7 @@ export function DetailsPanel({ chatId }: { chatId: number }) {
   const shareCard = async () => {
     setShare({ state: 'loading' });
     try {
-      await parley.chats.shareContact({ chatId });
+      await shareContactCard(chatId);
       setShare({ state: 'done', text: 'Contact card shared.' });
     } catch (error) {
       setShare({ state: 'error', text: errorText(error) });

@@ -28,7 +28,7 @@ import { EMPTY_TIMELINE } from '../../store/messages-slice.ts';
 import { reachabilityOf } from '../../store/workspace-slice.ts';
 import { useFirstItemIndex } from './use-first-item-index.ts';
 import { openThread, sendAgain, startReply, toggleCustomReaction } from '../../actions/v3.ts';
-import { revealMessage } from '../../actions/messages.ts';
+import { revealMessage } from '../../actions/chats.ts';
 import { apiVersionOf } from '../../lib/v3-presentation.ts';
 import { workspaceVersionOf } from '../../store/workspace-version.ts';
 import { NoteItem } from '../workbench/Notes.tsx';

@@ -1,7 +1,7 @@
 import { AlertTriangle, Reply, Sparkles, X } from 'lucide-react';
 import { BUBBLE_EFFECTS, SCREEN_EFFECTS } from '../../../shared/contract/effects.ts';
 import type { ApiVersion, Chat, Line } from '../../../shared/domain.ts';
-import { parley } from '../../bridge/parley.ts';
+import { openLink } from '../../actions/workspace.ts';
 import { cancelReply, chooseEffect, chooseService } from '../../actions/v3.ts';
 import {
   canUseEffects,
@@ -26,9 +26,7 @@ export function ComposerNotices({ chat, line }: { chat: Chat; line: Line | null 
             <button
               type="button"
               className="link-button"
-              onClick={() =>
-                void parley.app.openExternal({ url: warning.docUrl as string }).catch(() => undefined)
-              }
+              onClick={() => void openLink(warning.docUrl as string).catch(() => undefined)}
             >
               Learn more
             </button>

@@ -1,9 +1,9 @@
 import { SearchX } from 'lucide-react';
 import type { Contact } from '../../../shared/domain.ts';
 import { formatHandle } from '../../../shared/phone.ts';
-import { parley } from '../../bridge/parley.ts';
+import { chatsWithContact } from '../../actions/contacts.ts';
 import { selectChat } from '../../actions/chats.ts';
-import { revealMessage } from '../../actions/messages.ts';
+import { revealMessage } from '../../actions/chats.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
 import { Highlighted } from '../../components/Highlighted.tsx';
@@ -126,7 +126,7 @@ export function SearchResultsList() {
 
 /** A contact found by search: their latest conversation, or a new one to them. */
 async function openContact(contact: Contact): Promise<void> {
-  const chats = await parley.contacts.chats({ id: contact.id }).catch(() => []);
+  const chats = await chatsWithContact(contact.id).catch(() => []);
   const first = chats[0];
   if (first) {
     getState().receiveChats(chats);

@@ -2,8 +2,9 @@ import { Paperclip } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { StagedAttachment } from '../../../shared/contract/views.ts';
 import { formatHandle, isEmailHandle, toHandle } from '../../../shared/phone.ts';
-import { parley, previewUrl, stageFiles } from '../../bridge/parley.ts';
-import { selectChat, trackProvisionalChat } from '../../actions/chats.ts';
+import { stageFiles, unstageFiles } from '../../actions/composer.ts';
+import { previewUrl } from '../../actions/resources.ts';
+import { selectChat, startChat, trackProvisionalChat } from '../../actions/chats.ts';
 import { checkImessage } from '../../actions/lines.ts';
 import { AttachmentChip } from '../../components/AttachmentChip.tsx';
 import { Modal } from '../../components/Modal.tsx';
@@ -81,7 +82,7 @@ export function NewChatDialog() {
       return setError('Write the first message or attach a file.');
     setBusy(true);
     try {
-      const result = await parley.chats.start({
+      const result = await startChat({
         lineId,
         recipients: recipients.map((r) => r.handle),
         text: text.trim(),
@@ -196,7 +197,7 @@ export function NewChatDialog() {
                 previewSrc={previewUrl(a.previewUrl)}
                 onRemove={() => {
                   setAttachments((list) => list.filter((x) => x.id !== a.id));
-                  void parley.attachments.unstage({ ids: [a.id] }).catch(() => undefined);
+                  unstageFiles([a.id]);
                 }}
               />
             ))}

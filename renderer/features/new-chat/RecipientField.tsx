@@ -2,7 +2,7 @@ import { X } from 'lucide-react';
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import type { Contact } from '../../../shared/domain.ts';
 import { formatAsYouType, formatHandle, toHandle } from '../../../shared/phone.ts';
-import { parley } from '../../bridge/parley.ts';
+import { findContacts } from '../../actions/contacts.ts';
 import { useDebounced } from '../../hooks/use-debounced.ts';
 
 export interface Recipient {
@@ -46,9 +46,8 @@ export function RecipientField({
       setSuggestions([]);
       return;
     }
-    void parley.contacts
-      .list({ query, limit: 6 })
-      .then(({ contacts }) => live && setSuggestions(contacts.filter((c) => c.phoneNumber || c.email)))
+    void findContacts(query, 6)
+      .then((contacts) => live && setSuggestions(contacts.filter((c) => c.phoneNumber || c.email)))
       .catch(() => live && setSuggestions([]));
     return () => {
       live = false;

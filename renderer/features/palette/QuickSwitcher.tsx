@@ -2,9 +2,8 @@ import { Contact as ContactIcon, CornerDownLeft, MessageSquare, Zap } from 'luci
 import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import type { Contact } from '../../../shared/domain.ts';
 import { formatHandle } from '../../../shared/phone.ts';
-import { parley } from '../../bridge/parley.ts';
 import { selectChat, setChatFilter } from '../../actions/chats.ts';
-import { loadContacts } from '../../actions/contacts.ts';
+import { findContacts, loadContacts } from '../../actions/contacts.ts';
 import { syncNow, updateSettings } from '../../actions/workspace.ts';
 import { Modal } from '../../components/Modal.tsx';
 import { useDebounced } from '../../hooks/use-debounced.ts';
@@ -109,9 +108,8 @@ export function QuickSwitcher() {
       setContacts([]);
       return;
     }
-    void parley.contacts
-      .list({ query: settled.trim(), limit: 5 })
-      .then((r) => live && setContacts(r.contacts))
+    void findContacts(settled.trim(), 5)
+      .then((found) => live && setContacts(found))
       .catch(() => undefined);
     return () => {
       live = false;

@@ -1,6 +1,6 @@
 import { MessagesSquare, X } from 'lucide-react';
 import { closeThread } from '../../actions/v3.ts';
-import { revealMessage } from '../../actions/messages.ts';
+import { revealMessage } from '../../actions/chats.ts';
 import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { effectLabel, quoteText } from '../../lib/v3-presentation.ts';

@@ -8,7 +8,7 @@ import {
   MAX_CANNED_TITLE_CHARS,
 } from '../../../shared/contract/limits.ts';
 import { MAX_CANNED_ATTACHMENTS, TEMPLATE_VARIABLES } from '../../../shared/workbench.ts';
-import { parley, stageFiles } from '../../bridge/parley.ts';
+import { stageFiles, unstageFiles } from '../../actions/composer.ts';
 import { deleteCanned, exportCanned, importCanned, loadCanned, saveCanned } from '../../actions/workbench.ts';
 import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
 import { ACCEPT_ATTRIBUTE } from '../../lib/attachment-rules.ts';
@@ -288,7 +288,7 @@ function CannedEditor({
               aria-label={`Remove ${a.filename}`}
               onClick={() => {
                 setAdded((list) => list.filter((x) => x.id !== a.id));
-                void parley.attachments.unstage({ ids: [a.id] }).catch(() => undefined);
+                unstageFiles([a.id]);
               }}
             >
               <X size={12} />

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Message } from '../../../shared/domain.ts';
-import { parley } from '../../bridge/parley.ts';
+import { chatDetails, recentMessages } from '../../actions/chats.ts';
+import { sendQuickReply } from '../../actions/workbench.ts';
 import { chatTitle } from '../../lib/chat-presentation.ts';
 import { loadPhoneFormat } from '../../lib/phone-format.ts';
 import { errorText } from '../../lib/errors.ts';
@@ -19,12 +20,11 @@ export function QuickReply({ chatId }: { chatId: number }) {
   const input = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
-    void Promise.all([parley.chats.details({ chatId }), loadPhoneFormat()]).then(([details]) => {
+    void Promise.all([chatDetails(chatId), loadPhoneFormat()]).then(([details]) => {
       if (details) setTitle(chatTitle(details.chat));
     });
-    void parley.messages
-      .page({ chatId, limit: 5 })
-      .then((page) => setMessages(page.messages))
+    void recentMessages(chatId, 5)
+      .then(setMessages)
       .catch((e: unknown) => setProblem(errorText(e)));
     input.current?.focus();
   }, [chatId]);
@@ -33,7 +33,7 @@ export function QuickReply({ chatId }: { chatId: number }) {
     if (text.trim() === '' || sending) return;
     setSending(true);
     try {
-      await parley.workbench.quickReply({ chatId, text });
+      await sendQuickReply(chatId, text);
       window.close();
     } catch (error) {
       setProblem(errorText(error));

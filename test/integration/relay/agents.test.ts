@@ -6,9 +6,9 @@
 import { jetstream } from '@nats-io/jetstream';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJoinCode } from '../../../electron/relay/join-code.ts';
+import { parseJoinCode } from '../../../electron/core/relay/join-code.ts';
 import { ensureRelayStreams } from '../../../electron/relay/streams.ts';
-import { agentInboxPrefix, eventLogSubject, sendSubject } from '../../../electron/relay/subjects.ts';
+import { agentInboxPrefix, eventLogSubject, sendSubject } from '../../../electron/core/relay/subjects.ts';
 import { startTestNats, type TestNats } from './helpers.ts';
 
 let nats: TestNats;

@@ -9,10 +9,10 @@ import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookInbox } from '../../../electron/core/realtime/inbox.ts';
 import { LocalStore } from '../../../electron/core/store/local-store.ts';
-import { EVENT_LOG_CURSOR, EventLogSource } from '../../../electron/relay/desktop/event-source.ts';
+import { EVENT_LOG_CURSOR, EventLogSource } from '../../../electron/core/relay/event-source.ts';
 import { appendToEventLog } from '../../../electron/relay/event-log.ts';
 import { ensureRelayStreams } from '../../../electron/relay/streams.ts';
-import { EVENT_LOG_STREAM, eventLogSubject } from '../../../electron/relay/subjects.ts';
+import { EVENT_LOG_STREAM, eventLogSubject } from '../../../electron/core/relay/subjects.ts';
 import { eventually, tempDir } from '../core/helpers.ts';
 import { startTestNats, type TestNats } from './helpers.ts';
 

@@ -4,7 +4,7 @@
  */
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { AgentDirectory } from '../../../electron/relay/agents.ts';
-import { connectWithJoinCode as connectToRelay } from '../../../electron/relay/desktop/connect.ts';
+import { connectWithJoinCode as connectToRelay } from '../../../electron/core/relay/connect.ts';
 import { startNatsServer, type RunningNatsServer } from '../../../electron/relay/nats-server.ts';
 import { tempDir } from '../core/helpers.ts';
 

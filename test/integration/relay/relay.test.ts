@@ -20,14 +20,14 @@ import {
 import type { ReadReply } from '../../../electron/relay/reads.ts';
 import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
 import { openSendOutcomes } from '../../../electron/relay/streams.ts';
-import { connectWithJoinCode } from '../../../electron/relay/desktop/connect.ts';
+import { connectWithJoinCode } from '../../../electron/core/relay/connect.ts';
 import type { SendOutcome } from '../../../electron/relay/sends.ts';
 import {
   EVENT_LOG_STREAM,
   readSubject,
   sendOutcomeKey,
   sendSubject,
-} from '../../../electron/relay/subjects.ts';
+} from '../../../electron/core/relay/subjects.ts';
 import { control, eventually, sandboxFor, service, tempDir } from '../core/helpers.ts';
 import { deliveries, fastRetries, SLOW_POLLING, webhooksIdle } from '../core/realtime/helpers.ts';
 

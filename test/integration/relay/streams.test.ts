@@ -8,7 +8,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToEventLog } from '../../../electron/relay/event-log.ts';
 import { ensureRelayStreams, EVENT_DEDUP_WINDOW_MS } from '../../../electron/relay/streams.ts';
-import { EVENT_LOG_STREAM, SENDS_STREAM, sendSubject } from '../../../electron/relay/subjects.ts';
+import { EVENT_LOG_STREAM, SENDS_STREAM, sendSubject } from '../../../electron/core/relay/subjects.ts';
 import { startTestNats, type TestNats } from './helpers.ts';
 
 let nats: TestNats;

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import {
   failedDeliveriesBetween,
   isOwnSubscription,
-  publicWebhookUrl,
   webhookPathFor,
 } from '../../../../electron/core/realtime/subscriptions.ts';
+import { publicWebhookUrl } from '../../../../electron/core/realtime/webhook-url.ts';
 
 describe('webhookPathFor', () => {
   it('is stable for a workspace and secret, unguessable without the secret, and per workspace', () => {

@@ -3,8 +3,8 @@
  * prefix its permissions allow (replies to anything else would never reach it).
  */
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
-import { parseJoinCode } from '../join-code.ts';
-import { agentInboxPrefix } from '../subjects.ts';
+import { parseJoinCode } from './join-code.ts';
+import { agentInboxPrefix } from './subjects.ts';
 
 export async function connectWithJoinCode(
   joinCode: string,

@@ -16,12 +16,12 @@
 import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
-import { createLogger } from '../../core/log/logger.ts';
-import { MAX_WEBHOOK_BODY_BYTES } from '../../core/realtime/listener.ts';
-import type { WebhookInbox } from '../../core/realtime/inbox.ts';
-import { isV3Event, type LiveEvent, parseLiveEvent } from '../../core/realtime/live-event.ts';
-import type { LocalStore } from '../../core/store/local-store.ts';
-import { EVENT_LOG_STREAM, eventLogSubject } from '../subjects.ts';
+import { createLogger } from '../log/logger.ts';
+import { MAX_WEBHOOK_BODY_BYTES } from '../realtime/listener.ts';
+import type { WebhookInbox } from '../realtime/inbox.ts';
+import { isV3Event, type LiveEvent, parseLiveEvent } from '../realtime/live-event.ts';
+import type { LocalStore } from '../store/local-store.ts';
+import { EVENT_LOG_STREAM, eventLogSubject } from './subjects.ts';
 
 const log = createLogger('relay-events');
 

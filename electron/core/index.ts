@@ -1,0 +1,52 @@
+/**
+ * The core's one door for the hosts (the Electron shell, the browser host, the relay): everything a
+ * host builds the core with or hands it, and nothing else. The hosts import nothing else of the
+ * core but its logger (`log/logger.ts`, a leaf: the browser host logs before it loads the core, so
+ * that it listens first); `eslint/layers.js` refuses any other path. What lives where inside:
+ * README.md beside this file.
+ */
+export { AppCore, type AppCoreOptions } from './app/app-core.ts';
+export type { DispatchResult } from './app/dispatch.ts';
+export { toBridgeError, UserFacingError } from './app/errors.ts';
+export { safeExternalUrl } from './app/external-links.ts';
+export { MAX_ATTACHMENT_BYTES } from './api/limits.ts';
+export type { Staging } from './outbox/staging.ts';
+export {
+  FileSettingsStore,
+  normalizeSettings,
+  PersistedSettingsStore,
+  settingsDefaults,
+  type NotificationSettings,
+  type Settings,
+  type SettingsStore,
+  type WindowSettings,
+} from './settings/index.ts';
+export { readJsonFile } from './settings/json-file.ts';
+export { KeyringVault } from './vault/index.ts';
+export { markChatRead } from './workbench/quick-reply.ts';
+export type { DemoSandboxPort } from './workspaces/index.ts';
+
+// The relay host (electron/relay/) runs the same core headless for one organization.
+export { isPartnerApiError } from './api/errors.ts';
+export { createTunnel, isV3Event, RealtimeService, type TunnelSettings } from './realtime/index.ts';
+export { WorkspaceSession } from './session.ts';
+export type { LocalStore } from './store/local-store.ts';
+export type { MessageRecord } from './store/records.ts';
+export type { SyncOptions } from './sync/engine.ts';
+export type { MessagingService } from './sync/messaging.ts';
+export { InMemoryVault } from './vault/memory-vault.ts';
+export type { Vault } from './vault/vault.ts';
+// What the relay and a desktop joined to it both speak: subjects, permissions, join codes.
+export { encodeJoinCode } from './relay/join-code.ts';
+export {
+  agentPermissions,
+  EVENT_LOG_STREAM,
+  EVENT_LOG_SUBJECTS,
+  eventLogSubject,
+  parseSendSubject,
+  READ_SUBJECTS,
+  SEND_OUTCOMES_BUCKET,
+  SENDS_STREAM,
+  SENDS_SUBJECTS,
+  sendOutcomeKey,
+} from './relay/subjects.ts';
