@@ -6,15 +6,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EMPTY_DRAFT, givenBack, type Draft } from '../../../renderer/store/composer-slice.ts';
 import { getState, resetWorkspaceData } from '../../../renderer/store/index.ts';
+import { stagedView } from '../../../shared/contract/staged.ts';
 import { message } from './fixtures.ts';
 
 const CHAT = 7;
-const FILE = {
+const FILE = stagedView({
   id: '4b0f6a52-3c55-4a8e-9b0e-6a1f2f6d9a11',
   filename: 'x.png',
   mimeType: 'image/png',
   size: 3,
-};
+});
 
 /** A reply to m1 with confetti, sent as SMS, with a file and a link. */
 const whole: Draft = {
