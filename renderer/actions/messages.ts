@@ -14,7 +14,7 @@ import { chatTitle } from '../lib/chat-presentation.ts';
 import { errorText, toErrorShape } from '../lib/errors.ts';
 import { compareMessages, firstUnreadKey, holdsMessage } from '../lib/timeline.ts';
 import { optimisticV3Fields } from '../lib/v3-presentation.ts';
-import { getState } from '../store/index.ts';
+import { forgetOnWorkspaceReset, getState } from '../store/index.ts';
 import { EMPTY_DRAFT } from '../store/composer-slice.ts';
 import { selectChat } from './chats.ts';
 import { saveDraftNow, stopTyping } from './composer.ts';
@@ -120,6 +120,8 @@ export async function loadOlder(chatId: number): Promise<void> {
 
 const pendingKeys = new Map<number, Set<string>>();
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
+// Keys still to fetch name the left workspace's messages.
+forgetOnWorkspaceReset(() => pendingKeys.clear());
 
 /**
  * `messages.changed`: the messages it carries are applied at once; when it carries only keys (a big

@@ -38,7 +38,6 @@ export function onWorkspacesChanged(list: WorkspaceList): void {
   if (!switched) return;
   selectChat(null);
   resetWorkspaceData();
-  s.setSearch({ query: '', status: 'idle', results: null, error: null });
   void loadWorkspaceData();
   if (s.view === 'contacts') void loadContacts();
 }

@@ -113,7 +113,13 @@ export class AppCore implements HandlerContext {
     });
     const core: AppCore = new AppCore(options, registry);
     registry.onChange((event) => {
-      if (event.type === 'activated' || event.type === 'token-updated') core.#switchTo(registry.active()?.id);
+      if (event.type === 'activated' || event.type === 'token-updated') {
+        core.#switchTo(registry.active()?.id);
+        // The page starts over on the workspace this names (it reads its inbox at once): told
+        // before the session switched, it would read the workspace being left and keep it.
+        void core.#switching.then(() => core.options.emit('workspaces.changed', core.workspaceList()));
+        return;
+      }
       // Another API version: the open session is rebuilt on it (its local data stays).
       if (event.type === 'api-version-changed' && event.workspace.id === core.#sessionWorkspaceId)
         core.#reopen(event.workspace.id);
