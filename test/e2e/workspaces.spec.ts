@@ -5,7 +5,7 @@
  * the demo. The version can be switched later in Settings, the inbox kept.
  */
 import { DEMO_TOKEN } from '../../sandbox/index.ts';
-import { expect, openInbox, test } from './support/parley.ts';
+import { escapeRegExp, expect, openInbox, test } from './support/parley.ts';
 import {
   bubble,
   chatRow,
@@ -113,6 +113,7 @@ test('after connecting, nothing of the demo is left: the quick switcher offers e
   page,
   parley,
 }) => {
+  test.slow(); // connects a second workspace, waits out the slow service, and sends
   await openInbox(page, parley);
   await expect(liveIndicator(page)).toHaveAccessibleName(/^Connection: Live/);
   // Given a service slow to let the demo go (its webhook subscription takes 3 s to deactivate), so
@@ -146,7 +147,9 @@ test('after connecting, nothing of the demo is left: the quick switcher offers e
   const switcher = page.getByRole('dialog', { name: 'Quick switcher' });
   await switcher.getByRole('combobox').fill(picked.title);
   const results = switcher.getByRole('listbox', { name: 'Results' });
-  const offered = results.getByRole('option').filter({ hasText: picked.title });
+  const offered = results.getByRole('option', {
+    name: new RegExp(`^Conversation: ${escapeRegExp(picked.title)} `),
+  });
   await expect(offered).toHaveCount(1);
 
   // And picking it opens the new workspace's conversation, with its line in the header
