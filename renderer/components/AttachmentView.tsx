@@ -148,7 +148,12 @@ function AttachmentFileCard({
           <Download size={15} />
         </button>
       </div>
-      {failure && (
+      {busy && (
+        <span className="attachment-fetching" role="status">
+          Fetching “{attachment.filename}”…
+        </span>
+      )}
+      {failure && !busy && (
         <div className="attachment-failure" role="alert">
           <span>
             “{attachment.filename}” could not be fetched. {failure.reason}

@@ -233,6 +233,7 @@ test('a file the service cannot hand over: Open says why in the app and offers t
   page,
   parley,
 }) => {
+  test.slow(); // the core tries the service's copy for about 20 s before it gives up
   // Given a customer sends a PDF (the service keeps its copy under /files/…)
   const pdf = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
   const files = createServer((_request, response) =>
@@ -251,18 +252,20 @@ test('a file the service cannot hand over: Open says why in the app and offers t
     const message = bubble(page, text);
     const open = message.getByRole('button', { name: 'Open estimate-0142.pdf' });
     await expect(open).toBeVisible();
-    // And the service cannot hand its copy over (the app's attachment route then answers 502)
-    await parley.control('POST', '/faults', { path: '^/files/', kind: 'error', status: 404 });
+    // And the service cannot hand its copy over (the core gives up after its retries, and the app's
+    // attachment route answers 502)
+    await parley.control('POST', '/faults', { path: '^/files/', kind: 'error', status: 500 });
     const downloads: string[] = [];
     page.on('download', (download) => downloads.push(download.suggestedFilename()));
 
-    // When the agent presses Open
+    // When the agent presses Open, the card says it is fetching the file
     await open.click();
+    await expect(message.getByRole('status')).toHaveText('Fetching “estimate-0142.pdf”…');
 
     // Then the card says, in the app, that the file could not be fetched and why
     const problem = message.getByRole('alert');
-    await expect(problem).toContainText('“estimate-0142.pdf” could not be fetched.');
-    await expect(problem).toContainText('could not be downloaded (HTTP 404)');
+    await expect(problem).toContainText('“estimate-0142.pdf” could not be fetched.', { timeout: 60_000 });
+    await expect(problem).toContainText('could not be downloaded (HTTP 500)');
     // And nothing else opened: no tab with the host's error, no download of it
     expect(page.context().pages()).toEqual([page]);
     expect(downloads).toEqual([]);
