@@ -79,9 +79,12 @@ export function resetWorkspaceData(): void {
   s.resetLines();
   s.setStorageStatus({ problem: null });
   s.resetWorkbench();
-  s.setSearch({ query: '', status: 'idle', results: null, error: null });
-  s.setViewer(null);
-  setState({ reveal: null, newChatPrefill: null });
+  setState({
+    search: { query: '', status: 'idle', results: null, error: null },
+    viewer: null,
+    reveal: null,
+    newChatPrefill: null,
+  });
   const v3 = useV3Store.getState();
   for (const chatId of Object.keys(v3.composer)) v3.resetComposer(Number(chatId));
   v3.setThread(null);
