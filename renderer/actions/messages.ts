@@ -14,7 +14,7 @@ import { chatTitle } from '../lib/chat-presentation.ts';
 import { errorText, toErrorShape } from '../lib/errors.ts';
 import { compareMessages, firstUnreadKey, holdsMessage } from '../lib/timeline.ts';
 import { optimisticV3Fields } from '../lib/v3-presentation.ts';
-import { forgetOnWorkspaceReset, getState } from '../store/index.ts';
+import { forgetOnWorkspaceReset, getState, workspaceEpoch } from '../store/index.ts';
 import { EMPTY_DRAFT } from '../store/composer-slice.ts';
 import { selectChat } from './chats.ts';
 import { saveDraftNow, stopTyping } from './composer.ts';
@@ -39,6 +39,8 @@ export async function openTimeline(chatId: number, until?: string): Promise<void
     return;
   }
   s.patchTimeline(chatId, { status: 'loading', error: null });
+  // An answer landing after a workspace switch is the left workspace's chat: not kept.
+  const asked = workspaceEpoch();
   try {
     // The message may be gone since (deleted): then the newest page, as any other opening.
     const page = await parley.messages
@@ -47,6 +49,7 @@ export async function openTimeline(chatId: number, until?: string): Promise<void
         if (until === undefined) throw error;
         return parley.messages.page({ chatId, limit: PAGE });
       });
+    if (asked !== workspaceEpoch()) return;
     const unread = getState().chatsById[chatId]?.unreadCount ?? 0;
     getState().patchTimeline(chatId, {
       messages: page.messages,
@@ -56,7 +59,8 @@ export async function openTimeline(chatId: number, until?: string): Promise<void
       newMarkerKey: firstUnreadKey(page.messages, unread),
     });
   } catch (error) {
-    getState().patchTimeline(chatId, { status: 'error', error: errorText(error) });
+    if (asked === workspaceEpoch())
+      getState().patchTimeline(chatId, { status: 'error', error: errorText(error) });
   }
 }
 
@@ -81,8 +85,9 @@ async function loadThrough(chatId: number, until: string): Promise<void> {
 
 export async function loadDetails(chatId: number): Promise<void> {
   if (chatId < 0) return;
+  const asked = workspaceEpoch();
   const details = await parley.chats.details({ chatId }).catch(() => undefined);
-  if (details !== undefined) getState().setDetails(chatId, details);
+  if (details !== undefined && asked === workspaceEpoch()) getState().setDetails(chatId, details);
 }
 
 /** Scrolled to the top: the next older page from the local store, else from the service. */
