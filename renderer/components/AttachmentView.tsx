@@ -80,6 +80,12 @@ export function AttachmentView({
   return <AttachmentFileCard attachment={attachment} onOpen={actions.onOpen} />;
 }
 
+/** A file card's buttons: Open (a picture or video in a tab, anything else downloaded) and Save. */
+const FILE_ACTIONS = [
+  { verb: 'Open', save: false, Icon: ExternalLink },
+  { verb: 'Save', save: true, Icon: Download },
+] as const;
+
 /**
  * A file as a card: icon, name, size, Open and Save. A file the app cannot fetch says so on the
  * card, with the reason and a way to try again; nothing else opens.
@@ -127,26 +133,19 @@ function AttachmentFileCard({
               .join(' · ')}
           </span>
         </span>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={`Open ${attachment.filename}`}
-          title="Open"
-          disabled={busy}
-          onClick={() => open(false)}
-        >
-          <ExternalLink size={15} />
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={`Save ${attachment.filename}`}
-          title="Save"
-          disabled={busy}
-          onClick={() => open(true)}
-        >
-          <Download size={15} />
-        </button>
+        {FILE_ACTIONS.map(({ verb, save, Icon: ActionIcon }) => (
+          <button
+            key={verb}
+            type="button"
+            className="icon-button"
+            aria-label={`${verb} ${attachment.filename}`}
+            title={verb}
+            disabled={busy}
+            onClick={() => open(save)}
+          >
+            <ActionIcon size={15} />
+          </button>
+        ))}
       </div>
       {busy && (
         <span className="attachment-fetching" role="status">
