@@ -67,7 +67,7 @@ describe('a workspace switch', () => {
     getState().setSelectedChatId(1000);
     getState().patchTimeline(1000, { status: 'ready' });
     getState().mergeTimeline(1000, [message({ chatId: 1000 })]);
-    useV3Store.getState().patchComposer(1000, { effect: 'slam' });
+    useV3Store.getState().patchComposer(1000, { effect: { type: 'bubble', name: 'slam' } });
     useV3Store.getState().setThread({ chatId: 1000, key: 'm1', status: 'ready', messages: [], error: null });
 
     // When the workspace is switched
