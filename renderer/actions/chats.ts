@@ -10,7 +10,7 @@ import { parley } from '../bridge/parley.ts';
 import { errorText } from '../lib/errors.ts';
 import { placeChangedChats } from '../lib/inbox-order.ts';
 import { mark } from '../lib/perf.ts';
-import { getState } from '../store/index.ts';
+import { forgetOnWorkspaceReset, getState, workspaceEpoch } from '../store/index.ts';
 import type { ChatFilter } from '../store/chats-slice.ts';
 import { refreshLines } from './lines.ts';
 import { openTimeline } from './messages.ts';
@@ -102,8 +102,9 @@ export function scheduleChatsRefresh(chatIds: readonly number[] = []): void {
 /** The open chat may be outside the filtered list (e.g. read while "Unread" is on): fetch it alone. */
 async function refreshSelectedChat(chatId: number): Promise<void> {
   if (chatId < 0) return;
+  const asked = workspaceEpoch();
   const details = await parley.chats.details({ chatId }).catch(() => null);
-  if (details) {
+  if (details && asked === workspaceEpoch()) {
     getState().receiveChats([details.chat]);
     getState().setDetails(chatId, details);
   }
@@ -177,6 +178,7 @@ export async function setChatFlags(
  * first message's key is stable, so asking where that message lives now finds the real chat.
  */
 const provisional = new Map<number, string>();
+forgetOnWorkspaceReset(() => provisional.clear());
 
 export function trackProvisionalChat(chatId: number, messageKey: string): void {
   if (chatId < 0) provisional.set(chatId, messageKey);

@@ -2,10 +2,12 @@
 import type { Chat, Contact } from '../../shared/domain.ts';
 import { parley } from '../bridge/parley.ts';
 import { errorText } from '../lib/errors.ts';
-import { getState } from '../store/index.ts';
+import { forgetOnWorkspaceReset, getState } from '../store/index.ts';
 
 const PAGE = 200;
 let generation = 0;
+// A page still loading is the left workspace's.
+forgetOnWorkspaceReset(() => generation++);
 
 export async function loadContacts(append = false): Promise<void> {
   const s = getState();

@@ -1,6 +1,6 @@
 /** Lines: unread counts for the sidebar, forwarding numbers, iMessage availability. */
 import { parley } from '../bridge/parley.ts';
-import { getState } from '../store/index.ts';
+import { forgetOnWorkspaceReset, getState } from '../store/index.ts';
 
 let linesTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -27,6 +27,8 @@ export async function setForwarding(lineId: number, forwardingNumber: string): P
 }
 
 const imessageCache = new Map<string, boolean | null>();
+// Another organization's lines may reach a handle differently.
+forgetOnWorkspaceReset(() => imessageCache.clear());
 
 /** Whether a handle can receive iMessage; null when unknown (the service allows few checks). */
 export async function checkImessage(handle: string): Promise<boolean | null> {

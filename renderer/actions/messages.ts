@@ -14,7 +14,7 @@ import { chatTitle } from '../lib/chat-presentation.ts';
 import { errorText, toErrorShape } from '../lib/errors.ts';
 import { compareMessages, firstUnreadKey, holdsMessage } from '../lib/timeline.ts';
 import { optimisticV3Fields } from '../lib/v3-presentation.ts';
-import { getState } from '../store/index.ts';
+import { forgetOnWorkspaceReset, getState, workspaceEpoch } from '../store/index.ts';
 import { EMPTY_DRAFT, givenBack } from '../store/composer-slice.ts';
 import { draftSendOptions, saveDraftNow, stopTyping } from './composer.ts';
 
@@ -37,6 +37,8 @@ export async function openTimeline(chatId: number, until?: string): Promise<void
     return;
   }
   s.patchTimeline(chatId, { status: 'loading', error: null });
+  // An answer landing after a workspace switch is the left workspace's chat: not kept.
+  const asked = workspaceEpoch();
   try {
     // The message may be gone since (deleted): then the newest page, as any other opening.
     const page = await parley.messages
@@ -45,6 +47,7 @@ export async function openTimeline(chatId: number, until?: string): Promise<void
         if (until === undefined) throw error;
         return parley.messages.page({ chatId, limit: PAGE });
       });
+    if (asked !== workspaceEpoch()) return;
     const unread = getState().chatsById[chatId]?.unreadCount ?? 0;
     getState().patchTimeline(chatId, {
       messages: page.messages,
@@ -54,7 +57,8 @@ export async function openTimeline(chatId: number, until?: string): Promise<void
       newMarkerKey: firstUnreadKey(page.messages, unread),
     });
   } catch (error) {
-    getState().patchTimeline(chatId, { status: 'error', error: errorText(error) });
+    if (asked === workspaceEpoch())
+      getState().patchTimeline(chatId, { status: 'error', error: errorText(error) });
   }
 }
 
@@ -79,8 +83,9 @@ async function loadThrough(chatId: number, until: string): Promise<void> {
 
 export async function loadDetails(chatId: number): Promise<void> {
   if (chatId < 0) return;
+  const asked = workspaceEpoch();
   const details = await parley.chats.details({ chatId }).catch(() => undefined);
-  if (details !== undefined) getState().setDetails(chatId, details);
+  if (details !== undefined && asked === workspaceEpoch()) getState().setDetails(chatId, details);
 }
 
 /** Scrolled to the top: the next older page from the local store, else from the service. */
@@ -118,6 +123,8 @@ export async function loadOlder(chatId: number): Promise<void> {
 
 const pendingKeys = new Map<number, Set<string>>();
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
+// Keys still to fetch name the left workspace's messages.
+forgetOnWorkspaceReset(() => pendingKeys.clear());
 
 /**
  * `messages.changed`: the messages it carries are applied at once; when it carries only keys (a big

@@ -4,7 +4,7 @@
  */
 import type { Place } from '../../shared/contract/views.ts';
 import { parley } from '../bridge/parley.ts';
-import { getState } from '../store/index.ts';
+import { getState, workspaceEpoch } from '../store/index.ts';
 import { selectChat } from './chats.ts';
 
 /** Scrolling settles in bursts: one write per pause, not one per frame. */
@@ -40,8 +40,9 @@ export async function restorePlace(place: Place | null): Promise<void> {
   saved = JSON.stringify(place);
   if (!place || getState().selectedChatId !== null) return;
   // The chat may have gone since (deleted on the service, or another workspace's): then no place.
+  const asked = workspaceEpoch();
   const details = await parley.chats.details({ chatId: place.chatId }).catch(() => null);
-  if (!details || getState().selectedChatId !== null) return;
+  if (!details || getState().selectedChatId !== null || asked !== workspaceEpoch()) return;
   getState().receiveChats([details.chat]);
   if (place.topKey !== null) getState().setReveal(place.chatId, place.topKey, { highlight: false });
   selectChat(place.chatId, place.topKey ?? undefined);

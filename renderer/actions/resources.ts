@@ -1,6 +1,6 @@
 /**
  * What the views may know of the bridge without calling the core: the addresses of app-owned
- * resources (attachments, staged files' previews) and which host serves them. Everything that
+ * resources (attachments, staged files' previews). Everything that
  * calls the core is an action in this folder.
  */
-export { attachmentSrc, bridgeHost, isStagedAttachment, previewUrl, resourceUrls } from '../bridge/parley.ts';
+export { attachmentSrc, previewUrl } from '../bridge/parley.ts';

@@ -1,10 +1,15 @@
 /** Local full-text search (names, numbers, message text), debounced as the agent types. */
 import { parley } from '../bridge/parley.ts';
 import { errorText } from '../lib/errors.ts';
-import { getState } from '../store/index.ts';
+import { forgetOnWorkspaceReset, getState } from '../store/index.ts';
 
 let timer: ReturnType<typeof setTimeout> | undefined;
 let generation = 0;
+// A search still running answers from the left workspace: its results must not show.
+forgetOnWorkspaceReset(() => {
+  clearTimeout(timer);
+  generation++;
+});
 
 export function setSearchQuery(query: string): void {
   getState().setSearch({ query });

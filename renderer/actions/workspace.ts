@@ -30,15 +30,21 @@ export async function loadWorkspaceData(): Promise<void> {
   ]).catch((error: unknown) => getState().pushToast(errorText(error), 'error'));
 }
 
-/** The core switched workspaces (or the list changed): a new active one means a new inbox. */
+/**
+ * The core switched workspaces (or the list changed): a new active one means a new inbox. Between
+ * two workspaces there may be none active (connecting an organization removes the demo first):
+ * everything is cleared then too, and loaded once one is active again. Before the first list
+ * (start-up loads it itself) there is nothing to clear.
+ */
 export function onWorkspacesChanged(list: WorkspaceList): void {
   const s = getState();
-  const switched = s.activeWorkspaceId !== null && s.activeWorkspaceId !== list.activeId;
+  const known = s.workspaces.length > 0 || s.activeWorkspaceId !== null;
+  const switched = known && s.activeWorkspaceId !== list.activeId;
   s.setWorkspaces(list.workspaces, list.activeId);
   if (!switched) return;
   selectChat(null);
   resetWorkspaceData();
-  s.setSearch({ query: '', status: 'idle', results: null, error: null });
+  if (list.activeId === null) return;
   void loadWorkspaceData();
   if (s.view === 'contacts') void loadContacts();
 }

@@ -5,6 +5,7 @@ import {
   File as FileIcon,
   Contact as ContactIcon,
   Play,
+  RotateCw,
 } from 'lucide-react';
 import { useState } from 'react';
 import { inlineMediaType } from '../../shared/contract/media.ts';
@@ -17,7 +18,8 @@ export interface AttachmentActions {
   /** The URL the app serves this attachment from. */
   srcOf(attachment: Attachment): string;
   onView(attachment: Attachment, kind: 'image' | 'video'): void;
-  onOpen(attachment: Attachment, save: boolean): void;
+  /** Rejects with the reason (in words) when the file cannot be had. */
+  onOpen(attachment: Attachment, save: boolean): Promise<void>;
 }
 
 /**
@@ -75,44 +77,91 @@ export function AttachmentView({
       </div>
     );
   }
+  return <AttachmentFileCard attachment={attachment} onOpen={actions.onOpen} />;
+}
+
+/** A file card's buttons: Open (a picture or video in a tab, anything else downloaded) and Save. */
+const FILE_ACTIONS = [
+  { verb: 'Open', save: false, Icon: ExternalLink },
+  { verb: 'Save', save: true, Icon: Download },
+] as const;
+
+/**
+ * A file as a card: icon, name, size, Open and Save. A file the app cannot fetch says so on the
+ * card, with the reason and a way to try again; nothing else opens.
+ */
+function AttachmentFileCard({
+  attachment,
+  onOpen,
+}: {
+  attachment: Attachment;
+  onOpen: AttachmentActions['onOpen'];
+}) {
+  const [failure, setFailure] = useState<{ reason: string; save: boolean } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const open = (save: boolean) => {
+    setBusy(true);
+    onOpen(attachment, save).then(
+      () => {
+        setFailure(null);
+        setBusy(false);
+      },
+      (error: unknown) => {
+        setFailure({ reason: error instanceof Error ? error.message : String(error), save });
+        setBusy(false);
+      },
+    );
+  };
   const kind = attachmentKind(attachment.mimeType);
   const Icon = kind === 'contact' ? ContactIcon : kind === 'pdf' || kind === 'text' ? FileText : FileIcon;
   return (
-    <div className="attachment-file">
-      <span className={`attachment-file-icon kind-${kind}`} aria-hidden="true">
-        <Icon size={18} />
-      </span>
-      <span className="attachment-file-text">
-        <span className="attachment-file-name" title={attachment.filename}>
-          {attachment.filename}
+    <div className="attachment-file-card" aria-busy={busy}>
+      <div className="attachment-file">
+        <span className={`attachment-file-icon kind-${kind}`} aria-hidden="true">
+          <Icon size={18} />
         </span>
-        <span className="attachment-file-size">
-          {[
-            kindLabel(kind, attachment.mimeType),
-            attachment.size === null ? null : formatBytes(attachment.size),
-          ]
-            .filter(Boolean)
-            .join(' · ')}
+        <span className="attachment-file-text">
+          <span className="attachment-file-name" title={attachment.filename}>
+            {attachment.filename}
+          </span>
+          <span className="attachment-file-size">
+            {[
+              kindLabel(kind, attachment.mimeType),
+              attachment.size === null ? null : formatBytes(attachment.size),
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          </span>
         </span>
-      </span>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={`Open ${attachment.filename}`}
-        title="Open"
-        onClick={() => actions.onOpen(attachment, false)}
-      >
-        <ExternalLink size={15} />
-      </button>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={`Save ${attachment.filename}`}
-        title="Save"
-        onClick={() => actions.onOpen(attachment, true)}
-      >
-        <Download size={15} />
-      </button>
+        {FILE_ACTIONS.map(({ verb, save, Icon: ActionIcon }) => (
+          <button
+            key={verb}
+            type="button"
+            className="icon-button"
+            aria-label={`${verb} ${attachment.filename}`}
+            title={verb}
+            disabled={busy}
+            onClick={() => open(save)}
+          >
+            <ActionIcon size={15} />
+          </button>
+        ))}
+      </div>
+      {busy && (
+        <span className="attachment-fetching" role="status">
+          Fetching “{attachment.filename}”…
+        </span>
+      )}
+      {failure && !busy && (
+        <div className="attachment-failure" role="alert">
+          <span>
+            “{attachment.filename}” could not be fetched. {failure.reason}
+          </span>
+          <button type="button" className="button small" disabled={busy} onClick={() => open(failure.save)}>
+            <RotateCw size={13} aria-hidden="true" /> Try again
+          </button>
+        </div>
+      )}
     </div>
   );
 }

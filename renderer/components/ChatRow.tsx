@@ -14,6 +14,11 @@ export interface ChatRowProps {
   now: number;
   /** Shown when the inbox merges several lines. */
   lineLabel: string | null;
+  /** The inbox's one Tab stop (roving tabindex); the other rows are reached with arrow keys. */
+  tabStop: boolean;
+  /** 1-based place in the whole list, and its length: the list is virtualized. */
+  position: number;
+  total: number;
   onSelect(chatId: number): void;
   onDropFiles(chatId: number, files: File[]): void;
 }
@@ -24,6 +29,9 @@ export const ChatRow = memo(function ChatRow({
   selected,
   now,
   lineLabel,
+  tabStop,
+  position,
+  total,
   onSelect,
   onDropFiles,
 }: ChatRowProps) {
@@ -61,7 +69,11 @@ export const ChatRow = memo(function ChatRow({
     <button
       type="button"
       className={`chat-row${selected ? ' is-selected' : ''}${unread ? ' is-unread' : ''}${dropping ? ' is-drop-target' : ''}`}
-      aria-current={selected ? 'true' : undefined}
+      role="option"
+      aria-selected={selected}
+      aria-setsize={total}
+      aria-posinset={position}
+      tabIndex={tabStop ? 0 : -1}
       aria-label={`${title}. ${description}`}
       data-chat-id={chat.id}
       onClick={() => onSelect(chat.id)}

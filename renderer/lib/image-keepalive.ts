@@ -25,6 +25,11 @@ export function keepImage(src: string, create: (src: string) => HTMLImageElement
   }
 }
 
+/** Lets every held image go (another workspace: its photos will not be drawn again). */
+export function releaseKeptImages(): void {
+  held.clear();
+}
+
 /** The images held now, oldest first (for tests). */
 export function heldImages(): string[] {
   return [...held.keys()];

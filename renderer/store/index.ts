@@ -4,6 +4,7 @@
  * Components select narrowly (`useStore((s) => s.x)`, `useShallow` for derived lists).
  */
 import { create } from 'zustand';
+import { releaseKeptImages } from '../lib/image-keepalive.ts';
 import { createChatsSlice, type ChatsSlice } from './chats-slice.ts';
 import { createComposerSlice, type ComposerSlice } from './composer-slice.ts';
 import { createContactsSlice, type ContactsSlice } from './contacts-slice.ts';
@@ -11,6 +12,7 @@ import { createLinesSlice, type LinesSlice } from './lines-slice.ts';
 import { createMessagesSlice, type MessagesSlice } from './messages-slice.ts';
 import { createStorageSlice, type StorageSlice } from './storage-slice.ts';
 import { createUiSlice, type UiSlice } from './ui-slice.ts';
+import { useV3Store } from './v3-store.ts';
 import { createWorkbenchSlice, type WorkbenchSlice } from './workbench-slice.ts';
 import { createWorkspaceSlice, type WorkspaceSlice } from './workspace-slice.ts';
 
@@ -40,8 +42,35 @@ export const useStore = create<Store>()((...args) => ({
 export const getState = useStore.getState;
 export const setState = useStore.setState;
 
-/** Clears everything that belongs to a workspace (on switching workspaces). */
+/** Module-level caches in ../actions (timers, pending keys, answers in flight) that hold a workspace's data. */
+const moduleForgetters = new Set<() => void>();
+let epoch = 0;
+
+/**
+ * Which workspace's data the store holds, as a count of resets: an answer asked for under an older
+ * count belongs to the workspace that was left and must not land in the store.
+ */
+export function workspaceEpoch(): number {
+  return epoch;
+}
+
+/**
+ * A module's own cache of workspace data, forgotten with the rest by `resetWorkspaceData` (actions
+ * register at load, so this store need not import them).
+ */
+export function forgetOnWorkspaceReset(forget: () => void): void {
+  moduleForgetters.add(forget);
+}
+
+/**
+ * Clears everything that belongs to a workspace (on switching workspaces), in one place: every
+ * slice's workspace data, the V3 composer options and thread, the images kept alive, what is on
+ * screen about the old workspace (search, a media viewer, a reveal), and the actions' module caches.
+ * Nothing of the workspace left may show in a view, a list (the quick switcher reads `chatsById`)
+ * or a cache. `test/unit/renderer/workspace-reset.test.ts` holds every store key to this.
+ */
 export function resetWorkspaceData(): void {
+  epoch += 1;
   const s = getState();
   s.resetChats();
   s.resetMessages();
@@ -50,4 +79,15 @@ export function resetWorkspaceData(): void {
   s.resetLines();
   s.setStorageStatus({ problem: null });
   s.resetWorkbench();
+  setState({
+    search: { query: '', status: 'idle', results: null, error: null },
+    viewer: null,
+    reveal: null,
+    newChatPrefill: null,
+  });
+  const v3 = useV3Store.getState();
+  for (const chatId of Object.keys(v3.composer)) v3.resetComposer(Number(chatId));
+  v3.setThread(null);
+  releaseKeptImages();
+  for (const forget of moduleForgetters) forget();
 }

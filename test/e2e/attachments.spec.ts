@@ -1,13 +1,16 @@
 /**
  * Attachments the way agents add them: a photo dragged from the desktop onto the conversation, a
  * screenshot pasted into the composer. What the service would refuse (too large, wrong type) is
- * refused before anything is sent, with a reason that names the file.
+ * refused before anything is sent, with a reason that names the file. A received file the service
+ * cannot hand over is said to be so on its card, with the reason and Try again, never opened as
+ * the host's error.
  */
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Page } from '@playwright/test';
 import { expect, openInbox, test, type Parley } from './support/parley.ts';
 import { dropFiles, pasteFiles, png } from './support/files.ts';
-import { bubbles, composer, conversation, openChat, timeline } from './support/screen.ts';
+import { bubble, bubbles, composer, conversation, openChat, timeline } from './support/screen.ts';
 import { arrangeStore } from '../integration/store-inspector.ts';
 
 /** This host takes uploads up to 1 MB (the service's own limit is 100 MB: too slow to exceed). */
@@ -221,6 +224,63 @@ test('a customer’s SVG or script shows as a file card whose Open downloads it,
     }
     expect(page.context().pages()).toEqual([page]);
     expect(await page.title()).not.toBe('pwned');
+  } finally {
+    await new Promise((resolve) => files.close(resolve));
+  }
+});
+
+test('a file the service cannot hand over: Open says why in the app and offers to try again, and no error page opens', async ({
+  page,
+  parley,
+}) => {
+  test.slow(); // the core tries the service's copy for about 20 s before it gives up
+  // Given a customer sends a PDF (the service keeps its copy under /files/…)
+  const pdf = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+  const files = createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'application/pdf' }).end(pdf),
+  );
+  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+  const filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
+  try {
+    const { chat, title } = await openImessageChat(page, parley);
+    const text = `The signed estimate (${Date.now()})`;
+    await parley.control('POST', '/inbound/message', {
+      chat_id: chat.id,
+      text,
+      attachment_urls: [`${filesUrl}/estimate-0142.pdf`],
+    });
+    const message = bubble(page, text);
+    const open = message.getByRole('button', { name: 'Open estimate-0142.pdf' });
+    await expect(open).toBeVisible();
+    // And the service cannot hand its copy over (the core gives up after its retries, and the app's
+    // attachment route answers 502)
+    await parley.control('POST', '/faults', { path: '^/files/', kind: 'error', status: 500 });
+    const downloads: string[] = [];
+    page.on('download', (download) => downloads.push(download.suggestedFilename()));
+
+    // When the agent presses Open, the card says it is fetching the file
+    await open.click();
+    await expect(message.getByRole('status')).toHaveText('Fetching “estimate-0142.pdf”…');
+
+    // Then the card says, in the app, that the file could not be fetched and why
+    const problem = message.getByRole('alert');
+    await expect(problem).toContainText('“estimate-0142.pdf” could not be fetched.', { timeout: 60_000 });
+    await expect(problem).toContainText('could not be downloaded (HTTP 500)');
+    // And nothing else opened: no tab with the host's error, no download of it
+    expect(page.context().pages()).toEqual([page]);
+    expect(downloads).toEqual([]);
+    await expect(conversation(page, title)).toBeVisible();
+
+    // When the service can hand it over again and the agent presses Try again
+    await parley.control('DELETE', '/faults');
+    const downloading = page.waitForEvent('download');
+    await problem.getByRole('button', { name: 'Try again' }).click();
+
+    // Then the file is downloaded as itself, and the message is gone
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('estimate-0142.pdf');
+    expect((await readFile((await download.path())!)).equals(pdf)).toBe(true);
+    await expect(problem).toHaveCount(0);
   } finally {
     await new Promise((resolve) => files.close(resolve));
   }

@@ -32,7 +32,7 @@ test('first run lands in the simulated demo inbox', async ({ page, parley }) => 
   // And the inbox lists the demo's conversations, newest first, as the core orders them
   const [first, second] = await parley.pickChats(2);
   if (!first || !second) throw new Error('the demo inbox has fewer than two conversations');
-  const rows = conversationList(page).getByRole('button');
+  const rows = conversationList(page).getByRole('option');
   await expect(rows.nth(0)).toHaveAccessibleName(new RegExp(`^${escape(first.title)}\\. `));
   await expect(rows.nth(1)).toHaveAccessibleName(new RegExp(`^${escape(second.title)}\\. `));
 

@@ -85,7 +85,7 @@ for (const theme of ['light', 'dark'] as const) {
       await check('settings');
 
       await goTo(page, 'Inbox');
-      await expect(conversationList(page).getByRole('listitem').first()).toBeVisible();
+      await expect(conversationList(page).getByRole('option').first()).toBeVisible();
       await check('inbox');
 
       await scrollToAndOpen(page, await showcaseChat(parley));

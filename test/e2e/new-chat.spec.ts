@@ -60,7 +60,7 @@ test('a new conversation with one number opens and its message is delivered', as
   // …which stays open when the service creates the chat, and is delivered there
   await expect(bubble(page, text)).toHaveAttribute('data-state', 'delivered');
   await expect(conversation(page, title)).toBeVisible();
-  await expect(chatRow(page, title)).toHaveAttribute('aria-current', 'true');
+  await expect(chatRow(page, title)).toHaveAttribute('aria-selected', 'true');
 
   // And the service has one new chat from the agent's line, holding the message once
   const created = await chatOnService(parley, line!.phoneNumber, ['+16285550142']);
@@ -96,7 +96,7 @@ test('while the service is slow to create the chat, the new conversation shows a
   const title = formatHandle('+16285550160');
   await expect(bubble(page, text)).toHaveAttribute('data-state', /^(queued|sending)$/);
   await expect(conversation(page, title)).toBeVisible();
-  await expect(chatRow(page, title)).toHaveAttribute('aria-current', 'true');
+  await expect(chatRow(page, title)).toHaveAttribute('aria-selected', 'true');
 
   // And once it has, the same conversation shows the message delivered
   await expect(bubble(page, text)).toHaveAttribute('data-state', 'delivered');
@@ -164,7 +164,7 @@ test('a new conversation to someone already in the inbox opens the existing one'
   // Then the existing conversation opens, with the new message at its end
   await expect(conversation(page, title)).toBeVisible();
   await expect(bubble(page, text)).toHaveAttribute('data-state', /^(pending|delivered)$/);
-  await expect(chatRow(page, title)).toHaveAttribute('aria-current', 'true');
+  await expect(chatRow(page, title)).toHaveAttribute('aria-selected', 'true');
 
   // And no second chat was created: the message went into the existing one
   await expect.poll(() => parley.copiesOnService(chat.id, text)).toBe(1);

@@ -113,7 +113,7 @@ test('a conversation snoozed until the customer replies leaves the inbox and com
     )
     .toBe(true);
   await goTo(page, 'Inbox');
-  await expect(conversationList(page).getByRole('listitem').first()).toContainText(title);
+  await expect(conversationList(page).getByRole('option').first()).toContainText(title);
 });
 
 test('clicking a notification opens its conversation with the composer focused, and the reply goes out once', async ({

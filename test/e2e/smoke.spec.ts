@@ -85,11 +85,11 @@ test('an agent opens the printed URL and the inbox lists the demo conversations'
   // The key in the URL became a session cookie; the address bar no longer shows it.
   await expect(page).toHaveURL(new URL('/', launchUrl).href);
 
-  const conversations = page.getByRole('list', { name: 'Conversations' });
-  await expect(conversations.getByRole('listitem').first()).toBeVisible({ timeout: 30_000 });
+  const conversations = page.getByRole('listbox', { name: 'Conversations' });
+  await expect(conversations.getByRole('option').first()).toBeVisible({ timeout: 30_000 });
 
   const [newest] = await newestNamedChats(page);
   expect(newest).toBeTruthy();
-  await expect(conversations.getByRole('listitem').filter({ hasText: newest })).toBeVisible();
+  await expect(conversations.getByRole('option').filter({ hasText: newest })).toBeVisible();
   expect(errors).toEqual([]);
 });

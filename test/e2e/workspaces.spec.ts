@@ -5,8 +5,16 @@
  * the demo. The version can be switched later in Settings, the inbox kept.
  */
 import { DEMO_TOKEN } from '../../sandbox/index.ts';
-import { expect, openInbox, test } from './support/parley.ts';
-import { chatRow, conversationList, goTo } from './support/screen.ts';
+import { escapeRegExp, expect, openInbox, test } from './support/parley.ts';
+import {
+  bubble,
+  chatRow,
+  conversation,
+  conversationList,
+  goTo,
+  liveIndicator,
+  send,
+} from './support/screen.ts';
 
 test('a wrong token is refused in words; the right one connects on the chosen API version, switchable later', async ({
   page,
@@ -80,7 +88,7 @@ test('a wrong token is refused in words; the right one connects on the chosen AP
       w.apiVersion,
     ]),
   ).toEqual([['Harborview Home Services', 'remote', true, 'v2']]);
-  await expect(conversationList(page).getByRole('listitem').first()).toBeVisible();
+  await expect(conversationList(page).getByRole('option').first()).toBeVisible();
   const [top] = await parley.pickChats(1);
   await expect(chatRow(page, top!.title)).toBeVisible();
 
@@ -99,4 +107,59 @@ test('a wrong token is refused in words; the right one connects on the chosen AP
   expect((await parley.call('workspaces.list', {})).workspaces.map((w) => w.apiVersion)).toEqual(['v3']);
   await goTo(page, 'Inbox');
   await expect(chatRow(page, top!.title)).toBeVisible();
+});
+
+test('after connecting, nothing of the demo is left: the quick switcher offers each conversation once, and it opens and sends', async ({
+  page,
+  parley,
+}) => {
+  test.slow(); // connects a second workspace, waits out the slow service, and sends
+  await openInbox(page, parley);
+  await expect(liveIndicator(page)).toHaveAccessibleName(/^Connection: Live/);
+  // Given a service slow to let the demo go (its webhook subscription takes 3 s to deactivate), so
+  // the demo's session is still open for a while after the new workspace is the active one
+  await parley.control('POST', '/faults', {
+    method: 'PUT',
+    path: 'webhook_subscriptions',
+    kind: 'latency',
+    latencyMs: 3_000,
+    times: 1,
+  });
+
+  // When the agent connects the organization's service (the same conversations, under new ids)
+  await page
+    .getByRole('region', { name: 'Demo workspace' })
+    .getByRole('button', { name: 'Connect your organization' })
+    .click();
+  const form = page.getByRole('heading', { name: 'Connect your organization' }).locator('..');
+  await form.getByLabel('Workspace name').fill('Harborview Home Services');
+  await form.getByLabel('Base URL').fill(parley.sandbox.url);
+  await form.getByLabel('Integration token').fill(DEMO_TOKEN);
+  await form.getByRole('button', { name: 'Check token' }).click();
+  await form.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByRole('button', { name: 'Workspace: Harborview Home Services' })).toBeVisible();
+  await expect(conversationList(page).getByRole('option').first()).toBeVisible();
+  const picked = await parley.pickChat((c) => !c.isGroup);
+  await expect(chatRow(page, picked.title)).toBeVisible();
+
+  // Then Ctrl+K finds that conversation once: the new workspace's, not also the demo's copy
+  await page.keyboard.press('Control+k');
+  const switcher = page.getByRole('dialog', { name: 'Quick switcher' });
+  await switcher.getByRole('combobox').fill(picked.title);
+  const results = switcher.getByRole('listbox', { name: 'Results' });
+  const offered = results.getByRole('option', {
+    name: new RegExp(`^Conversation: ${escapeRegExp(picked.title)} `),
+  });
+  await expect(offered).toHaveCount(1);
+
+  // And picking it opens the new workspace's conversation, with its line in the header
+  await switcher.getByRole('combobox').press('Enter');
+  await expect(conversation(page, picked.title)).toBeVisible();
+  await expect(conversation(page, picked.title).locator('.conversation-subtitle')).toContainText('via ');
+
+  // And a message sent there goes out (no "Not sent: No such chat")
+  const text = `Sent from the new workspace (${Date.now()})`;
+  await send(page, picked.title, text);
+  await expect(bubble(page, text)).toHaveAttribute('data-state', /^(pending|delivered)$/);
+  await expect(page.getByText(/No such chat/)).toHaveCount(0);
 });

@@ -448,8 +448,8 @@ export async function turnLiveEventsOn(host: HostProcess): Promise<void> {
 /** The title of the inbox's top conversation: the long chat, whose newest message is the latest. */
 export async function topConversationTitle(page: Page): Promise<string> {
   const title = await page
-    .getByRole('list', { name: 'Conversations' })
-    .getByRole('button')
+    .getByRole('listbox', { name: 'Conversations' })
+    .getByRole('option')
     .first()
     .getAttribute('aria-label')
     .then((label) => label?.split('. ')[0] ?? '');

@@ -374,10 +374,10 @@ async function openInbox(page: Page, url: string): Promise<number> {
 async function openChatByTitle(page: Page, title: string): Promise<void> {
   const after = await lastMarkTime(page);
   const row = page
-    .getByRole('list', { name: 'Conversations' })
-    .getByRole('button', { name: new RegExp(`^${title}\\. `) });
+    .getByRole('listbox', { name: 'Conversations' })
+    .getByRole('option', { name: new RegExp(`^${title}\\. `) });
   // After a reload the app may have reopened it already (the agent's kept place): then it is open.
-  if ((await row.getAttribute('aria-current')) === 'true') {
+  if ((await row.getAttribute('aria-selected')) === 'true') {
     await page.getByRole('log', { name: 'Messages' }).waitFor();
     return;
   }
@@ -401,14 +401,14 @@ async function measureInbox(browser: Browser, url: string) {
     await page.reload();
     cached.push((await waitForMark(page, 'inbox-interactive')).t);
   }
-  const rows = await page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').count();
+  const rows = await page.getByRole('listbox', { name: 'Conversations' }).getByRole('option').count();
   await context.close();
   return { cold_ms: summary(cold), cached_ms: summary(cached), rows_in_dom: rows };
 }
 
 async function measureSwitches(page: Page) {
   const firstOpen: number[] = [];
-  await page.getByRole('list', { name: 'Conversations' }).getByRole('button').first().click();
+  await page.getByRole('listbox', { name: 'Conversations' }).getByRole('option').first().click();
   await waitForMark(page, 'timeline-painted');
   for (let i = 0; i < RUNS.switches; i++) {
     const after = await lastMarkTime(page);

@@ -97,7 +97,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(host.url);
   await waitForMark(page, 'inbox-interactive');
-  await page.getByRole('list', { name: 'Conversations' }).getByRole('button').first().click();
+  await page.getByRole('listbox', { name: 'Conversations' }).getByRole('option').first().click();
   await waitForMark(page, 'timeline-painted');
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.enable');

@@ -117,7 +117,15 @@ export class AppCore implements HandlerContext {
       // Another API version: the open session is rebuilt on it (its local data stays).
       if (event.type === 'api-version-changed' && event.workspace.id === core.#sessionWorkspaceId)
         core.#reopen(event.workspace.id);
-      core.options.emit('workspaces.changed', core.workspaceList());
+      // The page starts over on the active workspace the list names and reads its inbox at once, so
+      // it is told once the session is on that workspace: told while the one being left is still
+      // open, it would read (and keep) that one's inbox. A session still to open on it says so
+      // itself when it has (#openSession), or that it could not (#switchTo).
+      void core.sessionSettled().then(() => {
+        const active = registry.active()?.id;
+        if (active === undefined || active === core.#sessionWorkspaceId)
+          core.options.emit('workspaces.changed', core.workspaceList());
+      });
     });
     options.settings.onChange(() => {
       const settings = core.publicSettings();
@@ -324,8 +332,12 @@ export class AppCore implements HandlerContext {
     return this.liveStatus();
   }
 
-  sessionSettled(): Promise<void> {
-    return this.#switching;
+  /** Resolves once no switch is under way (one queued meanwhile is waited for too). */
+  async sessionSettled(): Promise<void> {
+    for (let current = this.#switching; ; current = this.#switching) {
+      await current;
+      if (current === this.#switching) return;
+    }
   }
 
   async stop(): Promise<void> {
@@ -354,6 +366,7 @@ export class AppCore implements HandlerContext {
         log.error('could not open workspace', {
           error: error instanceof Error ? error.message : String(error),
         });
+        this.options.emit('workspaces.changed', this.workspaceList());
       });
   }
 

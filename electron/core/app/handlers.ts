@@ -53,10 +53,13 @@ export function createHandlers(core: HandlerContext): Handlers {
         },
         { activate: true },
       );
+      // Answered once its session is open, so what the UI reads next comes from it.
+      await core.sessionSettled();
       return core.workspaceInfo(workspace.id);
     },
     'workspaces.switch': async ({ id }) => {
       await core.registry.switch(id);
+      await core.sessionSettled();
       return core.workspaceList();
     },
     'workspaces.rename': async ({ id, name }) =>
@@ -74,6 +77,8 @@ export function createHandlers(core: HandlerContext): Handlers {
       await core.forgetLive(id);
       await core.registry.remove(id);
       await core.vault.delete(vaultKeys.webhookSecret(id)).catch(() => false);
+      // Removing the active workspace opens another: answer once it is open.
+      await core.sessionSettled();
       return core.workspaceList();
     },
 

@@ -1,9 +1,10 @@
 import { ArrowDown } from 'lucide-react';
 import { forwardRef, useCallback, useEffect, useMemo, useRef, useState, type HTMLAttributes } from 'react';
 import { Virtuoso, type FlatIndexLocationWithAlign, type VirtuosoHandle } from 'react-virtuoso';
-import type { Attachment, Message, ReactionKind } from '../../../shared/domain.ts';
-import { inlineMediaType } from '../../../shared/contract/media.ts';
-import { attachmentSrc, bridgeHost, isStagedAttachment, parley, resourceUrls } from '../../bridge/parley.ts';
+import type { Message, ReactionKind } from '../../../shared/domain.ts';
+import { attachmentSrc } from '../../actions/resources.ts';
+import { openLink } from '../../actions/workspace.ts';
+import { openAttachment } from '../../actions/attachments.ts';
 import {
   copyText,
   deleteMessage,
@@ -17,7 +18,6 @@ import { CallRecord } from '../../components/CallRecord.tsx';
 import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
 import { MessageBubble, type MessageHandlers } from '../../components/MessageBubble.tsx';
 import { useClock } from '../../hooks/use-clock.ts';
-import { errorText } from '../../lib/errors.ts';
 import { formatDayLabel, plural } from '../../lib/format.ts';
 import { markNextFrame } from '../../lib/perf.ts';
 import { usePhoneFormat } from '../../lib/phone-format.ts';
@@ -226,7 +226,7 @@ export function Timeline({ chatId }: { chatId: number }) {
           filename: a.filename,
           kind,
         }),
-      onOpen: (a, save) => openAttachment(a, save),
+      onOpen: openAttachment,
       onReact: (m: Message, kind: ReactionKind) => void toggleReaction(m, kind),
       onStartEdit: (m) => getState().setEditing({ key: m.key, chatId: m.chatId }),
       onSaveEdit: (m, text) => {
@@ -249,7 +249,7 @@ export function Timeline({ chatId }: { chatId: number }) {
         else void openThread(m);
       },
       onCustomReact: (m, emoji) => void toggleCustomReaction(m, emoji),
-      onOpenLink: (url) => void parley.app.openExternal({ url }).catch(() => undefined),
+      onOpenLink: (url) => void openLink(url).catch(() => undefined),
     }),
     [],
   );
@@ -431,27 +431,4 @@ function placeKey(scroller: HTMLElement | null): string | null {
     if (key && row.getBoundingClientRect().bottom > top + 4) return key;
   }
   return null;
-}
-
-/**
- * Electron opens or saves through the host; the browser downloads from the app-owned URL. Only a
- * picture or video opens in a tab of its own: anything else (SVG, HTML, script, text…) is always a
- * download, so "Open" never shows a customer's document in the app's origin.
- */
-function openAttachment(attachment: Attachment, save: boolean): void {
-  if (isStagedAttachment(attachment)) return;
-  if (bridgeHost === 'electron') {
-    void parley.attachments
-      .open({ attachmentId: attachment.id, save })
-      .catch((error: unknown) => getState().pushToast(errorText(error), 'error'));
-    return;
-  }
-  const link = document.createElement('a');
-  link.href = resourceUrls.attachment(attachment.id);
-  if (save || !inlineMediaType(attachment.mimeType)) link.download = attachment.filename;
-  else {
-    link.target = '_blank';
-    link.rel = 'noopener';
-  }
-  link.click();
 }

@@ -1,6 +1,6 @@
 import { Inbox, SearchX } from 'lucide-react';
-import { forwardRef, useCallback, useRef, type HTMLAttributes, type KeyboardEvent } from 'react';
-import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { forwardRef, useRef, type HTMLAttributes } from 'react';
+import { Virtuoso, type ListItem, type VirtuosoHandle } from 'react-virtuoso';
 import { usePhoneFormat } from '../../lib/phone-format.ts';
 import { loadChats, selectChat, setChatFilter, showMoreChats } from '../../actions/chats.ts';
 import { addFiles } from '../../actions/composer.ts';
@@ -8,16 +8,34 @@ import { ChatRow } from '../../components/ChatRow.tsx';
 import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
 import { useClock } from '../../hooks/use-clock.ts';
 import { markNextFrame } from '../../lib/perf.ts';
-import { useStore } from '../../store/index.ts';
+import { getState, useStore } from '../../store/index.ts';
+import { useRovingRows } from './use-roving-row.ts';
 
-const ConversationsList = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(
-  function ConversationsList(props, ref) {
-    return <div {...props} ref={ref} role="list" aria-label="Conversations" />;
-  },
-);
+interface ListContext {
+  /** The list itself is the Tab stop while the active row is scrolled out of the DOM. */
+  listIsTabStop: boolean;
+}
 
-function ConversationsItem(props: HTMLAttributes<HTMLDivElement>) {
-  return <div {...props} role="listitem" />;
+const ConversationsList = forwardRef<
+  HTMLDivElement,
+  HTMLAttributes<HTMLDivElement> & { context?: ListContext }
+>(function ConversationsList({ context, ...props }, ref) {
+  return (
+    <div
+      {...props}
+      ref={ref}
+      role="listbox"
+      aria-label="Conversations"
+      tabIndex={context?.listIsTabStop ? 0 : undefined}
+    />
+  );
+});
+
+function ConversationsItem({
+  context: _context,
+  ...props
+}: HTMLAttributes<HTMLDivElement> & { context?: ListContext }) {
+  return <div {...props} role="none" />;
 }
 
 const COMPONENTS = { List: ConversationsList, Item: ConversationsItem };
@@ -26,7 +44,7 @@ const FIRST_FRAME_ROWS = 18;
 
 /** Once per page load: the first frame with inbox rows in it (bench:ui's "inbox interactive"). */
 let inboxShown = false;
-function onRowsRendered(items: readonly unknown[]): void {
+function markInboxShown(items: readonly unknown[]): void {
   if (inboxShown || items.length === 0) return;
   inboxShown = true;
   markNextFrame('inbox-interactive');
@@ -47,22 +65,8 @@ export function ChatList() {
   const syncPhase = useStore((s) => s.sync?.phase);
   const virtuoso = useRef<VirtuosoHandle>(null);
 
-  const onKeyDown = useCallback(
-    (event: KeyboardEvent) => {
-      if (event.altKey || (event.key !== 'ArrowDown' && event.key !== 'ArrowUp')) return;
-      const current = (document.activeElement as HTMLElement | null)?.dataset.chatId;
-      if (current === undefined) return;
-      event.preventDefault();
-      const index = chatIds.indexOf(Number(current)) + (event.key === 'ArrowDown' ? 1 : -1);
-      const id = chatIds[index];
-      if (id === undefined) return;
-      virtuoso.current?.scrollIntoView({ index });
-      requestAnimationFrame(() =>
-        document.querySelector<HTMLElement>(`.chat-row[data-chat-id="${id}"]`)?.focus(),
-      );
-    },
-    [chatIds],
-  );
+  const selectedChatId = useStore((s) => s.selectedChatId);
+  const roving = useRovingRows(chatIds, selectedChatId, virtuoso);
 
   if (status === 'loading' && chatIds.length === 0)
     return (
@@ -118,13 +122,27 @@ export function ChatList() {
     );
   }
 
+  const { noteRendered } = roving;
+  const onRowsRendered = (items: ListItem<number>[]) => {
+    markInboxShown(items);
+    noteRendered(items);
+  };
+  const context: ListContext = { listIsTabStop: !roving.activeRendered };
   return (
-    <div className="chat-list" onKeyDown={onKeyDown}>
+    <div className="chat-list" onKeyDown={roving.onKeyDown} onFocus={roving.onFocus}>
       <Virtuoso
         ref={virtuoso}
         data={chatIds}
+        context={context}
         computeItemKey={(_i, id) => id}
-        itemContent={(_i, id) => <ChatRowContainer chatId={id} />}
+        itemContent={(index, id) => (
+          <ChatRowContainer
+            chatId={id}
+            active={id === roving.activeId}
+            position={index + 1}
+            total={chatIds.length}
+          />
+        )}
         components={COMPONENTS}
         endReached={showMoreChats}
         itemsRendered={onRowsRendered}
@@ -133,14 +151,33 @@ export function ChatList() {
         // The first rows are drawn in the first frame, before the list has measured its viewport
         // (about a screenful: it renders exactly as many as it needs once it has).
         initialItemCount={Math.min(chatIds.length, FIRST_FRAME_ROWS)}
-        // The rows are the Tab stops (arrow keys move between them); the scroller is not one more.
+        // One row is the list's Tab stop (arrow keys move between rows); the scroller is not one more.
         tabIndex={-1}
       />
     </div>
   );
 }
 
-function ChatRowContainer({ chatId }: { chatId: number }) {
+/**
+ * Opens the chat, and puts the focus in it (its composer) as the keyboard and the mouse expect: a
+ * chat not yet open focuses its composer as it mounts; the open one is focused here.
+ */
+function openFromRow(chatId: number): void {
+  const alreadyOpen = getState().selectedChatId === chatId;
+  selectChat(chatId);
+  if (alreadyOpen) document.querySelector<HTMLElement>('.composer textarea')?.focus();
+}
+
+interface RowPlace {
+  chatId: number;
+  /** The list's one Tab stop. */
+  active: boolean;
+  /** 1-based place in the whole list (most rows are not in the DOM). */
+  position: number;
+  total: number;
+}
+
+function ChatRowContainer({ chatId, active, position, total }: RowPlace) {
   const chat = useStore((s) => s.chatsById[chatId]);
   const selected = useStore((s) => s.selectedChatId === chatId);
   const formatHandle = usePhoneFormat();
@@ -157,7 +194,10 @@ function ChatRowContainer({ chatId }: { chatId: number }) {
       selected={selected}
       now={now}
       lineLabel={lineLabel}
-      onSelect={selectChat}
+      tabStop={active}
+      position={position}
+      total={total}
+      onSelect={openFromRow}
       onDropFiles={dropOnChat}
     />
   );

@@ -18,6 +18,13 @@ interface Entry {
   run(): void;
 }
 
+/** Said before each result, for whoever cannot see its icon. */
+const KIND_NAMES: Readonly<Record<Entry['kind'], string>> = {
+  chat: 'Conversation',
+  contact: 'Contact',
+  action: 'Action',
+};
+
 function actions(): Entry[] {
   const s = getState();
   const go = (view: 'contacts' | 'lines' | 'settings') => () => {
@@ -213,6 +220,7 @@ export function QuickSwitcher() {
               onClick={() => run(entry)}
             >
               <Icon size={15} aria-hidden="true" />
+              <span className="visually-hidden">{KIND_NAMES[entry.kind]}: </span>
               <span className="quick-label">{entry.label}</span>
               <span className="quick-detail">{entry.detail}</span>
               {i === current && <CornerDownLeft size={13} aria-hidden="true" className="quick-enter" />}

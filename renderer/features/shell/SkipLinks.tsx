@@ -2,14 +2,19 @@ import type { MouseEvent } from 'react';
 import { selectChat } from '../../actions/chats.ts';
 import { getState, useStore } from '../../store/index.ts';
 
-/** Focuses the open conversation's row (else the first row shown): where arrow keys go on from. */
+/**
+ * Focuses the list's one Tab stop: the open conversation's row, else the row arrow keys last left
+ * (the first at start). When that row is scrolled out of the DOM, the list takes the focus and
+ * brings it back (features/inbox/use-roving-row.ts).
+ */
 function focusConversationList(): boolean {
-  const rows = [...document.querySelectorAll<HTMLElement>('.chat-row')].filter(
-    (row) => row.offsetParent !== null,
-  );
-  const row = rows.find((r) => r.getAttribute('aria-current') === 'true') ?? rows[0];
-  row?.focus();
-  return row !== undefined;
+  const list = [
+    ...document.querySelectorAll<HTMLElement>('[role="listbox"][aria-label="Conversations"]'),
+  ].find((element) => element.offsetParent !== null);
+  const stop =
+    list?.querySelector<HTMLElement>('.chat-row[tabindex="0"]') ?? (list?.tabIndex === 0 ? list : null);
+  stop?.focus();
+  return stop !== null && stop !== undefined;
 }
 
 function toConversations(event: MouseEvent) {

@@ -238,7 +238,7 @@ export { expect } from '@playwright/test';
 /** Opens the printed URL and waits for the inbox's first rows. */
 export async function openInbox(page: Page, parley: Parley): Promise<void> {
   await page.goto(parley.url);
-  await page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first().waitFor();
+  await page.getByRole('listbox', { name: 'Conversations' }).getByRole('option').first().waitFor();
 }
 
 export function escapeRegExp(text: string): string {

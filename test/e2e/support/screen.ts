@@ -6,12 +6,12 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { escapeRegExp } from './parley.ts';
 
 export function conversationList(page: Page): Locator {
-  return page.getByRole('list', { name: 'Conversations' });
+  return page.getByRole('listbox', { name: 'Conversations' });
 }
 
 /** An inbox row: its accessible name is "<title>. <unread, pinned, service, preview>". */
 export function chatRow(page: Page, title: string): Locator {
-  return conversationList(page).getByRole('button', { name: new RegExp(`^${escapeRegExp(title)}\\. `) });
+  return conversationList(page).getByRole('option', { name: new RegExp(`^${escapeRegExp(title)}\\. `) });
 }
 
 /** The open conversation (a region named after the chat). */

@@ -1,0 +1,100 @@
+/**
+ * Switching workspaces leaves nothing of the one left in the renderer (renderer/store/index.ts,
+ * `resetWorkspaceData`): every store key that is not the app's own is back to how it started, and
+ * the V3 options, the images kept alive and the actions' module caches are forgotten with it.
+ */
+import { describe, expect, it } from 'vitest';
+import { heldImages, keepImage } from '../../../renderer/lib/image-keepalive.ts';
+import {
+  forgetOnWorkspaceReset,
+  getState,
+  resetWorkspaceData,
+  setState,
+  workspaceEpoch,
+  type Store,
+} from '../../../renderer/store/index.ts';
+import { useV3Store } from '../../../renderer/store/v3-store.ts';
+import { chat, message } from './fixtures.ts';
+
+/** What is the app's, not a workspace's: it stays across a switch. */
+const APP_KEYS = new Set<string>([
+  'appInfo',
+  'workspaces',
+  'activeWorkspaceId',
+  'settings',
+  'connection',
+  'sync',
+  'live',
+  'bridgeConnected',
+  'view',
+  'overlay',
+  'detailsOpen',
+  'toasts',
+  'windowFocused',
+  'announcement',
+  'searchFocusRequest',
+]);
+
+type Data = Record<string, unknown>;
+
+function dataOf(state: Store): Data {
+  return Object.fromEntries(Object.entries(state).filter(([, value]) => typeof value !== 'function'));
+}
+
+// The store as the page starts it, before any workspace was loaded.
+const fresh = dataOf(getState());
+
+describe('a workspace switch', () => {
+  it('puts every store key but the app’s own back to how it started, and keeps the app’s', () => {
+    // Given every key of the store holds something (a key added later is held to this too)
+    const filled = Object.fromEntries(Object.keys(fresh).map((key) => [key, { leftOver: key }]));
+    setState(filled as Partial<Store>);
+
+    // When the workspace is switched
+    resetWorkspaceData();
+
+    // Then each workspace key is as it started, and each app key is as it was
+    const after = dataOf(getState());
+    for (const key of Object.keys(fresh)) {
+      if (APP_KEYS.has(key)) expect(after[key], key).toEqual({ leftOver: key });
+      else expect(after[key], key).toEqual(fresh[key]);
+    }
+  });
+
+  it('forgets the chats the quick switcher lists, the timelines, drafts’ V3 options and the open thread', () => {
+    // Given the demo's chats, an open timeline, V3 options on a draft and an open thread
+    getState().receiveChatList([chat({ id: 1000 }), chat({ id: 1001 })], false);
+    getState().setSelectedChatId(1000);
+    getState().patchTimeline(1000, { status: 'ready' });
+    getState().mergeTimeline(1000, [message({ chatId: 1000 })]);
+    useV3Store.getState().patchComposer(1000, { effect: { type: 'bubble', name: 'slam' } });
+    useV3Store.getState().setThread({ chatId: 1000, key: 'm1', status: 'ready', messages: [], error: null });
+
+    // When the workspace is switched
+    resetWorkspaceData();
+
+    // Then none of it is left
+    expect(getState().chatsById).toEqual({});
+    expect(getState().chatIds).toEqual([]);
+    expect(getState().selectedChatId).toBeNull();
+    expect(getState().timelines).toEqual({});
+    expect(useV3Store.getState().composer).toEqual({});
+    expect(useV3Store.getState().thread).toBeNull();
+  });
+
+  it('lets the kept images go, runs every module’s forgetting, and dates answers asked for before it', () => {
+    // Given photos kept alive, a module cache and an answer asked for now
+    keepImage('/attachments/demo-photo', (src) => ({ src }) as HTMLImageElement);
+    const moduleCache = new Map([[1000, 'demo']]);
+    forgetOnWorkspaceReset(() => moduleCache.clear());
+    const asked = workspaceEpoch();
+
+    // When the workspace is switched
+    resetWorkspaceData();
+
+    // Then the photos and the cache are gone, and the answer is known to be the old workspace's
+    expect(heldImages()).toEqual([]);
+    expect(moduleCache.size).toBe(0);
+    expect(workspaceEpoch()).not.toBe(asked);
+  });
+});
