@@ -445,13 +445,18 @@ function ReactionPicker({
           }
           placeholder={custom.allowed ? 'Any emoji' : 'V3 only'}
           value={emoji}
-          maxLength={16}
+          aria-invalid={emoji.trim() !== '' && !emojiOk}
           disabled={!custom.allowed}
           onChange={(e) => setEmoji(e.target.value)}
         />
         <button type="submit" className="button small" disabled={!custom.allowed || !emojiOk}>
           React
         </button>
+        {emoji.trim() !== '' && !emojiOk && (
+          <span className="field-error" role="status">
+            One emoji only
+          </span>
+        )}
       </form>
     </div>
   );

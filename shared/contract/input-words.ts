@@ -21,7 +21,12 @@ export const FIELD_LABELS: Readonly<Record<string, Readonly<Record<string, strin
   'scheduled.create': { text: 'the message', at: 'the time to send' },
   'scheduled.update': { text: 'the message', at: 'the time to send' },
   'workbench.quickReply': { text: 'the reply' },
-  'chats.start': { text: 'the message', recipients: 'recipients', 'recipients.*': 'a recipient' },
+  'chats.start': {
+    text: 'the message',
+    recipients: 'recipients',
+    'recipients.*': 'a recipient',
+    displayName: 'the group name',
+  },
   'chats.saveDraft': { text: 'the draft' },
   'workbench.updateSettings': {
     agentName: 'your name',

@@ -35,3 +35,6 @@ export const MAX_ATTACHMENT_BYTES = 100 * 1024 * 1024;
 
 /** Parley's own cap on the files of one message (the service names none): a reviewable message. */
 export const MAX_ATTACHMENTS_PER_MESSAGE = 20;
+
+/** A new group conversation's name, in characters. */
+export const MAX_GROUP_NAME_CHARS = 100;

@@ -11,7 +11,13 @@ import type { StagedAttachment } from './staged.ts';
 import { BUBBLE_EFFECTS, PREFERRED_SERVICES, SCREEN_EFFECTS } from './effects.ts';
 import { cannedBody, cannedGroup, cannedTitle } from '../canned-file.ts';
 import { MAX_CANNED_ATTACHMENTS } from '../workbench.ts';
-import { MAX_AGENT_NAME_CHARS, MAX_CANNED_FILE_BYTES, MAX_MESSAGE_CHARS, MAX_NOTE_CHARS } from './limits.ts';
+import {
+  MAX_AGENT_NAME_CHARS,
+  MAX_CANNED_FILE_BYTES,
+  MAX_GROUP_NAME_CHARS,
+  MAX_MESSAGE_CHARS,
+  MAX_NOTE_CHARS,
+} from './limits.ts';
 import { CLOCK_TIME, MAX_UNDO_SECONDS } from '../schedule.ts';
 import type {
   ApiVersionCheck,
@@ -197,7 +203,7 @@ export const methods = {
       .object({
         lineId: z.number().int(),
         recipients: z.array(z.string().min(1).max(320)).min(1).max(30),
-        displayName: z.string().trim().max(100).optional(),
+        displayName: z.string().trim().max(MAX_GROUP_NAME_CHARS).optional(),
         text,
         stagedIds,
         attachmentUrls,

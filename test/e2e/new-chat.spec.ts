@@ -130,6 +130,30 @@ test('several recipients and a name make a group conversation', async ({ page, p
   expect(await parley.copiesOnService(group!.id, text)).toBe(1);
 });
 
+test('a group name over its limit stays whole and is refused in words, not cut', async ({ page, parley }) => {
+  await openInbox(page, parley);
+  await page.keyboard.press('c');
+  const dialog = newConversation(page);
+  await addRecipient(page, '+1 628 555 0160');
+  await addRecipient(page, '(628) 555-0161');
+
+  // When the agent pastes a 130-character name
+  const name = 'N'.repeat(130);
+  const field = dialog.getByRole('textbox', { name: 'Group name (optional)' });
+  await field.fill(name);
+  await dialog.getByRole('textbox', { name: 'Message' }).fill('Hello both');
+  await dialog.getByRole('button', { name: 'Send' }).click();
+
+  // Then the name is all there, the dialog says what is wrong and the limit, and nothing was sent
+  await expect(field).toHaveValue(name);
+  await expect(
+    dialog.getByText('The group name is too long: 130 characters, the limit is 100.').first(),
+  ).toBeVisible();
+  await expect(dialog).toBeVisible();
+  const line = (await parley.call('lines.list', {}))[0]!;
+  expect(await chatOnService(parley, line.phoneNumber, ['+16285550160', '+16285550161'])).toBeNull();
+});
+
 test('a new conversation to someone already in the inbox opens the existing one', async ({
   page,
   parley,

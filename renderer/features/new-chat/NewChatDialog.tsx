@@ -7,6 +7,8 @@ import { previewUrl } from '../../actions/resources.ts';
 import { selectChat, startChat, trackProvisionalChat } from '../../actions/chats.ts';
 import { checkImessage } from '../../actions/lines.ts';
 import { AttachmentChip } from '../../components/AttachmentChip.tsx';
+import { LengthLimit, lengthProblem } from '../../components/LengthLimit.tsx';
+import { MAX_GROUP_NAME_CHARS } from '../../../shared/contract/limits.ts';
 import { Modal } from '../../components/Modal.tsx';
 import { ACCEPT_ATTRIBUTE, partitionFiles, stagingFailureText } from '../../lib/attachment-rules.ts';
 import { errorText, toErrorShape } from '../../lib/errors.ts';
@@ -80,6 +82,8 @@ export function NewChatDialog() {
     if (recipients.length === 0) return setError('Add at least one recipient.');
     if (!text.trim() && attachments.length === 0)
       return setError('Write the first message or attach a file.');
+    const nameProblem = lengthProblem('the group name', groupName.trim().length, MAX_GROUP_NAME_CHARS);
+    if (nameProblem) return setError(nameProblem);
     setBusy(true);
     try {
       const result = await startChat({
@@ -151,10 +155,18 @@ export function NewChatDialog() {
             <input
               id="new-chat-name"
               className="input"
-              maxLength={100}
               value={groupName}
+              aria-invalid={groupName.trim().length > MAX_GROUP_NAME_CHARS}
+              aria-describedby="new-chat-name-limit"
               placeholder="e.g. Kitchen remodel"
               onChange={(e) => setGroupName(e.target.value)}
+            />
+            <LengthLimit
+              id="new-chat-name-limit"
+              label="the group name"
+              length={groupName.trim().length}
+              max={MAX_GROUP_NAME_CHARS}
+              from={80}
             />
           </div>
         )}

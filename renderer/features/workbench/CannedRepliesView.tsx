@@ -16,7 +16,7 @@ import { errorText } from '../../lib/errors.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { fuzzyFilter } from '../../lib/fuzzy.ts';
 import { getState, useStore } from '../../store/index.ts';
-import { LengthLimit, lengthProblem } from './LengthLimit.tsx';
+import { LengthLimit, lengthProblem } from '../../components/LengthLimit.tsx';
 
 const LABELS = {
   title: fieldLabel('canned.save', ['title']),

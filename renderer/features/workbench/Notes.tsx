@@ -6,7 +6,7 @@ import type { Note } from '../../../shared/contract/views.ts';
 import { addNote, deleteNote, editNote } from '../../actions/workbench.ts';
 import { formatListTime } from '../../lib/format.ts';
 import { getState, useStore } from '../../store/index.ts';
-import { LengthLimit } from './LengthLimit.tsx';
+import { LengthLimit } from '../../components/LengthLimit.tsx';
 
 export const PRIVATE_LABEL = 'Only you can see this';
 const NOTE_LABEL = fieldLabel('notes.add', ['text']);

@@ -3,7 +3,7 @@ import { fieldLabel } from '../../../shared/contract/input-words.ts';
 import { MAX_AGENT_NAME_CHARS } from '../../../shared/contract/limits.ts';
 import { updateWorkbenchSettings } from '../../actions/workbench.ts';
 import { useStore } from '../../store/index.ts';
-import { LengthLimit } from './LengthLimit.tsx';
+import { LengthLimit } from '../../components/LengthLimit.tsx';
 import { NotificationRulesSection } from './NotificationRulesSection.tsx';
 
 /** Settings: the agent's name for canned replies, when a wait counts as overdue, undo send. */

@@ -1,4 +1,4 @@
-import { formatCount, tooLongText } from '../../../shared/contract/input-words.ts';
+import { formatCount, tooLongText } from '../../shared/contract/input-words.ts';
 
 /**
  * A text field's length against its limit (from shared/contract/limits.ts): the count, and past the
