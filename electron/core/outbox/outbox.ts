@@ -162,6 +162,8 @@ export class Outbox {
         sender: line,
         idempotencyKey: key,
         attachments: this.#stagedAttachments(stagedIds),
+        replyTo: input.options?.replyTo ?? null,
+        effect: input.options?.effect ?? null,
       });
       this.#store.outbox.enqueue({
         kind: 'send_message',
@@ -265,8 +267,15 @@ export class Outbox {
       // Shown at once; the job makes it true on the service.
       if (operation === 'add') {
         const id = -Date.now();
-        this.#store.messages.addReaction({ id, messageId, kind, fromMe: true, sender: '', at: Date.now() });
-        if (customEmoji !== null) this.#store.v3Facts.setReaction(id, { partIndex: 0, customEmoji });
+        this.#store.messages.addReaction({
+          id,
+          messageId,
+          kind,
+          fromMe: true,
+          sender: '',
+          at: Date.now(),
+          ...(customEmoji === null ? {} : { partIndex: 0, customEmoji }),
+        });
       } else {
         this.#store.messages.removeReaction(messageId, kind, true, null, customEmoji);
       }
@@ -358,6 +367,8 @@ export class Outbox {
         sender: this.#lineOfChat(failed.chatId),
         idempotencyKey: key,
         attachments: [],
+        replyTo: options.replyTo ?? null,
+        effect: options.effect ?? null,
       });
       const payload: JobPayload<'send_message'> = {
         chatId: failed.chatId,
@@ -383,7 +394,7 @@ export class Outbox {
       const info = deliveryFailureInfo(failed.failure.code);
       if (!info.retryWithNewKey) throw new NotSendableAgain(`Sending again cannot help: ${info.title}`);
     }
-    if (this.#store.v3Facts.chatHealth(failed.chatId)?.status === 'OPTED_OUT')
+    if (this.#store.chats.health(failed.chatId)?.status === 'OPTED_OUT')
       throw new NotSendableAgain('The recipient asked you to stop messaging them');
     if (failed.attachments.length > 0)
       throw new NotSendableAgain('A message with attachments cannot be sent again: attach the files anew');

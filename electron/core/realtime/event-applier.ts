@@ -31,7 +31,7 @@ export class WebhookEventApplier {
   readonly #waitingReads: Set<number>;
   readonly #v3: V3EventApplier | undefined;
 
-  /** `v3Ids` (the store's V3 id mapping) enables V3 events; without it they are acknowledged only. */
+  /** `v3Ids` (the store's remote id mapping) enables V3 events; without it they are acknowledged only. */
   constructor(store: LocalStore, reconciler: Reconciler, v3Ids?: V3LocalIds) {
     this.#store = store;
     this.#reconciler = reconciler;

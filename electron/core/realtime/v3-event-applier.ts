@@ -2,7 +2,7 @@
  * Applies V3 webhook events to the store, inside the inbox processor's transaction like V2's (see
  * event-applier.ts): V3 ids become local ids through `V3LocalIds`, shapes become domain facts through
  * api/v3/domain-map.ts, and what V2 has no column for (reputation, health, failure reasons, reaction
- * parts and emoji) goes to `store.v3Facts`.
+ * parts and emoji) goes to the columns of the message, chat or line it belongs to.
  *
  * Deliveries may arrive in any order, and every case converges on what in-order delivery gives:
  *
@@ -74,7 +74,7 @@ export class V3EventApplier {
         // A send that fails has no message.sent: a message sent elsewhere is fetched, and the
         // failure kept until its message is stored.
         if (!this.#store.messages.byId(failed.messageId)) {
-          this.#store.v3Facts.setFailure(failed.messageId, failed.failure);
+          this.#store.messages.setEarlyFailure(failed.messageId, failed.failure);
           refresh.add(failed.chatId);
         }
         this.#store.messages.setFailure(failed.messageId, failed.failure);
@@ -107,8 +107,6 @@ export class V3EventApplier {
             fromMe: reaction.fromMe,
             sender: reaction.from,
             at: reaction.at || at,
-          });
-          this.#store.v3Facts.setReaction(reaction.id, {
             partIndex: reaction.partIndex ?? 0,
             customEmoji: reaction.customEmoji ?? null,
           });
@@ -198,7 +196,7 @@ export class V3EventApplier {
         const lineId = this.#store.lines.byNumber(d.phone_number)?.id ?? this.#ids.line(d.phone_number);
         const changedAt = parseServiceTime(d.changed_at ?? d.updated_at) ?? at;
         if (!this.#advance(`v3:reputation:${lineId}`, changedAt)) break;
-        this.#store.v3Facts.setLineReputation(lineId, { status, docUrl: d.reputation?.doc_url ?? null });
+        this.#store.lines.setReputation(lineId, { status, docUrl: d.reputation?.doc_url ?? null });
         break;
       }
       // The store shows no group icon, and a failed rename changed nothing: acknowledged only.
@@ -229,12 +227,10 @@ export class V3EventApplier {
       sender: message.sender,
       attachments: message.attachments.map((a) => ({ ...a, size: a.size ?? null })),
       idempotencyKey: event.data.idempotency_key,
-    };
-    this.#store.v3Facts.setMessage(record.id, {
       replyTo: message.replyTo ?? null,
       effect: message.effect ?? null,
       link: linkOf(message),
-    });
+    };
     this.#store.messages.upsert([record]);
     if (event.type === 'message.received') {
       this.#store.typing.clear(chatId);
@@ -242,7 +238,7 @@ export class V3EventApplier {
     }
     // A failure that arrived before its message: the message is stored failed (the store keeps a
     // failed message failed whatever comes after).
-    const failure = this.#store.v3Facts.failure(record.id);
+    const failure = this.#store.messages.earlyFailure(record.id);
     if (failure) this.#store.messages.setFailure(record.id, failure);
     const health = v3HealthToDomain(event.data.chat?.health_status ?? null);
     if (health) this.#health(chatId, health, at);
@@ -277,10 +273,10 @@ export class V3EventApplier {
   }
 
   #health(chatId: number, health: ChatHealth, at: number): void {
-    const stored = this.#store.v3Facts.chatHealth(chatId);
+    const stored = this.#store.chats.health(chatId);
     if (stored && stored.status === health.status && stored.docUrl === health.docUrl) return;
     if (!this.#advance(`v3:health:${chatId}`, health.updatedAt ?? at)) return;
-    this.#store.v3Facts.setChatHealth(chatId, health);
+    this.#store.chats.setHealth(chatId, health);
   }
 
   #knownChat(v3ChatId: string, refresh: Set<number>): Chat | undefined {
