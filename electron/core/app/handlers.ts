@@ -5,7 +5,7 @@ import type { Chat, Line } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { ClientKeyInUse, NotSendableAgain } from '../outbox/outbox.ts';
 import { ftsQuery } from '../store/search.ts';
-import { contactRecord } from '../sync/map.ts';
+import { contactRecord } from '../api/domain-map.ts';
 import { vaultKeys } from '../vault/index.ts';
 import type { Handlers } from './dispatch.ts';
 import type { HandlerContext } from './handler-context.ts';

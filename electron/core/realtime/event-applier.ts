@@ -17,7 +17,7 @@ import { parseServiceTime } from '../../../shared/time.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import type { ReconcileOutcome, Reconciler } from '../sync/reconciler.ts';
 import type { V3LocalIds } from '../api/v3/domain-map.ts';
-import type { WebhookEvent } from '../sync/webhook-events.ts';
+import type { WebhookEvent } from '../api/webhook-events.ts';
 import { isV3Event, type LiveEvent } from './live-event.ts';
 import { V3EventApplier } from './v3-event-applier.ts';
 
@@ -35,7 +35,8 @@ export class WebhookEventApplier {
   constructor(store: LocalStore, reconciler: Reconciler, v3Ids?: V3LocalIds) {
     this.#store = store;
     this.#reconciler = reconciler;
-    this.#v3 = v3Ids && new V3EventApplier(store, v3Ids, (chatId, at) => this.#advanceTyping(chatId, at));
+    this.#v3 =
+      v3Ids && new V3EventApplier(store, reconciler, v3Ids, (chatId, at) => this.#advanceTyping(chatId, at));
     this.#waitingReads = new Set(
       store.webhookMarks
         .entitiesStartingWith(READ_MARK)

@@ -13,7 +13,7 @@ import { MessageMatcher, serverKey } from './message-match.ts';
 import { MessageParts } from './message-parts.ts';
 import { MessageReads } from './message-reads.ts';
 import type { AttachmentRecord, MessageRecord, ReactionRecord } from './records.ts';
-import { type MessageRow, placeholders } from './rows.ts';
+import { placeholders } from './rows.ts';
 
 export type { TimelineCursor } from './message-reads.ts';
 

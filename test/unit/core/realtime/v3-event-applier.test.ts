@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { WebhookEventApplier } from '../../../../electron/core/realtime/event-applier.ts';
 import { LocalStore } from '../../../../electron/core/store/local-store.ts';
 import { Reconciler } from '../../../../electron/core/sync/reconciler.ts';
-import { parseV3WebhookEvent } from '../../../../electron/core/sync/webhook-events-v3.ts';
+import { parseV3WebhookEvent } from '../../../../electron/core/api/v3/webhook-events.ts';
 
 const LINE = '+14155550100';
 const CUSTOMER = '+14155550101';
