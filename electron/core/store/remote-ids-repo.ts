@@ -65,12 +65,13 @@ export class RemoteIdsRepo implements V3LocalIds {
     const list = JSON.stringify(remoteIds);
     this.#db.run(
       `INSERT INTO remote_ids (kind, remote_id, local_id)
-       SELECT ?, fresh.value, (SELECT COALESCE(MAX(local_id), ?) FROM remote_ids WHERE kind = ? AND local_id >= ?)
+       SELECT ?, fresh.value,
+         -- the kind's top id by the index's last entry (a MAX over a range would read the range)
+         MAX(COALESCE((SELECT local_id FROM remote_ids WHERE kind = ? ORDER BY local_id DESC LIMIT 1), 0), ?)
          + ROW_NUMBER() OVER (ORDER BY fresh.first)
        FROM (SELECT value, MIN(key) AS first FROM json_each(?) GROUP BY value) fresh
        WHERE NOT EXISTS (SELECT 1 FROM remote_ids r WHERE r.kind = ? AND r.remote_id = fresh.value)`,
       kind,
-      V3_LOCAL_ID_BASE,
       kind,
       V3_LOCAL_ID_BASE,
       list,
