@@ -136,7 +136,7 @@ async function serveListener(applyDuringLoad: boolean, version: 'v2' | 'v3' = 'v
   const processor = new InboxProcessor({
     store,
     inbox,
-    applier: new WebhookEventApplier(store, new Reconciler(store), store.v3Ids),
+    applier: new WebhookEventApplier(store, new Reconciler(store), store.remoteIds),
     refreshChat: async () => {},
   });
   const listener = new WebhookListener();
@@ -421,7 +421,8 @@ async function latency(apiVersion: 'v2' | 'v3'): Promise<Record<string, unknown>
       for (const message of session.store.messages.byKeys(keys)) {
         if (message.id === null) continue;
         // V3 messages are stored under local ids; the store maps them back to the service's UUIDs.
-        const serviceId = apiVersion === 'v3' ? session.store.v3Ids.v3Id('message', message.id) : message.id;
+        const serviceId =
+          apiVersion === 'v3' ? session.store.remoteIds.remoteId('message', message.id) : message.id;
         const at = serviceId === undefined ? undefined : emittedAt.get(serviceId);
         if (at === undefined || serviceId === undefined) continue;
         emittedAt.delete(serviceId);

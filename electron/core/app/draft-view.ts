@@ -33,7 +33,7 @@ export function draftView(
 export function draftOptionsOf(session: Session, options: SendOptions | null): DraftOptions {
   if (!options) return {};
   const { replyTo, effect, preferredService } = options;
-  const localId = replyTo ? session.store.v3Ids.find('message', replyTo.messageId) : undefined;
+  const localId = replyTo ? session.store.remoteIds.find('message', replyTo.messageId) : undefined;
   const target = localId === undefined ? undefined : session.store.messages.byId(localId);
   return {
     ...(target && replyTo ? { replyTo: { messageKey: target.key, partIndex: replyTo.partIndex } } : {}),

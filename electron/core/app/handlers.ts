@@ -3,7 +3,7 @@ import type { LineWithUnread } from '../../../shared/contract/views.ts';
 import type { Chat, Line } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { ftsQuery } from '../store/search.ts';
-import { contactRecord } from '../sync/map.ts';
+import { contactRecord } from '../api/domain-map.ts';
 import { vaultKeys } from '../vault/index.ts';
 import type { Handlers } from './dispatch.ts';
 import type { HandlerContext } from './handler-context.ts';

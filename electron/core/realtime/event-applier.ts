@@ -17,7 +17,7 @@ import { parseServiceTime } from '../../../shared/time.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import type { ReconcileOutcome, Reconciler } from '../sync/reconciler.ts';
 import type { V3LocalIds } from '../api/v3/domain-map.ts';
-import type { WebhookEvent } from '../sync/webhook-events.ts';
+import type { WebhookEvent } from '../api/webhook-events.ts';
 import { isV3Event, type LiveEvent } from './live-event.ts';
 import { V3EventApplier } from './v3-event-applier.ts';
 
@@ -31,11 +31,12 @@ export class WebhookEventApplier {
   readonly #waitingReads: Set<number>;
   readonly #v3: V3EventApplier | undefined;
 
-  /** `v3Ids` (the store's V3 id mapping) enables V3 events; without it they are acknowledged only. */
+  /** `v3Ids` (the store's remote id mapping) enables V3 events; without it they are acknowledged only. */
   constructor(store: LocalStore, reconciler: Reconciler, v3Ids?: V3LocalIds) {
     this.#store = store;
     this.#reconciler = reconciler;
-    this.#v3 = v3Ids && new V3EventApplier(store, v3Ids, (chatId, at) => this.#advanceTyping(chatId, at));
+    this.#v3 =
+      v3Ids && new V3EventApplier(store, reconciler, v3Ids, (chatId, at) => this.#advanceTyping(chatId, at));
     this.#waitingReads = new Set(
       store.webhookMarks
         .entitiesStartingWith(READ_MARK)

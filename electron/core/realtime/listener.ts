@@ -23,8 +23,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { createLogger } from '../log/logger.ts';
-import { parseWebhookEvent } from '../sync/webhook-events.ts';
-import { parseV3WebhookEvent } from '../sync/webhook-events-v3.ts';
+import { parseWebhookEvent } from '../api/webhook-events.ts';
+import { parseV3WebhookEvent } from '../api/v3/webhook-events.ts';
 import type { LiveEvent } from './live-event.ts';
 import { verifyWebhookSignature } from './signature.ts';
 import { verifyV3Webhook } from './v3-signature.ts';

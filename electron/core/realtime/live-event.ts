@@ -3,8 +3,8 @@
  * listener paths and are verified by their own schemes; once verified, both are queued, deduplicated
  * by event id and applied in arrival order by the same processor.
  */
-import { parseWebhookEvent, type WebhookEvent } from '../sync/webhook-events.ts';
-import { parseV3WebhookEvent, type V3WebhookEvent } from '../sync/webhook-events-v3.ts';
+import { parseWebhookEvent, type WebhookEvent } from '../api/webhook-events.ts';
+import { parseV3WebhookEvent, type V3WebhookEvent } from '../api/v3/webhook-events.ts';
 
 export type LiveEvent = WebhookEvent | V3WebhookEvent;
 

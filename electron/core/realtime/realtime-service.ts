@@ -321,7 +321,7 @@ export class RealtimeService {
 
   get #v3Parts(): { webhooks: V3WebhooksApi; ids: V3LocalIds } | undefined {
     const { v3, session } = this.#options;
-    return v3 ?? (session.v3 && { webhooks: session.v3.webhooks, ids: session.store.v3Ids });
+    return v3 ?? (session.v3 && { webhooks: session.v3.webhooks, ids: session.store.remoteIds });
   }
 
   async #record(receipts: ReceiptBatcher, event: LiveEvent, body: Buffer): Promise<ReceiptOutcome> {

@@ -1,8 +1,8 @@
 /**
- * Applies V3 webhook events to the store, inside the inbox processor's transaction like V2's (see
- * event-applier.ts): V3 ids become local ids through `V3LocalIds`, shapes become domain facts through
- * api/v3/domain-map.ts, and what V2 has no column for (reputation, health, failure reasons, reaction
- * parts and emoji) goes to `store.v3Facts`.
+ * Applies V3 webhook events, inside the inbox processor's transaction like V2's (see
+ * event-applier.ts): V3 ids become local ids through `V3LocalIds`, shapes become records through
+ * api/v3/domain-map.ts, and the Reconciler writes them (the one place service facts enter the store),
+ * reply target, effect, health, reputation, failure, reaction part and emoji included.
  *
  * Deliveries may arrive in any order, and every case converges on what in-order delivery gives:
  *
@@ -29,8 +29,8 @@ import {
 } from '../api/v3/domain-map.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import type { MessageRecord } from '../store/records.ts';
-import type { ReconcileOutcome } from '../sync/reconciler.ts';
-import type { V3WebhookEvent } from '../sync/webhook-events-v3.ts';
+import type { ReconcileOutcome, Reconciler } from '../sync/reconciler.ts';
+import type { V3WebhookEvent } from '../api/v3/webhook-events.ts';
 import { assertNever } from '../util.ts';
 
 type MessageEvent = Extract<
@@ -48,13 +48,21 @@ const STATE_OF = {
 } as const;
 
 export class V3EventApplier {
+  /** Read for what is stored already; written only through the reconciler. */
   readonly #store: LocalStore;
+  readonly #reconciler: Reconciler;
   readonly #ids: V3LocalIds;
   /** Shared with the V2 applier: the newest typing event (or customer message) per chat. */
   readonly #advanceTyping: (chatId: number, at: number) => boolean;
 
-  constructor(store: LocalStore, ids: V3LocalIds, advanceTyping: (chatId: number, at: number) => boolean) {
+  constructor(
+    store: LocalStore,
+    reconciler: Reconciler,
+    ids: V3LocalIds,
+    advanceTyping: (chatId: number, at: number) => boolean,
+  ) {
     this.#store = store;
+    this.#reconciler = reconciler;
     this.#ids = ids;
     this.#advanceTyping = advanceTyping;
   }
@@ -73,11 +81,8 @@ export class V3EventApplier {
         const failed = v3FailedEventToDomain(event.data, this.#ids);
         // A send that fails has no message.sent: a message sent elsewhere is fetched, and the
         // failure kept until its message is stored.
-        if (!this.#store.messages.byId(failed.messageId)) {
-          this.#store.v3Facts.setFailure(failed.messageId, failed.failure);
-          refresh.add(failed.chatId);
-        }
-        this.#store.messages.setFailure(failed.messageId, failed.failure);
+        if (!this.#store.messages.byId(failed.messageId)) refresh.add(failed.chatId);
+        this.#reconciler.applyFailure(failed.messageId, failed.failure);
         break;
       }
       case 'message.edited': {
@@ -92,35 +97,26 @@ export class V3EventApplier {
           break;
         }
         if (!this.#advance(`v3:edit:${stored.id}`, editedAt)) break;
-        this.#store.messages.editText(stored.key, d.part.text, editedAt);
+        this.#reconciler.applyEdit(stored.key, d.part.text, editedAt);
         break;
       }
       case 'reaction.added':
       case 'reaction.removed': {
         const reaction = v3ReactionEventToDomain(event.data, this.#ids);
         if (!this.#advance(`v3:reaction:${reaction.id}`, reaction.at || at)) break;
-        if (event.type === 'reaction.added') {
-          this.#store.messages.addReaction({
+        this.#reconciler.applyReaction(
+          {
             id: reaction.id,
             messageId: reaction.messageId,
             kind: reaction.kind,
             fromMe: reaction.fromMe,
             sender: reaction.from,
             at: reaction.at || at,
-          });
-          this.#store.v3Facts.setReaction(reaction.id, {
             partIndex: reaction.partIndex ?? 0,
             customEmoji: reaction.customEmoji ?? null,
-          });
-        } else {
-          this.#store.messages.removeReaction(
-            reaction.messageId,
-            reaction.kind,
-            reaction.fromMe,
-            reaction.from,
-            reaction.kind === 'custom' ? (reaction.customEmoji ?? null) : null,
-          );
-        }
+          },
+          event.type === 'reaction.added' ? 'added' : 'removed',
+        );
         break;
       }
       case 'participant.added':
@@ -136,7 +132,7 @@ export class V3EventApplier {
           event.type === 'participant.added'
             ? [...others, this.#handle(d.chat_id, handle, chat.service, changedAt)]
             : others;
-        this.#store.chats.upsert([{ id: chat.id, lineId: chat.lineId, handles }]);
+        this.#reconciler.applyChatFacts([{ id: chat.id, lineId: chat.lineId, handles }]);
         break;
       }
       case 'chat.created': {
@@ -152,7 +148,7 @@ export class V3EventApplier {
         }
         const service = d.service ?? 'iMessage';
         const current = d.handles.filter((h) => h.status === 'active');
-        this.#store.chats.upsert([
+        this.#reconciler.applyChatFacts([
           {
             id: chatId,
             lineId: line.id,
@@ -175,20 +171,21 @@ export class V3EventApplier {
         const chat = this.#knownChat(event.data.chat_id, refresh);
         if (!chat || !this.#advanceTyping(chat.id, at)) break;
         if (event.type === 'chat.typing_indicator.stopped') {
-          this.#store.typing.clear(chat.id);
+          this.#reconciler.applyTyping(chat.id, null);
           break;
         }
         // The event does not say who is typing: one customer is named, a group shows "someone".
         const others = chat.handles.filter((h) => !h.isMe).map((h) => h.identifier);
-        for (const identifier of others.length === 1 ? others : ['*'])
-          this.#store.typing.set(chat.id, identifier, true);
+        this.#reconciler.applyTyping(chat.id, others.length === 1 ? others : ['*']);
         break;
       }
       case 'chat.group_name_updated': {
         const d = event.data;
         const chat = this.#knownChat(d.chat_id, refresh);
         if (!chat || !this.#advance(`v3:name:${chat.id}`, parseServiceTime(d.updated_at) ?? at)) break;
-        this.#store.chats.upsert([{ id: chat.id, lineId: chat.lineId, displayName: d.new_value ?? '' }]);
+        this.#reconciler.applyChatFacts([
+          { id: chat.id, lineId: chat.lineId, displayName: d.new_value ?? '' },
+        ]);
         break;
       }
       case 'phone_number.status_updated': {
@@ -198,7 +195,7 @@ export class V3EventApplier {
         const lineId = this.#store.lines.byNumber(d.phone_number)?.id ?? this.#ids.line(d.phone_number);
         const changedAt = parseServiceTime(d.changed_at ?? d.updated_at) ?? at;
         if (!this.#advance(`v3:reputation:${lineId}`, changedAt)) break;
-        this.#store.v3Facts.setLineReputation(lineId, { status, docUrl: d.reputation?.doc_url ?? null });
+        this.#reconciler.applyLineReputation(lineId, { status, docUrl: d.reputation?.doc_url ?? null });
         break;
       }
       // The store shows no group icon, and a failed rename changed nothing: acknowledged only.
@@ -229,21 +226,12 @@ export class V3EventApplier {
       sender: message.sender,
       attachments: message.attachments.map((a) => ({ ...a, size: a.size ?? null })),
       idempotencyKey: event.data.idempotency_key,
-    };
-    this.#store.v3Facts.setMessage(record.id, {
       replyTo: message.replyTo ?? null,
       effect: message.effect ?? null,
       link: linkOf(message),
-    });
-    this.#store.messages.upsert([record]);
-    if (event.type === 'message.received') {
-      this.#store.typing.clear(chatId);
-      this.#advanceTyping(chatId, at);
-    }
-    // A failure that arrived before its message: the message is stored failed (the store keeps a
-    // failed message failed whatever comes after).
-    const failure = this.#store.v3Facts.failure(record.id);
-    if (failure) this.#store.messages.setFailure(record.id, failure);
+    };
+    this.#reconciler.applyEventMessage(record, event.type === 'message.received');
+    if (event.type === 'message.received') this.#advanceTyping(chatId, at);
     const health = v3HealthToDomain(event.data.chat?.health_status ?? null);
     if (health) this.#health(chatId, health, at);
   }
@@ -263,7 +251,7 @@ export class V3EventApplier {
     ];
     if (customer)
       handles.push(this.#handle(event.data.chatId, customer as EventHandle & object, service, null));
-    this.#store.chats.upsert([
+    this.#reconciler.applyChatFacts([
       {
         id: chatId,
         lineId: line.id,
@@ -277,10 +265,10 @@ export class V3EventApplier {
   }
 
   #health(chatId: number, health: ChatHealth, at: number): void {
-    const stored = this.#store.v3Facts.chatHealth(chatId);
+    const stored = this.#store.chats.health(chatId);
     if (stored && stored.status === health.status && stored.docUrl === health.docUrl) return;
     if (!this.#advance(`v3:health:${chatId}`, health.updatedAt ?? at)) return;
-    this.#store.v3Facts.setChatHealth(chatId, health);
+    this.#reconciler.applyChatHealth(chatId, health);
   }
 
   #knownChat(v3ChatId: string, refresh: Set<number>): Chat | undefined {

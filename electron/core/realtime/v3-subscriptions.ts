@@ -16,7 +16,7 @@ import type { CallOptions } from '../api/http.ts';
 import type { V3WebhooksApi } from '../api/v3/endpoints/webhooks.ts';
 import type { V3WebhookSubscription } from '../api/v3/schemas.ts';
 import { createLogger, registerSecret } from '../log/logger.ts';
-import { V3_EVENT_TYPES } from '../sync/webhook-events-v3.ts';
+import { V3_EVENT_TYPES } from '../api/v3/webhook-events.ts';
 import { vaultKeys, type Vault } from '../vault/vault.ts';
 import { publicWebhookUrl } from './webhook-url.ts';
 

@@ -1,9 +1,8 @@
-import type { Chat, Handle, MessagePreview } from '../../../shared/domain.ts';
+import type { Chat, ChatHealth, Handle, MessagePreview } from '../../../shared/domain.ts';
 import type { Database } from './database.ts';
 import type { StoreEventBus } from './events.ts';
 import type { ChatRecord } from './records.ts';
 import { type ChatRow, type HandleRow, type MessageRow, placeholders } from './rows.ts';
-import type { V3Overlay } from './v3-facts-repo.ts';
 
 export interface ChatFilter {
   lineId?: number;
@@ -29,14 +28,15 @@ export class ChatsRepo {
   readonly #events: StoreEventBus;
   readonly #typing: (chatId: number) => string[];
   readonly #nameFor: (identifiers: string[]) => Map<string, string>;
-  readonly #v3: V3Overlay | undefined;
+  /** A V3 workspace's chats say so, and carry their health. */
+  readonly #v3: boolean;
 
   constructor(
     db: Database,
     events: StoreEventBus,
     typing: (chatId: number) => string[],
     nameFor: (identifiers: string[]) => Map<string, string>,
-    v3?: V3Overlay,
+    v3: boolean,
   ) {
     this.#db = db;
     this.#events = events;
@@ -50,9 +50,13 @@ export class ChatsRepo {
     const now = Date.now();
     for (const r of records) {
       this.#db.run(
-        `INSERT INTO chats (id, line_id, display_name, service, is_group, message_count, v3_chat_id, updated_at)
-         VALUES (?, ?, COALESCE(?, ''), COALESCE(?, 'SMS'), COALESCE(?, 0), COALESCE(?, 0), ?, ?)
+        `INSERT INTO chats (id, line_id, display_name, service, is_group, message_count, v3_chat_id, updated_at,
+           health_status, health_doc_url, health_updated_at)
+         VALUES (?, ?, COALESCE(?, ''), COALESCE(?, 'SMS'), COALESCE(?, 0), COALESCE(?, 0), ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET
+           health_doc_url = IIF(excluded.health_status IS NULL, health_doc_url, excluded.health_doc_url),
+           health_updated_at = IIF(excluded.health_status IS NULL, health_updated_at, excluded.health_updated_at),
+           health_status = COALESCE(excluded.health_status, health_status),
            line_id = excluded.line_id,
            display_name = COALESCE(?, display_name),
            service = COALESCE(?, service),
@@ -68,6 +72,9 @@ export class ChatsRepo {
         r.messageCount ?? null,
         r.v3ChatId ?? null,
         now,
+        r.health?.status ?? null,
+        r.health?.docUrl ?? null,
+        r.health?.updatedAt ?? null,
         r.displayName ?? null,
         r.service ?? null,
         bool(r.isGroup),
@@ -89,6 +96,27 @@ export class ChatsRepo {
       }
     }
     this.#events.emit('chats.changed', { chatIds: records.map((r) => r.id) });
+  }
+
+  /** A chat's health, as the service last stated it (V3). */
+  health(chatId: number): ChatHealth | null {
+    const row = this.#db.get<ChatRow>('SELECT * FROM chats WHERE id = ?', chatId);
+    return row ? healthOf(row) : null;
+  }
+
+  /** A health stated for a stored chat (a live event); unchanged (status and page), it is not written. */
+  setHealth(chatId: number, health: ChatHealth): void {
+    const changed = this.#db.run(
+      `UPDATE chats SET health_status = ?, health_doc_url = ?, health_updated_at = ?
+       WHERE id = ? AND (health_status IS NOT ? OR health_doc_url IS NOT ?)`,
+      health.status,
+      health.docUrl,
+      health.updatedAt,
+      chatId,
+      health.status,
+      health.docUrl,
+    );
+    if (changed.changes > 0) this.#events.emit('chats.changed', { chatIds: [chatId] });
   }
 
   /** Tells that these chats' summaries changed (the database keeps them: migration 9). */
@@ -288,9 +316,8 @@ export class ChatsRepo {
         )
       : [];
     const names = this.#nameFor([...new Set(handles.map((h) => h.identifier))]);
-    const health = this.#v3?.active ? this.#v3.facts.many('chat-health', ids) : undefined;
     // V3 counts no messages: a chat's count is what is stored, once its whole history is (else none).
-    const stored = health ? this.#storedCounts(rows.filter((r) => r.history_complete === 1)) : undefined;
+    const stored = this.#v3 ? this.#storedCounts(rows.filter((r) => r.history_complete === 1)) : undefined;
     const lastByKey = new Map(lastRows.map((m) => [m.key, m]));
     const handlesByChat = new Map<number, Handle[]>();
     for (const h of handles) {
@@ -333,10 +360,16 @@ export class ChatsRepo {
         markedUnread: row.marked_unread === 1,
         typing: this.#typing(row.id),
         v3ChatId: row.v3_chat_id,
-        ...(health ? { apiVersion: 'v3' as const, health: health.get(row.id) ?? null } : {}),
+        ...(this.#v3 ? { apiVersion: 'v3' as const, health: healthOf(row) } : {}),
       };
     });
   }
+}
+
+function healthOf(row: ChatRow): ChatHealth | null {
+  return row.health_status === null
+    ? null
+    : { status: row.health_status, docUrl: row.health_doc_url, updatedAt: row.health_updated_at };
 }
 
 function bool(value: boolean | undefined): number | null {

@@ -18,8 +18,7 @@ import { SeenEventsRepo } from './seen-events-repo.ts';
 import { SnoozesRepo } from './snoozes-repo.ts';
 import { StagedFilesRepo } from './staged-files-repo.ts';
 import { TypingState } from './typing.ts';
-import { V3FactsRepo, type V3Overlay } from './v3-facts-repo.ts';
-import { V3IdsRepo } from './v3-ids-repo.ts';
+import { RemoteIdsRepo } from './remote-ids-repo.ts';
 import { WebhookInboxRepo } from './webhook-inbox-repo.ts';
 import { WebhookMarksRepo } from './webhook-marks-repo.ts';
 import { WorkbenchRepo } from './workbench-repo.ts';
@@ -66,10 +65,8 @@ export class LocalStore {
   readonly canned: CannedRepliesRepo;
   readonly notes: NotesRepo;
   readonly workbench: WorkbenchRepo;
-  /** V3-only facts: line reputation, chat health, failure reasons, reaction parts and emoji. */
-  readonly v3Facts: V3FactsRepo;
-  /** V3 ids (UUIDs) ↔ local integer ids (the `V3LocalIds` of api/v3/domain-map.ts). */
-  readonly v3Ids: V3IdsRepo;
+  /** The service's other ids (V3 UUIDs) ↔ local integer ids (`V3LocalIds`, api/v3/domain-map.ts). */
+  readonly remoteIds: RemoteIdsRepo;
   readonly scheduled: ScheduledSendsRepo;
   readonly snoozes: SnoozesRepo;
 
@@ -84,8 +81,7 @@ export class LocalStore {
     this.typing = new TypingState((chatId, identifiers) =>
       this.events.emit('typing.changed', { chatId, identifiers }),
     );
-    this.v3Facts = new V3FactsRepo(this.#db, this.events);
-    const v3: V3Overlay = { facts: this.v3Facts, active: this.apiVersion === 'v3' };
+    const v3 = this.apiVersion === 'v3';
     this.lines = new LinesRepo(this.#db, this.events, v3);
     this.chats = new ChatsRepo(this.#db, this.events, (id) => this.typing.of(id), names, v3);
     // Summaries follow each message write in the database itself (migration 9): a write only
@@ -103,7 +99,7 @@ export class LocalStore {
     this.canned = new CannedRepliesRepo(this.#db);
     this.notes = new NotesRepo(this.#db);
     this.workbench = new WorkbenchRepo(this.#db);
-    this.v3Ids = new V3IdsRepo(this.#db);
+    this.remoteIds = new RemoteIdsRepo(this.#db);
     this.scheduled = new ScheduledSendsRepo(this.#db);
     this.snoozes = new SnoozesRepo(this.#db);
     this.#db.beforeCommit(() => this.#indexPending());

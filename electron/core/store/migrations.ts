@@ -386,4 +386,63 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE drafts ADD COLUMN attachment_urls_json TEXT NOT NULL DEFAULT '[]';
   ALTER TABLE drafts ADD COLUMN options_json TEXT;
   `,
+  /* 11: V3 in the model — what a message, chat and line are, in their own columns (the side tables
+     v3_facts and v3_ids go; their rows are carried over) */ `
+  -- the service's ids (V3 UUIDs) ↔ the store's local integer ids, per kind
+  ALTER TABLE v3_ids RENAME TO remote_ids;
+  ALTER TABLE remote_ids RENAME COLUMN v3_id TO remote_id;
+  DROP INDEX v3_ids_local;
+  CREATE UNIQUE INDEX remote_ids_local ON remote_ids (kind, local_id);
+
+  -- a message's reply target, effect and link part (a link is the only part of its message)
+  ALTER TABLE messages ADD COLUMN reply_to_message_id TEXT;
+  ALTER TABLE messages ADD COLUMN reply_to_part_index INTEGER;
+  ALTER TABLE messages ADD COLUMN effect_type TEXT;
+  ALTER TABLE messages ADD COLUMN effect_name TEXT;
+  ALTER TABLE messages ADD COLUMN link_url TEXT;
+  -- a reaction's part and custom emoji (part_index NULL: the source said nothing of parts, V2)
+  ALTER TABLE reactions ADD COLUMN part_index INTEGER;
+  ALTER TABLE reactions ADD COLUMN custom_emoji TEXT;
+  ALTER TABLE chats ADD COLUMN health_status TEXT;
+  ALTER TABLE chats ADD COLUMN health_doc_url TEXT;
+  ALTER TABLE chats ADD COLUMN health_updated_at INTEGER;
+  -- a line's phone-number record id (PUT /phone_numbers/{id} names it) and its reputation
+  ALTER TABLE lines ADD COLUMN remote_id TEXT;
+  ALTER TABLE lines ADD COLUMN reputation_status TEXT;
+  ALTER TABLE lines ADD COLUMN reputation_doc_url TEXT;
+  -- a delivery failure reported before its message was stored; the message takes it when it comes
+  CREATE TABLE early_failures (message_id INTEGER PRIMARY KEY, code TEXT NOT NULL, reason TEXT);
+
+  UPDATE messages SET
+    reply_to_message_id = f.json ->> '$.replyTo.messageId',
+    reply_to_part_index = f.json ->> '$.replyTo.partIndex',
+    effect_type = f.json ->> '$.effect.type',
+    effect_name = f.json ->> '$.effect.name',
+    link_url = f.json ->> '$.link'
+  FROM v3_facts f WHERE f.kind = 'message' AND f.id = messages.id;
+  -- a send not accepted yet kept its reply target and effect only in its job (checked: stored input)
+  UPDATE messages SET
+    reply_to_message_id = IIF(json_type(o.payload_json, '$.options.replyTo.messageId') = 'text'
+      AND json_type(o.payload_json, '$.options.replyTo.partIndex') IN ('integer', 'real'),
+      o.payload_json ->> '$.options.replyTo.messageId', NULL),
+    reply_to_part_index = IIF(json_type(o.payload_json, '$.options.replyTo.messageId') = 'text'
+      AND json_type(o.payload_json, '$.options.replyTo.partIndex') IN ('integer', 'real'),
+      o.payload_json ->> '$.options.replyTo.partIndex', NULL),
+    effect_type = IIF(json_type(o.payload_json, '$.options.effect.type') = 'text'
+      AND json_type(o.payload_json, '$.options.effect.name') = 'text', o.payload_json ->> '$.options.effect.type', NULL),
+    effect_name = IIF(json_type(o.payload_json, '$.options.effect.type') = 'text'
+      AND json_type(o.payload_json, '$.options.effect.name') = 'text', o.payload_json ->> '$.options.effect.name', NULL)
+  FROM outbox o WHERE o.kind = 'send_message' AND o.message_key = messages.key AND messages.id IS NULL;
+  UPDATE reactions SET part_index = f.json ->> '$.partIndex', custom_emoji = f.json ->> '$.customEmoji'
+  FROM v3_facts f WHERE f.kind = 'reaction' AND f.id = reactions.id;
+  UPDATE chats SET health_status = f.json ->> '$.status', health_doc_url = f.json ->> '$.docUrl',
+    health_updated_at = f.json ->> '$.updatedAt'
+  FROM v3_facts f WHERE f.kind = 'chat-health' AND f.id = chats.id;
+  UPDATE lines SET reputation_status = f.json ->> '$.status', reputation_doc_url = f.json ->> '$.docUrl'
+  FROM v3_facts f WHERE f.kind = 'line-reputation' AND f.id = lines.id;
+  UPDATE lines SET remote_id = f.json ->> '$.v3Id' FROM v3_facts f WHERE f.kind = 'line-record' AND f.id = lines.id;
+  INSERT INTO early_failures (message_id, code, reason)
+  SELECT id, json ->> '$.code', json ->> '$.reason' FROM v3_facts WHERE kind = 'failure';
+  DROP TABLE v3_facts;
+  `,
 ];

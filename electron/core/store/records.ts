@@ -1,4 +1,11 @@
-import type { Contact, DeliveryFailure, Line } from '../../../shared/domain.ts';
+import type {
+  ChatHealth,
+  Contact,
+  DeliveryFailure,
+  Line,
+  MessageEffect,
+  MessageReplyTo,
+} from '../../../shared/domain.ts';
 
 /**
  * What the reconciler writes: the service's facts, normalized (numbers for ids, epoch ms for times),
@@ -22,6 +29,8 @@ export interface ChatRecord {
   messageCount?: number;
   handles?: HandleRecord[];
   v3ChatId?: string | null;
+  /** V3: the chat's health as the service states it. */
+  health?: ChatHealth;
 }
 
 export interface AttachmentRecord {
@@ -39,6 +48,9 @@ export interface ReactionRecord {
   fromMe: boolean;
   sender: string;
   at: number;
+  /** V3: the part reacted to, and the emoji of a `custom` reaction. */
+  partIndex?: number;
+  customEmoji?: string | null;
 }
 
 export interface MessageRecord {
@@ -60,6 +72,10 @@ export interface MessageRecord {
   idempotencyKey?: string | null;
   /** V3: the service's reason a message was not delivered (state `failed`). */
   failure?: DeliveryFailure;
+  /** V3: the message it replies to, its effect, the address of its link part (null: none). */
+  replyTo?: MessageReplyTo | null;
+  effect?: MessageEffect | null;
+  link?: string | null;
 }
 
 /** Contacts and lines arrive complete from every source: the domain shape is the record. */

@@ -17,6 +17,9 @@ export interface ChatRow {
   marked_unread: number;
   synced_message_count: number | null;
   history_complete: number;
+  health_status: string | null;
+  health_doc_url: string | null;
+  health_updated_at: number | null;
 }
 
 export interface HandleRow {
@@ -45,6 +48,11 @@ export interface MessageRow {
   error_json: string | null;
   failure_json: string | null;
   deleted: number;
+  reply_to_message_id: string | null;
+  reply_to_part_index: number | null;
+  effect_type: string | null;
+  effect_name: string | null;
+  link_url: string | null;
 }
 
 export interface AttachmentRow {
@@ -64,6 +72,8 @@ export interface ReactionRow {
   from_me: number;
   sender: string;
   at: number;
+  part_index: number | null;
+  custom_emoji: string | null;
 }
 
 export interface ContactRow {
@@ -89,6 +99,9 @@ export interface LineRow {
   response_rate: number | null;
   user_name: string | null;
   user_email: string | null;
+  remote_id: string | null;
+  reputation_status: string | null;
+  reputation_doc_url: string | null;
 }
 
 export const toLine = (row: LineRow): Line => ({
@@ -115,6 +128,8 @@ export const toReaction = (row: ReactionRow): Reaction => ({
   fromMe: row.from_me === 1,
   from: row.sender,
   at: row.at,
+  // A V3 source states each reaction's part and emoji; V2 has neither (NULL).
+  ...(row.part_index === null ? {} : { partIndex: row.part_index, customEmoji: row.custom_emoji }),
 });
 
 export const toContact = (row: ContactRow): Contact => ({

@@ -6,7 +6,7 @@ import type { CallOptions } from '../api/http.ts';
 import type { ApiChat } from '../api/schemas.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import type { MessageRecord } from '../store/records.ts';
-import { chatRecord, lineRecord, messageRecord, reactionRecord } from './map.ts';
+import { chatRecord, lineRecord, messageRecord, reactionRecord } from '../api/domain-map.ts';
 import type {
   ListedChat,
   MessagesPage,

@@ -4,19 +4,19 @@
  * named to V3 through `GET /v2/chats/{id}/migrate_to_v3`; a V2-era message is recognised by its chat,
  * direction, text and time the first time V3 lists it, so nothing is shown twice.
  */
-import type { Message } from '../../../shared/domain.ts';
 import { parseServiceTime } from '../../../shared/time.ts';
 import type { PartnerApiClient } from '../api/client.ts';
 import { isPartnerApiError, PartnerApiError } from '../api/errors.ts';
 import type { CallOptions } from '../api/http.ts';
 import type { PartnerApiV3Client } from '../api/v3/client.ts';
 import {
-  linkOf,
   v3ChatToDomain,
   v3LineToDomain,
+  type V3LocalIds,
   v3MessageToDomain,
   v3PartsToDomain,
 } from '../api/v3/domain-map.ts';
+import { v3MessageRecord, v3MessageRecords, v3PageIds } from '../api/v3/records.ts';
 import type { V3OutgoingPart } from '../api/v3/outgoing.ts';
 import type { V3Chat, V3Message, V3PhoneNumber } from '../api/v3/schemas.ts';
 import type { LocalStore } from '../store/local-store.ts';
@@ -58,8 +58,8 @@ export class V3Messaging implements MessagingService {
    * archive and read state. Chats V3 does not have (SMS groups) stay as they are.
    */
   async prepare(options: CallOptions): Promise<void> {
-    const ids = this.#store.v3Ids;
-    const unnamed = this.#store.chats.ids().filter((id) => id > 0 && ids.v3Id('chat', id) === undefined);
+    const ids = this.#store.remoteIds;
+    const unnamed = this.#store.chats.ids().filter((id) => id > 0 && ids.remoteId('chat', id) === undefined);
     await forEachLimited(unnamed, 4, async (chatId) => {
       try {
         await this.chatV3Id(chatId, options);
@@ -75,21 +75,20 @@ export class V3Messaging implements MessagingService {
     return this.#store.transaction(() => lines.map((line) => this.#lineRecord(line)));
   }
 
-  /** A listed line; its record id and reputation are kept beside it (store.v3Facts). */
+  /** A listed line, with its record id and reputation (the line's own columns). */
   #lineRecord(line: V3PhoneNumber) {
-    const record = v3LineToDomain(line, this.#store.v3Ids);
-    const facts = this.#store.v3Facts;
-    facts.setLineRecord(record.id, { v3Id: line.id });
-    const reputation = record.reputation;
-    const stored = facts.lineReputation(record.id);
-    if (reputation && (stored?.status !== reputation.status || stored.docUrl !== reputation.docUrl))
-      facts.setLineReputation(record.id, reputation);
-    return record;
+    return v3LineToDomain(line, this.#store.remoteIds);
   }
 
   async *chatPages(line: { id: number; phoneNumber: string }, options: CallOptions) {
     for await (const page of this.#v3.chats.pages({ from: line.phoneNumber, limit: PAGE }, options)) {
-      yield this.#store.transaction(() => page.items.map((chat) => this.#chatRecord(chat, line)));
+      yield this.#store.transaction(() => {
+        const ids = this.#store.remoteIds.prefetch({
+          chat: page.items.map((chat) => chat.id),
+          handle: page.items.flatMap((chat) => chat.handles.map((h) => h.id)),
+        });
+        return page.items.map((chat) => this.#chatRecord(chat, line, ids));
+      });
     }
   }
 
@@ -139,8 +138,8 @@ export class V3Messaging implements MessagingService {
     const parts = await this.#parts(content, options);
     const sent = await this.#v3.messages.send(v3ChatId, { parts, ...sendOptionsOf(content) }, options);
     return this.#store.transaction(() =>
-      this.#remember(
-        v3MessageToDomain(sent.message, this.#store.v3Ids, {
+      v3MessageRecord(
+        v3MessageToDomain(sent.message, this.#store.remoteIds, {
           chatId: sent.chat_id,
           idempotencyKey: content.idempotencyKey ?? null,
         }),
@@ -162,8 +161,8 @@ export class V3Messaging implements MessagingService {
     const line = this.#store.lines.byNumber(request.lineNumber);
     return this.#store.transaction(() => {
       const chat: ChatRecord = this.#chatRecord(created.chat, line);
-      const message = this.#remember(
-        v3MessageToDomain(created.message, this.#store.v3Ids, {
+      const message = v3MessageRecord(
+        v3MessageToDomain(created.message, this.#store.remoteIds, {
           chatId: created.chat.id,
           idempotencyKey: content.idempotencyKey ?? null,
         }),
@@ -199,9 +198,7 @@ export class V3Messaging implements MessagingService {
   }
 
   async delete(chatId: number, messageId: number, options: CallOptions) {
-    const v3Id = this.#store.v3Ids.v3Id('message', messageId);
-    if (v3Id === undefined) throw notInV3('message');
-    await this.#v3.messages.delete(v3Id, options).catch(ignoreNotFound);
+    await this.#v3.messages.delete(this.#messageV3Id(messageId), options).catch(ignoreNotFound);
   }
 
   async markRead(chatId: number, options: CallOptions) {
@@ -222,7 +219,7 @@ export class V3Messaging implements MessagingService {
   async setForwarding(lineId: number, forwardingNumber: string | null, options: CallOptions) {
     const line = this.#store.lines.get(lineId);
     if (!line) throw notInV3('line');
-    let v3Id = this.#store.v3Facts.lineRecord(lineId)?.v3Id;
+    let v3Id = line.v3Id;
     if (!v3Id) {
       const listed = await this.#v3.lines.list(options);
       v3Id = listed.find((l) => l.phone_number === line.phoneNumber)?.id;
@@ -283,25 +280,28 @@ export class V3Messaging implements MessagingService {
    * first time, and keeps its local id: its drafts, pins, archive and read state stay with it.
    */
   async chatV3Id(chatId: number, options: CallOptions = {}): Promise<string> {
-    const known = this.#store.v3Ids.v3Id('chat', chatId);
+    const known = this.#store.remoteIds.remoteId('chat', chatId);
     if (known) return known;
     const v3ChatId =
       this.#store.chats.get(chatId)?.v3ChatId ??
       (await this.#v2.chats.migrateToV3(chatId, options)).v3_chat_id;
     if (!v3ChatId) throw notInV3('chat');
-    this.#store.transaction(() => this.#store.v3Ids.bind('chat', v3ChatId, chatId));
+    this.#store.transaction(() => this.#store.remoteIds.bind('chat', v3ChatId, chatId));
     return v3ChatId;
   }
 
   #messageV3Id(messageId: number): string {
-    const v3Id = this.#store.v3Ids.v3Id('message', messageId);
+    const v3Id = this.#store.remoteIds.remoteId('message', messageId);
     if (v3Id === undefined) throw notInV3('message');
     return v3Id;
   }
 
-  #chatRecord(chat: V3Chat, line?: { id: number; phoneNumber: string }): ListedChat {
-    const facts = v3ChatToDomain(chat, this.#store.v3Ids, line?.phoneNumber);
-    if (facts.health) this.#store.v3Facts.updateChatHealth(facts.id, facts.health);
+  #chatRecord(
+    chat: V3Chat,
+    line?: { id: number; phoneNumber: string },
+    ids: V3LocalIds = this.#store.remoteIds,
+  ): ListedChat {
+    const facts = v3ChatToDomain(chat, ids, line?.phoneNumber);
     const updatedAt = Date.parse(chat.updated_at ?? '');
     return {
       id: facts.id,
@@ -317,49 +317,36 @@ export class V3Messaging implements MessagingService {
         isMe: h.isMe,
       })),
       v3ChatId: chat.id,
+      ...(facts.health ? { health: facts.health } : {}),
       ...(Number.isFinite(updatedAt) ? { revision: updatedAt } : {}),
     };
   }
 
-  /** Records of one chat's messages; a message V2 stored before is recognised and keeps its id. */
+  /**
+   * Records of one chat's messages; a message V2 stored before is recognised and keeps its id (looked
+   * for only while the chat has messages no V3 id names). The page's ids are mapped in one go.
+   */
   #records(v3ChatId: string, messages: readonly V3Message[]): MessageRecord[] {
     return this.#store.transaction(() => {
-      const ids = this.#store.v3Ids;
-      const chatId = ids.chat(v3ChatId);
-      return messages.map((message) => {
-        if (ids.find('message', message.id) === undefined) {
-          const stored = ids.matchStoredMessage(chatId, {
+      const remote = this.#store.remoteIds;
+      const chatId = remote.chat(v3ChatId);
+      if (remote.hasUnnamedMessages(chatId)) {
+        const known = remote.known(
+          'message',
+          messages.map((m) => m.id),
+        );
+        for (const message of messages) {
+          if (known.has(message.id)) continue;
+          const stored = remote.matchStoredMessage(chatId, {
             sentAt: parseServiceTime(message.sent_at ?? message.created_at) ?? 0,
             text: v3PartsToDomain(message.id, message.parts).text,
             fromMe: message.is_from_me,
           });
-          if (stored !== undefined) ids.bind('message', message.id, stored);
+          if (stored !== undefined) remote.bind('message', message.id, stored);
         }
-        return this.#remember(v3MessageToDomain(message, ids, { chatId: v3ChatId }));
-      });
+      }
+      return v3MessageRecords(v3ChatId, messages, remote.prefetch(v3PageIds(v3ChatId, messages)));
     });
-  }
-
-  /**
-   * The record of a V3 message, its reply target, effect and reactions' parts and emoji kept in
-   * store.v3Facts (the messages table has no place for them). Inside the caller's transaction.
-   */
-  #remember(message: Message, idempotencyKey?: string): MessageRecord {
-    const facts = this.#store.v3Facts;
-    const id = message.id as number;
-    facts.setMessage(id, {
-      replyTo: message.replyTo ?? null,
-      effect: message.effect ?? null,
-      link: linkOf(message),
-    });
-    for (const reaction of message.reactions) {
-      if (reaction.customEmoji || (reaction.partIndex ?? 0) > 0)
-        facts.setReaction(reaction.id, {
-          partIndex: reaction.partIndex ?? 0,
-          customEmoji: reaction.customEmoji ?? null,
-        });
-    }
-    return recordOf(message, idempotencyKey);
   }
 
   async #parts(content: OutgoingContent, options: CallOptions): Promise<V3OutgoingPart[]> {
@@ -384,37 +371,6 @@ function sendOptionsOf(content: OutgoingContent) {
     ...(content.replyTo ? { replyTo: content.replyTo } : {}),
     ...(content.effect ? { effect: content.effect as { type: 'screen' | 'bubble'; name: string } } : {}),
     ...(content.preferredService ? { preferredService: content.preferredService } : {}),
-  };
-}
-
-/** A domain message as the record the reconciler writes. */
-function recordOf(message: Message, idempotencyKey?: string): MessageRecord {
-  return {
-    id: message.id as number,
-    chatId: message.chatId,
-    text: message.text,
-    sentAt: message.sentAt,
-    deliveredAt: message.deliveredAt,
-    deliveryStatus: message.state,
-    isRead: message.isRead,
-    fromMe: message.fromMe,
-    sender: message.sender,
-    attachments: message.attachments.map((a) => ({
-      id: a.id,
-      url: a.url,
-      filename: a.filename,
-      mimeType: a.mimeType,
-      size: a.size,
-    })),
-    reactions: message.reactions.map((r) => ({
-      id: r.id,
-      messageId: r.messageId,
-      kind: r.kind,
-      fromMe: r.fromMe,
-      sender: r.from,
-      at: r.at,
-    })),
-    ...(idempotencyKey ? { idempotencyKey } : {}),
   };
 }
 

@@ -1,11 +1,12 @@
+import type { ChatHealth, DeliveryFailure, LineReputation } from '../../../shared/domain.ts';
 import { parseServiceTime } from '../../../shared/time.ts';
 import type { ApiContact } from '../api/schemas.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { assertNever } from '../util.ts';
-import type { ChatRecord, LineRecord, MessageRecord } from '../store/records.ts';
-import { contactRecord } from './map.ts';
+import type { ChatRecord, LineRecord, MessageRecord, ReactionRecord } from '../store/records.ts';
+import { contactRecord } from '../api/domain-map.ts';
 import type { ListedChat } from './messaging.ts';
-import type { WebhookEvent } from './webhook-events.ts';
+import type { WebhookEvent } from '../api/webhook-events.ts';
 
 /** What applying an event could not do alone: chats whose full state must be fetched. */
 export interface ReconcileOutcome {
@@ -15,7 +16,9 @@ export interface ReconcileOutcome {
 /**
  * The one place where the service's facts enter the store — poll results, send responses and
  * webhook events alike — so a message that arrives three ways is stored once, with the newest
- * state winning (see store/merge.ts). Every call is one transaction.
+ * state winning (see store/merge.ts). Every call is one transaction. V2 webhook events come whole
+ * (`applyWebhook`); V3's applier (realtime/v3-event-applier.ts) decides their order and maps them to
+ * records, and hands them over through the `apply…` calls below the paging ones.
  */
 export class Reconciler {
   readonly #store: LocalStore;
@@ -83,6 +86,63 @@ export class Reconciler {
       this.#store.messages.moveLocal(localKey, chat.id);
       this.#store.messages.upsert([{ ...message, chatId: chat.id, idempotencyKey }]);
     });
+  }
+
+  /** A message a live event states; a delivery failure reported before it now applies to it. */
+  applyEventMessage(record: MessageRecord, received: boolean): void {
+    this.#store.transaction(() => {
+      this.#store.messages.upsert([record]);
+      if (received) this.#store.typing.clear(record.chatId);
+      // The store keeps a failed message failed whatever comes after.
+      const failure = this.#store.messages.earlyFailure(record.id);
+      if (failure) this.#store.messages.setFailure(record.id, failure);
+    });
+  }
+
+  /** The service could not deliver a message: final. One not stored yet takes it when it comes. */
+  applyFailure(messageId: number, failure: DeliveryFailure): void {
+    this.#store.transaction(() => {
+      if (!this.#store.messages.byId(messageId)) this.#store.messages.setEarlyFailure(messageId, failure);
+      this.#store.messages.setFailure(messageId, failure);
+    });
+  }
+
+  applyEdit(key: string, text: string, editedAt: number): void {
+    this.#store.transaction(() => this.#store.messages.editText(key, text, editedAt));
+  }
+
+  /** A reaction added, or removed (a `custom` one told from the others by its emoji). */
+  applyReaction(reaction: ReactionRecord, change: 'added' | 'removed'): void {
+    this.#store.transaction(() => {
+      if (change === 'added') this.#store.messages.addReaction(reaction);
+      else
+        this.#store.messages.removeReaction(
+          reaction.messageId,
+          reaction.kind,
+          reaction.fromMe,
+          reaction.sender,
+          reaction.kind === 'custom' ? (reaction.customEmoji ?? null) : null,
+        );
+    });
+  }
+
+  /** What an event states about chats (participants, a name, a chat first named); summaries kept. */
+  applyChatFacts(chats: readonly ChatRecord[]): void {
+    this.#store.transaction(() => this.#store.chats.upsert(chats));
+  }
+
+  applyChatHealth(chatId: number, health: ChatHealth): void {
+    this.#store.transaction(() => this.#store.chats.setHealth(chatId, health));
+  }
+
+  applyLineReputation(lineId: number, reputation: LineReputation): void {
+    this.#store.transaction(() => this.#store.lines.setReputation(lineId, reputation));
+  }
+
+  /** Who is typing in a chat (a group's unnamed typist is `*`); null: nobody. */
+  applyTyping(chatId: number, identifiers: readonly string[] | null): void {
+    if (identifiers === null) this.#store.typing.clear(chatId);
+    else for (const identifier of identifiers) this.#store.typing.set(chatId, identifier, true);
   }
 
   applyContacts(contacts: readonly ApiContact[]): void {

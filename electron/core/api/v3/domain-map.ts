@@ -21,11 +21,7 @@ import type {
   Reaction,
 } from '../../../../shared/domain.ts';
 import { parseServiceTime } from '../../../../shared/time.ts';
-import type {
-  v3MessageEventData,
-  v3MessageFailedData,
-  v3ReactionEventData,
-} from '../../sync/webhook-events-v3.ts';
+import type { v3MessageEventData, v3MessageFailedData, v3ReactionEventData } from './webhook-events.ts';
 import type { z } from 'zod';
 import type {
   V3Chat,

@@ -55,8 +55,15 @@ export function queueReaction(
   store.transaction(() => {
     if (operation === 'add') {
       const id = -Date.now();
-      store.messages.addReaction({ id, messageId, kind, fromMe: true, sender: '', at: Date.now() });
-      if (customEmoji !== null) store.v3Facts.setReaction(id, { partIndex: 0, customEmoji });
+      store.messages.addReaction({
+        id,
+        messageId,
+        kind,
+        fromMe: true,
+        sender: '',
+        at: Date.now(),
+        ...(customEmoji === null ? {} : { partIndex: 0, customEmoji }),
+      });
     } else {
       store.messages.removeReaction(messageId, kind, true, null, customEmoji);
     }

@@ -78,6 +78,8 @@ export function queueSendMessage(context: JobContext, input: SendInput): string 
       sender: lineOfChat(context, payload.chatId),
       idempotencyKey: key,
       attachments: optimisticAttachments(staging, payload.stagedIds),
+      replyTo: payload.options?.replyTo ?? null,
+      effect: payload.options?.effect ?? null,
     });
     store.outbox.enqueue({
       kind: 'send_message',

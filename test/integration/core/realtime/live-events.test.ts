@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat } from '../../../../shared/domain.ts';
 import type { RunningSandbox } from '../../../../sandbox/index.ts';
-import { V2_EVENT_TYPES } from '../../../../electron/core/sync/webhook-events.ts';
+import { V2_EVENT_TYPES } from '../../../../electron/core/api/webhook-events.ts';
 import { control, eventually, sandboxFor, service } from '../helpers.ts';
 import { deliveries, type LiveWorkspace, openLiveWorkspace } from './helpers.ts';
 

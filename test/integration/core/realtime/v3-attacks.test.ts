@@ -55,7 +55,7 @@ function incoming(messageId: string, text: string) {
 }
 
 const stored = (messageId: string) => {
-  const id = ws.session.store.v3Ids.find('message', messageId);
+  const id = ws.session.store.remoteIds.find('message', messageId);
   return id === undefined ? undefined : ws.session.store.messages.byId(id);
 };
 

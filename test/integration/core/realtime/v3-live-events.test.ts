@@ -16,11 +16,11 @@ let group: Chat;
 
 const store = () => ws.session.store;
 const chatOf = (v3ChatId: string) => {
-  const id = store().v3Ids.find('chat', v3ChatId);
+  const id = store().remoteIds.find('chat', v3ChatId);
   return id === undefined ? undefined : store().chats.get(id);
 };
 const messageOf = (v3MessageId: string): Message | undefined => {
-  const id = store().v3Ids.find('message', v3MessageId);
+  const id = store().remoteIds.find('message', v3MessageId);
   return id === undefined ? undefined : store().messages.byId(id);
 };
 const customerOf = (c: Chat) => c.handles.find((h) => !h.isMe)?.identifier as string;
@@ -118,7 +118,10 @@ describe('V3 live events reach the store', () => {
     });
     const reaction = await eventually(() => messageOf(v3_message_id)?.reactions[0], 'reaction stored');
     expect(reaction).toMatchObject({ kind: 'custom', fromMe: false, from: customerOf(chat) });
-    expect(store().v3Facts.reaction(reaction.id)).toEqual({ partIndex: 0, customEmoji: '🦊' });
+    expect({ partIndex: reaction.partIndex, customEmoji: reaction.customEmoji }).toEqual({
+      partIndex: 0,
+      customEmoji: '🦊',
+    });
     await control(sandbox, 'POST', '/inbound/reaction', {
       message_id: v3_message_id,
       type: 'custom',
@@ -179,20 +182,17 @@ describe('V3 live events reach the store', () => {
     const line = state.orgs[0]?.lines.find((l) => l.phone_number === number);
     await control(sandbox, 'PUT', `/lines/${line?.id}/reputation`, { reputation: 'AT_RISK' });
     await eventually(
-      () => store().v3Facts.lineReputation(chat.lineId)?.status === 'AT_RISK',
+      () => store().lines.reputation(chat.lineId)?.status === 'AT_RISK',
       'reputation recorded',
     );
     await control(sandbox, 'PUT', `/lines/${line?.id}/reputation`, { reputation: 'HEALTHY' });
-    await eventually(
-      () => store().v3Facts.lineReputation(chat.lineId)?.status === 'HEALTHY',
-      'reputation back',
-    );
+    await eventually(() => store().lines.reputation(chat.lineId)?.status === 'HEALTHY', 'reputation back');
   });
 
   it('a message event carries the chat’s health', async () => {
     await control(sandbox, 'PUT', `/chats/${chat.v3ChatId}/health`, { status: 'AT_RISK' });
     await inbound('health check');
-    await eventually(() => store().v3Facts.chatHealth(chat.id)?.status === 'AT_RISK', 'health recorded');
+    await eventually(() => store().chats.health(chat.id)?.status === 'AT_RISK', 'health recorded');
     await control(sandbox, 'PUT', `/chats/${chat.v3ChatId}/health`, { status: 'HEALTHY' });
   });
 

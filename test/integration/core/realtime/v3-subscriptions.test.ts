@@ -52,7 +52,7 @@ async function deliveryArrives(): Promise<void> {
     chat_id: chat?.v3ChatId,
     text: `through the kept subscription ${Date.now()}`,
   });
-  await eventually(() => ws.session.store.v3Ids.find('message', v3_message_id) !== undefined, 'applied');
+  await eventually(() => ws.session.store.remoteIds.find('message', v3_message_id) !== undefined, 'applied');
 }
 
 describe('the V3 webhook subscription', () => {

@@ -17,7 +17,7 @@ describe('a V3 send that fails after it was accepted, seen by polling', () => {
   let dir: ReturnType<typeof tempDir>;
   let session: WorkspaceSession;
 
-  const v3IdOf = (chat: Chat): string => session.store.v3Ids.v3Id('chat', chat.id) as string;
+  const v3IdOf = (chat: Chat): string => session.store.remoteIds.remoteId('chat', chat.id) as string;
   const chatOn = (service: string): Chat => {
     const chat = session.store.chats.list().find((c) => c.service === service && !c.isGroup);
     if (!chat) throw new Error(`no direct ${service} chat`);
@@ -114,7 +114,7 @@ describe('a V3 send that fails after it was accepted, seen by polling', () => {
     session.sync.syncNow();
     await eventually(() => (session.sync.status.lastSyncedAt ?? 0) > before, 'a later poll');
     await eventually(
-      () => (session.store.v3Facts.chatHealth(chat.id)?.status === 'OPTED_OUT' ? true : undefined),
+      () => (session.store.chats.health(chat.id)?.status === 'OPTED_OUT' ? true : undefined),
       'the opt-out synced',
     );
 

@@ -31,7 +31,7 @@ describe('V3 facts and send options through a V3 workspace session', () => {
   const attempts: TimedAttempt[] = [];
 
   const v3IdOf = (chat: Chat): string => {
-    const id = session.store.v3Ids.v3Id('chat', chat.id);
+    const id = session.store.remoteIds.remoteId('chat', chat.id);
     if (!id) throw new Error(`chat ${chat.id} has no V3 id`);
     return id;
   };

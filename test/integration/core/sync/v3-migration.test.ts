@@ -79,7 +79,7 @@ describe('moving a populated workspace from V2 to V3', () => {
         sandbox,
         `/chats/${chatId}/migrate_to_v3`,
       );
-      expect(session.store.v3Ids.v3Id('chat', chatId)).toBe(data.v3_chat_id);
+      expect(session.store.remoteIds.remoteId('chat', chatId)).toBe(data.v3_chat_id);
     }
   });
 
@@ -127,8 +127,8 @@ describe('moving a populated workspace from V2 to V3', () => {
     expect(texts.filter((t) => t === 'Sent under V3')).toHaveLength(1);
     expect(texts.filter((t) => t === 'Sent under V2')).toHaveLength(1);
     expect(texts).toHaveLength((before.chats.get(chatId)?.messages ?? 0) + 2);
-    expect(await v3Copies(sandbox, session.store.v3Ids.v3Id('chat', chatId) as string, 'Sent under V3')).toBe(
-      1,
-    );
+    expect(
+      await v3Copies(sandbox, session.store.remoteIds.remoteId('chat', chatId) as string, 'Sent under V3'),
+    ).toBe(1);
   });
 });

@@ -12,7 +12,7 @@ describe('a V3 workspace session against the sandbox', () => {
   const attempts: TimedAttempt[] = [];
 
   const v3IdOf = (chat: Chat): string => {
-    const id = session.store.v3Ids.v3Id('chat', chat.id);
+    const id = session.store.remoteIds.remoteId('chat', chat.id);
     if (!id) throw new Error(`chat ${chat.id} has no V3 id`);
     return id;
   };
@@ -225,12 +225,12 @@ describe('a V3 workspace session against the sandbox', () => {
       const m = session.store.messages.get(messageKey);
       return m && m.chatId !== chatId && (m.id ?? 0) > 0 ? m : undefined;
     }, 'the real chat');
-    const v3ChatId = session.store.v3Ids.v3Id('chat', created.chatId) as string;
+    const v3ChatId = session.store.remoteIds.remoteId('chat', created.chatId) as string;
     expect(await v3Copies(sandbox, v3ChatId, 'Hello from Parley over V3')).toBe(1);
 
     session.outbox.edit(messageKey, 'Hello from Parley (edited)');
     await eventually(() => session.outbox.idle, 'the edit sent');
-    const v3MessageId = session.store.v3Ids.v3Id('message', created.id as number) as string;
+    const v3MessageId = session.store.remoteIds.remoteId('message', created.id as number) as string;
     const edited = await serviceV3<{ parts: Array<{ value?: string }> }>(sandbox, `/messages/${v3MessageId}`);
     expect(edited.parts[0]?.value).toBe('Hello from Parley (edited)');
 

@@ -6,7 +6,7 @@ import { InboxProcessor } from '../../../../electron/core/realtime/inbox-process
 import { ReceiptBatcher } from '../../../../electron/core/realtime/receipt-batcher.ts';
 import { LocalStore } from '../../../../electron/core/store/local-store.ts';
 import { Reconciler } from '../../../../electron/core/sync/reconciler.ts';
-import { parseWebhookEvent } from '../../../../electron/core/sync/webhook-events.ts';
+import { parseWebhookEvent } from '../../../../electron/core/api/webhook-events.ts';
 
 const LINE = '+14155550100';
 const CUSTOMER = '+14155550101';

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { WebhookEventApplier } from '../../../../electron/core/realtime/event-applier.ts';
 import { LocalStore } from '../../../../electron/core/store/local-store.ts';
 import { Reconciler } from '../../../../electron/core/sync/reconciler.ts';
-import { parseV3WebhookEvent } from '../../../../electron/core/sync/webhook-events-v3.ts';
+import { parseV3WebhookEvent } from '../../../../electron/core/api/v3/webhook-events.ts';
 
 const LINE = '+14155550100';
 const CUSTOMER = '+14155550101';
@@ -38,12 +38,12 @@ function message(type: string, id: string, extra: Record<string, unknown> = {}) 
   });
 }
 
-const chatId = () => store.v3Ids.chat(CHAT);
-const stored = (v3Id: string) => store.messages.byId(store.v3Ids.message(v3Id));
+const chatId = () => store.remoteIds.chat(CHAT);
+const stored = (v3Id: string) => store.messages.byId(store.remoteIds.message(v3Id));
 
 beforeEach(() => {
   store = new LocalStore(':memory:');
-  applier = new WebhookEventApplier(store, new Reconciler(store), store.v3Ids);
+  applier = new WebhookEventApplier(store, new Reconciler(store), store.remoteIds);
   store.lines.upsert({
     id: 1,
     phoneNumber: LINE,
@@ -116,7 +116,10 @@ describe('V3 events mapped to the store', () => {
     apply(event('reaction.added', data));
     const [reaction] = stored('m-4')?.reactions ?? [];
     expect(reaction).toMatchObject({ kind: 'custom', from: CUSTOMER });
-    expect(store.v3Facts.reaction(reaction?.id as number)).toEqual({ partIndex: 0, customEmoji: '🦊' });
+    expect({ partIndex: reaction?.partIndex, customEmoji: reaction?.customEmoji }).toEqual({
+      partIndex: 0,
+      customEmoji: '🦊',
+    });
     apply(event('reaction.removed', { ...data, reacted_at: '2026-11-21T12:02:00Z' }));
     expect(stored('m-4')?.reactions).toEqual([]);
   });
@@ -129,7 +132,7 @@ describe('V3 events mapped to the store', () => {
         changed_at: '2026-11-21T12:00:00Z',
       }),
     );
-    expect(store.v3Facts.lineReputation(1)).toEqual({ status: 'AT_RISK', docUrl: null });
+    expect(store.lines.reputation(1)).toEqual({ status: 'AT_RISK', docUrl: null });
     apply(
       message('message.received', 'm-5', {
         chat: {
@@ -140,7 +143,7 @@ describe('V3 events mapped to the store', () => {
         },
       }),
     );
-    expect(store.v3Facts.chatHealth(chatId())?.status).toBe('CRITICAL');
+    expect(store.chats.health(chatId())?.status).toBe('CRITICAL');
   });
 
   it('unknown event types and group icon events change nothing', () => {
@@ -210,6 +213,6 @@ describe('V3 events in any order converge', () => {
       event('phone_number.status_updated', { phone_number: LINE, status: s, changed_at: at });
     apply(status('CRITICAL', '2026-11-21T12:10:00Z'));
     apply(status('HEALTHY', '2026-11-21T12:09:00Z'));
-    expect(store.v3Facts.lineReputation(1)?.status).toBe('CRITICAL');
+    expect(store.lines.reputation(1)?.status).toBe('CRITICAL');
   });
 });

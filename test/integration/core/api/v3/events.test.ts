@@ -15,7 +15,7 @@ import { verifyV3Webhook } from '../../../../../electron/core/realtime/v3-signat
 import {
   parseV3WebhookEvent,
   type V3WebhookEvent,
-} from '../../../../../electron/core/sync/webhook-events-v3.ts';
+} from '../../../../../electron/core/api/v3/webhook-events.ts';
 import { firstLineV3, freshCustomer, startTestSandbox, type TestSandbox, v3TestClient } from './helpers.ts';
 
 interface Delivery {

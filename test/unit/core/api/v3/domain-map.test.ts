@@ -13,7 +13,7 @@ import {
   v3MessageSchema,
   v3PhoneNumberSchema,
 } from '../../../../../electron/core/api/v3/schemas.ts';
-import { parseV3WebhookEvent } from '../../../../../electron/core/sync/webhook-events-v3.ts';
+import { parseV3WebhookEvent } from '../../../../../electron/core/api/v3/webhook-events.ts';
 import { deliveryFailureInfo } from '../../../../../shared/delivery-failures.ts';
 import { chatBody, CUSTOMER, LINE, messageBody } from './fixtures.ts';
 

@@ -7,7 +7,7 @@ import type {
   ApiMessage,
   ApiPhoneNumber,
   ApiReaction,
-} from '../api/schemas.ts';
+} from './schemas.ts';
 import type {
   AttachmentRecord,
   ChatRecord,

@@ -4,7 +4,7 @@
  * unknown fields ignored, unknown event types kept as `unknown` (acknowledged, not applied).
  */
 import { z } from 'zod';
-import { attachmentSchema, contactSchema, idSchema } from '../api/schemas.ts';
+import { attachmentSchema, contactSchema, idSchema } from './schemas.ts';
 
 const text = z
   .string()

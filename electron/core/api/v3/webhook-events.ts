@@ -13,7 +13,7 @@ import {
   v3PartSchema,
   v3ReplyToSchema,
   v3ServiceSchema,
-} from '../api/v3/schemas.ts';
+} from './schemas.ts';
 
 const text = z
   .string()

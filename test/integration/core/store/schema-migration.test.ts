@@ -1,0 +1,96 @@
+/**
+ * Migration 11 carries a workspace's V3 facts from the side tables (`v3_facts`, `v3_ids`) into the
+ * model's own columns, and loses nothing: a V2 and a V3 workspace at schema 9 — each filled by a real
+ * first sync against the sandbox and an agent's use (a threaded reply with an effect, a custom emoji
+ * reaction, chat health, line reputation, a failed send, a send still queued with its reply target) —
+ * open at the current schema and read exactly as the store at schema 9 read them: every line, every
+ * chat, every timeline. The databases and what schema 9 read from them are in `schema-9/`, built by
+ * `schema-9/build.ts` at commit 98e2bbc (the code of schema 9).
+ */
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LocalStore } from '../../../../electron/core/store/local-store.ts';
+import { MIGRATIONS } from '../../../../electron/core/store/migrations.ts';
+import type { ApiVersion, Chat, Line, Message } from '../../../../shared/domain.ts';
+import { tempDir } from '../helpers.ts';
+import { inspectStore } from '../../store-inspector.ts';
+
+interface ReadAtSchema9 {
+  schemaVersion: number;
+  lines: Line[];
+  chats: Chat[];
+  timelines: Record<string, Message[]>;
+}
+
+const fixtures = join(import.meta.dirname, 'schema-9');
+const dirs: Array<{ remove(): void }> = [];
+
+/** A copy of the schema-9 workspace, opened by the current store, and what schema 9 read from it. */
+function workspaceAtSchema9(apiVersion: ApiVersion): { store: LocalStore; before: ReadAtSchema9 } {
+  const dir = tempDir();
+  dirs.push(dir);
+  const path = join(dir.path, 'workspace.db');
+  copyFileSync(join(fixtures, `${apiVersion}.db`), path);
+  const before = JSON.parse(readFileSync(join(fixtures, `${apiVersion}.json`), 'utf8')) as ReadAtSchema9;
+  return { store: new LocalStore(path, { apiVersion }), before };
+}
+
+afterEach(() => {
+  for (const dir of dirs.splice(0)) dir.remove();
+});
+
+describe.each(['v2', 'v3'] as const)('a %s workspace at schema 9, opened now', (apiVersion) => {
+  it('reads every line, chat and timeline as schema 9 did', () => {
+    const { store, before } = workspaceAtSchema9(apiVersion);
+    expect(before.schemaVersion).toBe(9);
+    expect(store.schemaVersion).toBe(MIGRATIONS.length);
+    expect(store.lines.list()).toEqual(before.lines);
+    expect(store.chats.list()).toEqual(before.chats);
+    const timelines = Object.fromEntries(
+      store.chats.list().map((chat) => [chat.id, store.messages.page(chat.id, { limit: 10_000 })]),
+    );
+    expect(timelines).toEqual(before.timelines);
+    store.close();
+  });
+
+  it('keeps the side tables no more', () => {
+    const { store } = workspaceAtSchema9(apiVersion);
+    const tables = inspectStore(store, (db) =>
+      db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").map((t) => t.name),
+    );
+    store.close();
+    expect(tables).not.toContain('v3_facts');
+    expect(tables).not.toContain('v3_ids');
+    expect(tables).toContain('remote_ids');
+  });
+});
+
+describe('what a V3 workspace at schema 9 held beyond its timelines', () => {
+  it('the V3 facts the timelines show are there: replies, effects, custom emoji, health, reputation', () => {
+    const { before } = workspaceAtSchema9('v3');
+    const messages = Object.values(before.timelines).flat();
+    expect(messages.some((m) => m.id !== null && m.replyTo && m.effect)).toBe(true);
+    expect(messages.some((m) => m.id === null && m.replyTo)).toBe(true);
+    expect(messages.some((m) => m.reactions.some((r) => r.customEmoji === '🦄'))).toBe(true);
+    expect(before.chats.some((c) => c.health?.status === 'AT_RISK')).toBe(true);
+    expect(before.lines.some((l) => l.reputation?.status === 'AT_RISK' && l.v3Id)).toBe(true);
+  });
+
+  it('a delivery failure reported before its message is still waiting for it', () => {
+    const { store } = workspaceAtSchema9('v3');
+    expect(store.messages.earlyFailure(2 ** 41)).toEqual({ code: '3007', reason: 'Recipient unreachable' });
+    store.close();
+  });
+
+  it('a message first seen through V3 keeps its local id: the same V3 id gives the same id', () => {
+    const { store, before } = workspaceAtSchema9('v3');
+    const message = Object.values(before.timelines)
+      .flat()
+      .find((m) => m.v3Id) as Message;
+    expect(store.remoteIds.message(message.v3Id as string)).toBe(message.id);
+    const chat = before.chats.find((c) => c.v3ChatId) as Chat;
+    expect(store.remoteIds.chat(chat.v3ChatId as string)).toBe(chat.id);
+    store.close();
+  });
+});
