@@ -164,7 +164,7 @@ describe('every way a message leaves, to a customer who opted out (V3)', () => {
     const canned = await w.parley.canned.save({ title: 'Directions', body: 'We are at 12 Main St.' });
 
     // When the customer opts out, a send already queued is refused by the service, and the app learns it
-    const v3ChatId = w.session.store.v3Ids.v3Id('chat', w.chat.id) as string;
+    const v3ChatId = w.session.store.remoteIds.remoteId('chat', w.chat.id) as string;
     await control(sandbox, 'PUT', `/chats/${v3ChatId}/health`, { status: 'OPTED_OUT' });
     const failed = await failedSend(w, { text: 'Are you still there?' });
     w.session.sync.syncNow();

@@ -46,11 +46,21 @@ describe.each(['v2', 'v3'] as const)('a %s workspace at schema 9, opened now', (
     expect(before.schemaVersion).toBe(9);
     expect(store.schemaVersion).toBe(MIGRATIONS.length);
     expect(store.lines.list()).toEqual(before.lines);
-    expect(store.chats.list()).toEqual(before.chats);
     const timelines = Object.fromEntries(
       store.chats.list().map((chat) => [chat.id, store.messages.page(chat.id, { limit: 10_000 })]),
     );
     expect(timelines).toEqual(before.timelines);
+    if (apiVersion === 'v2') expect(store.chats.list()).toEqual(before.chats);
+    else {
+      // One thing a V3 chat reads as differently, on purpose (issue #20): its message count, once 0
+      // for every chat, is what the store holds once its whole history is stored (else none).
+      const uncounted = (chats: readonly Chat[]) => chats.map(({ messageCount: _, ...chat }) => chat);
+      expect(uncounted(store.chats.list())).toEqual(uncounted(before.chats));
+      for (const chat of store.chats.list()) {
+        const onService = timelines[chat.id]!.filter((m) => m.id !== null).length;
+        if (chat.messageCount !== null) expect(chat.messageCount).toBe(onService);
+      }
+    }
     store.close();
   });
 

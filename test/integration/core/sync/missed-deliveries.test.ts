@@ -81,7 +81,7 @@ describe.each(['v2', 'v3'] as const)('%s: a missed customer message is filled in
 
   /** The message as this workspace stores it (V3 names it by its UUID). */
   function stored(message: Inbound) {
-    const id = version === 'v3' ? store().v3Ids.find('message', message.v3_message_id) : message.data.id;
+    const id = version === 'v3' ? store().remoteIds.find('message', message.v3_message_id) : message.data.id;
     return id === undefined ? undefined : store().messages.byId(id);
   }
 
