@@ -85,9 +85,7 @@ export function resetWorkspaceData(): void {
     reveal: null,
     newChatPrefill: null,
   });
-  const v3 = useV3Store.getState();
-  for (const chatId of Object.keys(v3.composer)) v3.resetComposer(Number(chatId));
-  v3.setThread(null);
+  useV3Store.getState().setThread(null);
   releaseKeptImages();
   for (const forget of moduleForgetters) forget();
 }

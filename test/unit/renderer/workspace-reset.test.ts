@@ -67,7 +67,7 @@ describe('a workspace switch', () => {
     getState().setSelectedChatId(1000);
     getState().patchTimeline(1000, { status: 'ready' });
     getState().mergeTimeline(1000, [message({ chatId: 1000 })]);
-    useV3Store.getState().patchComposer(1000, { effect: { type: 'bubble', name: 'slam' } });
+    getState().patchDraft(1000, { effect: { type: 'bubble', name: 'slam' } });
     useV3Store.getState().setThread({ chatId: 1000, key: 'm1', status: 'ready', messages: [], error: null });
 
     // When the workspace is switched
@@ -78,7 +78,7 @@ describe('a workspace switch', () => {
     expect(getState().chatIds).toEqual([]);
     expect(getState().selectedChatId).toBeNull();
     expect(getState().timelines).toEqual({});
-    expect(useV3Store.getState().composer).toEqual({});
+    expect(getState().drafts).toEqual({});
     expect(useV3Store.getState().thread).toBeNull();
   });
 
