@@ -18,6 +18,7 @@ import {
   MAX_MESSAGE_CHARS,
   MAX_NOTE_CHARS,
 } from './limits.ts';
+import { EMPTY_MESSAGE, isSendable } from '../message-rules.ts';
 import { CLOCK_TIME, MAX_UNDO_SECONDS } from '../schedule.ts';
 import type {
   ApiVersionCheck,
@@ -289,7 +290,17 @@ export const methods = {
         /** V3: the service to try first; absent lets the service choose (auto). */
         preferredService: z.enum(PREFERRED_SERVICES).optional(),
       })
-      .strict(),
+      .strict()
+      // The outbox's door checks this too (every way out passes it); here it is the same rule in the
+      // same words, so a malformed call is refused before it reaches a handler.
+      .refine(
+        (input) =>
+          isSendable({
+            text: input.text,
+            attachmentCount: input.stagedIds.length + input.attachmentUrls.length,
+          }),
+        { message: EMPTY_MESSAGE, path: ['text'] },
+      ),
   )<{ key: string }>(),
   /**
    * V3: a thread from the local store: its originating message, then its replies, oldest first (any

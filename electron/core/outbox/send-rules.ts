@@ -37,13 +37,9 @@ export class NotSendableAgain extends SendRefused {
   }
 }
 
-/**
- * A message needs some text or an attachment. Worded as the contract words a field it refuses
- * (`text: …`), since the composer's send met this rule there before the door existed.
- */
+/** A message needs some text or an attachment: the contract's rule, in the contract's words. */
 export function refuseEmpty(text: string, attachmentCount: number): void {
-  if (!isSendable({ text, attachmentCount }))
-    throw new SendRefused('invalid_input', `text: ${EMPTY_MESSAGE}`, 'text');
+  if (!isSendable({ text, attachmentCount })) throw new SendRefused('invalid_input', EMPTY_MESSAGE, 'text');
 }
 
 /** An opted-out chat takes nothing more: the recipient asked not to be messaged. */

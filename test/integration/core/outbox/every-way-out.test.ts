@@ -24,7 +24,7 @@ const OPTED_OUT: BridgeErrorShape = {
 };
 const EMPTY: BridgeErrorShape = {
   code: 'invalid_input',
-  message: 'text: Type a message or add an attachment',
+  message: 'Type a message or add an attachment',
   retryable: false,
   field: 'text',
 };
