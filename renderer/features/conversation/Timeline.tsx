@@ -3,7 +3,14 @@ import { forwardRef, useCallback, useEffect, useMemo, useRef, useState, type HTM
 import { Virtuoso, type FlatIndexLocationWithAlign, type VirtuosoHandle } from 'react-virtuoso';
 import type { Attachment, Message, ReactionKind } from '../../../shared/domain.ts';
 import { inlineMediaType } from '../../../shared/contract/media.ts';
-import { attachmentSrc, bridgeHost, isStagedAttachment, parley, resourceUrls } from '../../bridge/parley.ts';
+import {
+  attachmentSrc,
+  bridgeHost,
+  isStagedAttachment,
+  parley,
+  resourceUrls,
+  thumbnailSrc,
+} from '../../bridge/parley.ts';
 import {
   copyText,
   deleteMessage,
@@ -220,6 +227,7 @@ export function Timeline({ chatId }: { chatId: number }) {
   const handlers = useMemo<MessageHandlers>(
     () => ({
       srcOf: attachmentSrc,
+      thumbnailOf: thumbnailSrc,
       onView: (a, kind) =>
         getState().setViewer({
           url: attachmentSrc(a),
