@@ -117,6 +117,31 @@ test('a file of a type the service refuses is refused, and nothing is sent', asy
   expect((await parley.messagesOnService(chat.id)).length).toBe(before);
 });
 
+/** A customer's files on the newest message of a chat, as the service stated them (arranged in the store). */
+function attachToNewest(
+  parley: Parley,
+  chatId: number,
+  files: Array<{ id: string; url: string; filename: string; mimeType: string; size: number }>,
+): void {
+  arrangeStore(parley.host.core.session.store, (db) => {
+    const newest = db.get<{ key: string }>(
+      'SELECT key FROM messages WHERE chat_id = ? ORDER BY sent_at DESC LIMIT 1',
+      chatId,
+    );
+    for (const file of files)
+      db.run(
+        'INSERT INTO attachments (id, message_key, position, url, filename, mime_type, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        file.id,
+        newest!.key,
+        0,
+        file.url,
+        file.filename,
+        file.mimeType,
+        file.size,
+      );
+  });
+}
+
 test('a sent photo is never fetched from a URL that is not there: no 404, no console error', async ({
   page,
   parley,
@@ -184,25 +209,22 @@ test('a customer’s SVG or script shows as a file card whose Open downloads it,
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
   const filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
   const { chat, title } = await parley.pickChat((c) => c.service === 'iMessage' && !c.isGroup);
-  arrangeStore(parley.host.core.session.store, (db) => {
-    const newest = db.get<{ key: string }>(
-      'SELECT key FROM messages WHERE chat_id = ? ORDER BY sent_at DESC LIMIT 1',
-      chat.id,
-    );
-    const attach = (id: string, filename: string, mimeType: string) =>
-      db.run(
-        'INSERT INTO attachments (id, message_key, position, url, filename, mime_type, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        id,
-        newest!.key,
-        0,
-        `${filesUrl}/${filename}`,
-        filename,
-        mimeType,
-        100,
-      );
-    attach('hostile-svg', 'logo.svg', 'image/svg+xml; charset=utf-8');
-    attach('hostile-js', 'helper.js', 'text/javascript');
-  });
+  attachToNewest(parley, chat.id, [
+    {
+      id: 'hostile-svg',
+      url: `${filesUrl}/logo.svg`,
+      filename: 'logo.svg',
+      mimeType: 'image/svg+xml; charset=utf-8',
+      size: 100,
+    },
+    {
+      id: 'hostile-js',
+      url: `${filesUrl}/helper.js`,
+      filename: 'helper.js',
+      mimeType: 'text/javascript',
+      size: 100,
+    },
+  ]);
 
   try {
     await openInbox(page, parley);
@@ -243,22 +265,15 @@ test('a customer’s phone photo: the bubble draws its thumbnail, the viewer the
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
   const filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
   const { chat, title } = await parley.pickChat((c) => c.service === 'iMessage' && !c.isGroup);
-  arrangeStore(parley.host.core.session.store, (db) => {
-    const newest = db.get<{ key: string }>(
-      'SELECT key FROM messages WHERE chat_id = ? ORDER BY sent_at DESC LIMIT 1',
-      chat.id,
-    );
-    db.run(
-      'INSERT INTO attachments (id, message_key, position, url, filename, mime_type, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      'phone-photo',
-      newest!.key,
-      0,
-      `${filesUrl}/IMG_0042.JPG`,
-      'IMG_0042.JPG',
-      'image/jpeg',
-      photo.length,
-    );
-  });
+  attachToNewest(parley, chat.id, [
+    {
+      id: 'phone-photo',
+      url: `${filesUrl}/IMG_0042.JPG`,
+      filename: 'IMG_0042.JPG',
+      mimeType: 'image/jpeg',
+      size: photo.length,
+    },
+  ]);
   const natural = (img: HTMLImageElement) => (img.complete ? [img.naturalWidth, img.naturalHeight] : null);
 
   try {
