@@ -186,6 +186,7 @@ async function start(): Promise<void> {
     createAppProtocolHandler({
       rendererDir: join(app.getAppPath(), 'dist', 'renderer'),
       attachment: (id) => running.attachmentFile(id),
+      thumbnail: (id) => running.attachmentThumbnail(id),
       staged: (id) => {
         try {
           return running.session.staging.get(id);

@@ -30,6 +30,13 @@ export const NODE_COMPILE_CACHE = join(root, 'node_modules', '.cache', 'node-com
  */
 export const HOST_NODE_FLAGS = ['--max-semi-space-size=2'];
 
+/**
+ * Environment of the browser host's process. glibc gives each thread that allocates its own malloc
+ * arena and keeps what it freed there; the core's thumbnails (sharp, on libuv's worker threads) left
+ * about 44 MB so held after a few photos, two arenas 6 MB (`MALLOC_ARENA_MAX`; ignored elsewhere).
+ */
+export const HOST_NODE_ENV = { MALLOC_ARENA_MAX: '2' };
+
 /** The Electron executable if it is really there, else undefined. Never downloads anything. */
 export function electronBinary(): string | undefined {
   let packageDir: string;
@@ -85,6 +92,7 @@ function main(): void {
     process.execPath,
     [...HOST_NODE_FLAGS, join(root, 'electron', 'browser-host.ts'), ...noOpen, ...extra],
     {
+      ...HOST_NODE_ENV,
       ...process.env,
       NODE_COMPILE_CACHE: process.env['NODE_COMPILE_CACHE'] ?? NODE_COMPILE_CACHE,
     },

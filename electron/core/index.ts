@@ -10,6 +10,7 @@ export type { DispatchResult } from './app/dispatch.ts';
 export { toBridgeError, UserFacingError } from './app/errors.ts';
 export { safeExternalUrl } from './app/external-links.ts';
 export { MAX_ATTACHMENT_BYTES } from './api/limits.ts';
+export type { LocalAttachment } from './attachments/attachment-cache.ts';
 export type { Staging } from './outbox/staging.ts';
 export {
   FileSettingsStore,

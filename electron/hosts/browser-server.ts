@@ -9,7 +9,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventName, Events } from '../../shared/contract/events.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_BRIDGE_FRAME_BYTES } from '../../shared/contract/limits.ts';
 import { stagedView } from '../../shared/contract/staged.ts';
-import type { AppCore } from '../core/index.ts';
+import type { AppCore, LocalAttachment } from '../core/index.ts';
 import { createLogger } from '../core/log/logger.ts';
 import { userFileHeaders } from './user-files.ts';
 
@@ -219,24 +219,29 @@ export async function startBrowserServer(
     }
   });
 
-  const serveFile = async (
-    reply: FastifyReply,
-    file: { path: string; mimeType: string; filename: string } | undefined,
-  ) => {
+  const serveFile = async (reply: FastifyReply, file: LocalAttachment | undefined) => {
     if (!file) return plainStatus(reply, 404, {});
     // A customer's file is never a document of this origin: see user-files.ts.
     reply.headers(userFileHeaders(file));
     return reply.send(createReadStream(file.path));
   };
 
-  app.get('/attachments/:id', async (request, reply) => {
-    const { id } = request.params as { id: string };
-    try {
-      return await serveFile(reply, await (await ready).attachmentFile(id));
-    } catch (error) {
-      return reply.status(502).send((await bridgeSupport()).toBridgeError(error));
-    }
-  });
+  // A received attachment, and what the timeline draws of it (its display-size thumbnail, or the
+  // file itself when it has none): both customers' files, served alike.
+  const attachmentRoute = (
+    path: string,
+    pick: (core: AppCore, id: string) => Promise<LocalAttachment | undefined>,
+  ) =>
+    app.get(path, async (request, reply) => {
+      const { id } = request.params as { id: string };
+      try {
+        return await serveFile(reply, await pick(await ready, id));
+      } catch (error) {
+        return reply.status(502).send((await bridgeSupport()).toBridgeError(error));
+      }
+    });
+  attachmentRoute('/attachments/:id', (core, id) => core.attachmentFile(id));
+  attachmentRoute('/thumbnails/:id', (core, id) => core.attachmentThumbnail(id));
 
   app.get('/staged/:id', async (request, reply) => {
     const { id } = request.params as { id: string };

@@ -1,6 +1,6 @@
 /**
  * What the views may know of the bridge without calling the core: the addresses of app-owned
- * resources (attachments, staged files' previews). Everything that
+ * resources (attachments, their thumbnails, staged files' previews). Everything that
  * calls the core is an action in this folder.
  */
-export { attachmentSrc, previewUrl } from '../bridge/parley.ts';
+export { attachmentSrc, previewUrl, thumbnailSrc } from '../bridge/parley.ts';

@@ -22,6 +22,7 @@ function create(): {
       transport,
       urls: {
         attachment: (id) => `parley://attachments/${encodeURIComponent(id)}`,
+        thumbnail: (id) => `parley://thumbnails/${encodeURIComponent(id)}`,
         staged: (id) => `parley://staged/${encodeURIComponent(id)}`,
       },
       host: 'electron',
@@ -35,6 +36,7 @@ function create(): {
     transport,
     urls: {
       attachment: (id) => `/attachments/${encodeURIComponent(id)}`,
+      thumbnail: (id) => `/thumbnails/${encodeURIComponent(id)}`,
       staged: (id) => `/staged/${encodeURIComponent(id)}`,
     },
     host: 'browser',
@@ -98,8 +100,20 @@ export function previewUrl(coreUrl: string): string {
  * accepted yet) under its staged URL, a received or sent one under its attachment id.
  */
 export function attachmentSrc(attachment: Pick<Attachment, 'id' | 'url'>): string {
+  return servedAt(attachment, resourceUrls.attachment);
+}
+
+/**
+ * What a bubble draws of an attachment: the core's display-size thumbnail of a received photo (the
+ * viewer loads the original from attachmentSrc), a staged file as it is.
+ */
+export function thumbnailSrc(attachment: Pick<Attachment, 'id' | 'url'>): string {
+  return servedAt(attachment, resourceUrls.thumbnail);
+}
+
+function servedAt(attachment: Pick<Attachment, 'id' | 'url'>, byId: (id: string) => string): string {
   const stagedId = stagedIdOf(attachment.url);
-  return stagedId === null ? resourceUrls.attachment(attachment.id) : resourceUrls.staged(stagedId);
+  return stagedId === null ? byId(attachment.id) : resourceUrls.staged(stagedId);
 }
 
 /** Whether an attachment is still only a staged file of this app (nothing to open or save yet). */

@@ -27,6 +27,8 @@ declare global {
 /** Where app-owned resources (received attachments, staged previews) are served from. */
 export interface ResourceUrls {
   attachment(id: string): string;
+  /** What the timeline draws of an attachment: its display-size thumbnail (or the file itself). */
+  thumbnail(id: string): string;
   staged(id: string): string;
 }
 

@@ -17,6 +17,8 @@ import { keepImage } from '../lib/image-keepalive.ts';
 export interface AttachmentActions {
   /** The URL the app serves this attachment from. */
   srcOf(attachment: Attachment): string;
+  /** What the bubble draws of a photo: its display-size thumbnail (the viewer opens srcOf). */
+  thumbnailOf(attachment: Attachment): string;
   onView(attachment: Attachment, kind: 'image' | 'video'): void;
   /** Rejects with the reason (in words) when the file cannot be had. */
   onOpen(attachment: Attachment, save: boolean): Promise<void>;
@@ -34,10 +36,11 @@ export function AttachmentView({
   actions: AttachmentActions;
 }) {
   const [broken, setBroken] = useState(false);
-  const src = actions.srcOf(attachment);
   // Judged by the base type the hosts serve inline (an SVG or a typed-up document is a file card).
   const media = inlineMediaType(attachment.mimeType);
   if (media && isInlineImage(media) && !broken) {
+    // The box is fixed (260 × 195, cropped to cover), so nothing moves when the thumbnail arrives.
+    const src = actions.thumbnailOf(attachment);
     return (
       <button
         type="button"
@@ -57,6 +60,7 @@ export function AttachmentView({
     );
   }
   if (media && isInlineVideo(media) && !broken) {
+    const src = actions.srcOf(attachment);
     return (
       <div className="attachment-media is-video">
         <video

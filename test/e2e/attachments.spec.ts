@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Page } from '@playwright/test';
+import sharp from 'sharp';
 import { expect, openInbox, test, type Parley } from './support/parley.ts';
 import { dropFiles, pasteFiles, png } from './support/files.ts';
 import { bubble, bubbles, composer, conversation, openChat, timeline } from './support/screen.ts';
@@ -119,6 +120,31 @@ test('a file of a type the service refuses is refused, and nothing is sent', asy
   expect((await parley.messagesOnService(chat.id)).length).toBe(before);
 });
 
+/** A customer's files on the newest message of a chat, as the service stated them (arranged in the store). */
+function attachToNewest(
+  parley: Parley,
+  chatId: number,
+  files: Array<{ id: string; url: string; filename: string; mimeType: string; size: number }>,
+): void {
+  arrangeStore(parley.host.core.session.store, (db) => {
+    const newest = db.get<{ key: string }>(
+      'SELECT key FROM messages WHERE chat_id = ? ORDER BY sent_at DESC LIMIT 1',
+      chatId,
+    );
+    for (const file of files)
+      db.run(
+        'INSERT INTO attachments (id, message_key, position, url, filename, mime_type, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        file.id,
+        newest!.key,
+        0,
+        file.url,
+        file.filename,
+        file.mimeType,
+        file.size,
+      );
+  });
+}
+
 test('a sent photo is never fetched from a URL that is not there: no 404, no console error', async ({
   page,
   parley,
@@ -160,7 +186,7 @@ test('a sent photo is never fetched from a URL that is not there: no 404, no con
   // …and the service's copy once it is accepted
   await expect
     .poll(() => image.getAttribute('src'), { timeout: 15_000 })
-    .toMatch(/^\/attachments\/(?!staged)[^/]+$/);
+    .toMatch(/^\/thumbnails\/(?!staged)[^/]+$/);
   await expect
     .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBeGreaterThan(0);
@@ -186,25 +212,22 @@ test('a customer’s SVG or script shows as a file card whose Open downloads it,
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
   const filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
   const { chat, title } = await parley.pickChat((c) => c.service === 'iMessage' && !c.isGroup);
-  arrangeStore(parley.host.core.session.store, (db) => {
-    const newest = db.get<{ key: string }>(
-      'SELECT key FROM messages WHERE chat_id = ? ORDER BY sent_at DESC LIMIT 1',
-      chat.id,
-    );
-    const attach = (id: string, filename: string, mimeType: string) =>
-      db.run(
-        'INSERT INTO attachments (id, message_key, position, url, filename, mime_type, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        id,
-        newest!.key,
-        0,
-        `${filesUrl}/${filename}`,
-        filename,
-        mimeType,
-        100,
-      );
-    attach('hostile-svg', 'logo.svg', 'image/svg+xml; charset=utf-8');
-    attach('hostile-js', 'helper.js', 'text/javascript');
-  });
+  attachToNewest(parley, chat.id, [
+    {
+      id: 'hostile-svg',
+      url: `${filesUrl}/logo.svg`,
+      filename: 'logo.svg',
+      mimeType: 'image/svg+xml; charset=utf-8',
+      size: 100,
+    },
+    {
+      id: 'hostile-js',
+      url: `${filesUrl}/helper.js`,
+      filename: 'helper.js',
+      mimeType: 'text/javascript',
+      size: 100,
+    },
+  ]);
 
   try {
     await openInbox(page, parley);
@@ -224,6 +247,52 @@ test('a customer’s SVG or script shows as a file card whose Open downloads it,
     }
     expect(page.context().pages()).toEqual([page]);
     expect(await page.title()).not.toBe('pwned');
+  } finally {
+    await new Promise((resolve) => files.close(resolve));
+  }
+});
+
+test('a customer’s phone photo: the bubble draws its thumbnail, the viewer the full picture', async ({
+  page,
+  parley,
+}) => {
+  // Given a customer sent a phone photo (1600 × 1200 as stored, taken upright: EXIF orientation 6),
+  // on the newest message of a chat (arranged in the store, as the service stated it)
+  const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#c85a28' } })
+    .jpeg()
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
+  const files = createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo),
+  );
+  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+  const filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
+  const { chat, title } = await parley.pickChat((c) => c.service === 'iMessage' && !c.isGroup);
+  attachToNewest(parley, chat.id, [
+    {
+      id: 'phone-photo',
+      url: `${filesUrl}/IMG_0042.JPG`,
+      filename: 'IMG_0042.JPG',
+      mimeType: 'image/jpeg',
+      size: photo.length,
+    },
+  ]);
+  const natural = (img: HTMLImageElement) => (img.complete ? [img.naturalWidth, img.naturalHeight] : null);
+
+  try {
+    await openInbox(page, parley);
+    await openChat(page, title);
+
+    // Then the bubble loads the core's thumbnail: upright, 520 pixels wide (its box at 2×)
+    const bubble = timeline(page).getByRole('img', { name: 'IMG_0042.JPG' });
+    await expect(bubble).toHaveAttribute('src', '/thumbnails/phone-photo');
+    await expect.poll(() => bubble.evaluate(natural), { timeout: 15_000 }).toEqual([520, 693]);
+
+    // When the agent opens it, the viewer loads the full picture, upright
+    await timeline(page).getByRole('button', { name: 'Open image IMG_0042.JPG' }).click();
+    const full = page.getByRole('dialog').getByRole('img', { name: 'IMG_0042.JPG' });
+    await expect(full).toHaveAttribute('src', '/attachments/phone-photo');
+    await expect.poll(() => full.evaluate(natural), { timeout: 15_000 }).toEqual([1200, 1600]);
   } finally {
     await new Promise((resolve) => files.close(resolve));
   }

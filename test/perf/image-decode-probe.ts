@@ -145,7 +145,8 @@ async function main(): Promise<void> {
           .getEntriesByType('resource')
           .filter(
             (e): e is PerformanceResourceTiming =>
-              e instanceof PerformanceResourceTiming && e.name.includes('/attachments/'),
+              e instanceof PerformanceResourceTiming &&
+              (e.name.includes('/attachments/') || e.name.includes('/thumbnails/')),
           );
         return {
           inserted: state.inserted,
@@ -191,7 +192,7 @@ async function main(): Promise<void> {
     }
     await measure(`${REPEAT}× switch away and back to the long chat`);
     for (let i = 0; i < REPEAT; i++) {
-      const open = messages.getByRole('button', { name: /^Open .*\.png$/ });
+      const open = messages.getByRole('button', { name: /^Open image / });
       await open.last().click();
       await page.getByRole('dialog').waitFor();
       await page.keyboard.press('Escape');

@@ -1,5 +1,4 @@
 import { rmSync } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StorageStatus } from '../../../shared/contract/errors.ts';
 import type { EventName, Events } from '../../../shared/contract/events.ts';
@@ -13,6 +12,7 @@ import type {
 import { stagedIdOf } from '../../../shared/contract/staged.ts';
 import { vaultKeys } from '../vault/index.ts';
 import { isPartnerApiError } from '../api/errors.ts';
+import { AttachmentCache, type CachedAttachmentRow } from '../attachments/attachment-cache.ts';
 import { createLogger } from '../log/logger.ts';
 import { within } from '../util.ts';
 import { type SessionOptions, WorkspaceSession } from '../session.ts';
@@ -76,6 +76,8 @@ export class AppCore implements HandlerContext {
   #switching: Promise<void> = Promise.resolve();
   #stopped = false;
   #realtime: RealtimeService | undefined;
+  /** The open workspace's attachment cache, made on first use. */
+  #attachments: { workspaceId: string; cache: AttachmentCache } | undefined;
   /** The live-events restart under way (started without waiting when a session opens). */
   #realtimeRestarts: Promise<void> = Promise.resolve();
   /** Why live events could not even be set up (the realtime service has its own status otherwise). */
@@ -237,29 +239,33 @@ export class AppCore implements HandlerContext {
    * cache, then served from disk through the host's app-owned URL.
    */
   async attachmentFile(attachmentId: string): Promise<LocalAttachment | undefined> {
+    return this.#cachedAttachment(attachmentId, (cache, row) => cache.file(row));
+  }
+
+  /**
+   * What the timeline draws for an attachment: its display-size thumbnail, made once by the cache;
+   * the file itself when it has none (and a staged file as it is).
+   */
+  async attachmentThumbnail(attachmentId: string): Promise<LocalAttachment | undefined> {
+    return this.#cachedAttachment(attachmentId, (cache, row) => cache.thumbnail(row));
+  }
+
+  async #cachedAttachment(
+    attachmentId: string,
+    pick: (cache: AttachmentCache, row: CachedAttachmentRow) => Promise<LocalAttachment>,
+  ): Promise<LocalAttachment | undefined> {
     const session = this.#session;
-    if (!session || !this.#sessionWorkspaceId) return undefined;
+    const workspaceId = this.#sessionWorkspaceId;
+    if (!session || !workspaceId) return undefined;
     const row = session.store.messages.attachment(attachmentId);
     if (!row) return undefined;
     const stagedId = stagedIdOf(row.url);
     if (stagedId) return this.stagedFile(stagedId);
-    const dir = join(this.registry.dataDirFor(this.#sessionWorkspaceId), 'attachments');
-    const path = join(dir, attachmentId.replace(/[^A-Za-z0-9_-]/g, '_'));
-    const cached = await stat(path).catch(() => undefined);
-    if (!cached) {
-      await mkdir(dir, { recursive: true });
-      // Through the client: retried, budgeted and heard by reachability when it is the service's.
-      await session.messaging.downloadAttachment(row, path, {}).catch((error: unknown) => {
-        if (isPartnerApiError(error) && error.status > 0)
-          throw new UserFacingError(
-            'not_found',
-            `The attachment could not be downloaded (HTTP ${error.status})`,
-            { retryable: true },
-          );
-        throw error;
-      });
+    if (this.#attachments?.workspaceId !== workspaceId) {
+      const dir = join(this.registry.dataDirFor(workspaceId), 'attachments');
+      this.#attachments = { workspaceId, cache: new AttachmentCache(dir, downloadThrough(session)) };
     }
-    return { path, mimeType: row.mimeType, filename: row.filename };
+    return pick(this.#attachments.cache, row);
   }
 
   /** What the live connection is doing (webhooks through a tunnel, or polling only). */
@@ -597,4 +603,20 @@ function intervalsOf(sync: SyncIntervals): SyncIntervals {
 
 function sameIntervals(a: SyncIntervals, b: SyncIntervals): boolean {
   return a.pollIntervalMs === b.pollIntervalMs && a.backgroundPollIntervalMs === b.backgroundPollIntervalMs;
+}
+
+/** Downloads through the session's client: retried, budgeted and heard by reachability. */
+function downloadThrough(session: WorkspaceSession) {
+  return (row: CachedAttachmentRow, to: string) =>
+    session.messaging.downloadAttachment(row, to, {}).catch((error: unknown) => {
+      if (isPartnerApiError(error) && error.status > 0)
+        throw new UserFacingError(
+          'not_found',
+          `The attachment could not be downloaded (HTTP ${error.status})`,
+          {
+            retryable: true,
+          },
+        );
+      throw error;
+    });
 }

@@ -5,6 +5,7 @@ import type { SettingsStore } from '../settings/index.ts';
 import type { Vault } from '../vault/index.ts';
 import type { WorkspaceRegistry } from '../workspaces/index.ts';
 import type { Notifier } from './notifier.ts';
+import type { LocalAttachment } from '../attachments/attachment-cache.ts';
 
 /** What only the host can do (Electron: shell; browser host: mostly nothing). */
 export interface HostPorts {
@@ -15,11 +16,7 @@ export interface HostPorts {
 }
 
 /** A received attachment as a file on this machine. */
-export interface LocalAttachment {
-  path: string;
-  mimeType: string;
-  filename: string;
-}
+export type { LocalAttachment };
 
 /**
  * Everything the bridge handlers use of the app, and nothing more: the core provides it (AppCore

@@ -26,6 +26,8 @@ export const APP_SCHEME = 'parley';
 export const APP_HOST = 'app';
 export const ATTACHMENTS_HOST = 'attachments';
 export const STAGED_HOST = 'staged';
+/** `parley://thumbnails/<id>`: what the timeline draws of an attachment (its display-size thumbnail). */
+export const THUMBNAILS_HOST = 'thumbnails';
 
 /** What the window loads. */
 export const APP_ENTRY_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;

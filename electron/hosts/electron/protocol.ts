@@ -5,6 +5,7 @@
  *   parley://app/<file>          the built renderer (dist/renderer) and nothing else; traversal → 404
  *   parley://attachments/<id>    a received attachment, downloaded and cached by the core
  *   parley://staged/<id>         a file staged for sending (drafts' previews)
+ *   parley://thumbnails/<id>     what the timeline draws of an attachment: its display-size thumbnail
  * The handler is plain fetch-API Request → Response, so it is tested in Node without Electron.
  */
 import { createReadStream } from 'node:fs';
@@ -14,7 +15,7 @@ import { Readable } from 'node:stream';
 import mime from 'mime-types';
 import { createLogger } from '../../core/log/logger.ts';
 import { USER_FILE_CSP, userFileHeaders } from '../user-files.ts';
-import { APP_HOST, APP_SCHEME, ATTACHMENTS_HOST, STAGED_HOST } from './channels.ts';
+import { APP_HOST, APP_SCHEME, ATTACHMENTS_HOST, STAGED_HOST, THUMBNAILS_HOST } from './channels.ts';
 
 const log = createLogger('electron-protocol');
 
@@ -68,6 +69,8 @@ export interface AppProtocolOptions {
   rendererDir: string;
   /** A received attachment as a local file (core.attachmentFile); undefined when unknown. */
   attachment(id: string): Promise<LocalFile | undefined>;
+  /** Its display-size thumbnail, or the file when it has none (core.attachmentThumbnail). */
+  thumbnail(id: string): Promise<LocalFile | undefined>;
   /** A staged file (core.session.staging.get); undefined when unknown. */
   staged(id: string): LocalFile | undefined;
 }
@@ -157,6 +160,8 @@ export function createAppProtocolHandler(
         }
         case ATTACHMENTS_HOST:
           return userFileResponse(await options.attachment(idOf(url.pathname)), request.method);
+        case THUMBNAILS_HOST:
+          return userFileResponse(await options.thumbnail(idOf(url.pathname)), request.method);
         case STAGED_HOST:
           return userFileResponse(options.staged(idOf(url.pathname)), request.method);
         default:

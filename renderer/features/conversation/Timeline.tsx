@@ -2,7 +2,7 @@ import { ArrowDown } from 'lucide-react';
 import { forwardRef, useCallback, useEffect, useMemo, useRef, useState, type HTMLAttributes } from 'react';
 import { Virtuoso, type FlatIndexLocationWithAlign, type VirtuosoHandle } from 'react-virtuoso';
 import type { Message, ReactionKind } from '../../../shared/domain.ts';
-import { attachmentSrc } from '../../actions/resources.ts';
+import { attachmentSrc, thumbnailSrc } from '../../actions/resources.ts';
 import { openLink } from '../../actions/workspace.ts';
 import { openAttachment } from '../../actions/attachments.ts';
 import {
@@ -220,6 +220,7 @@ export function Timeline({ chatId }: { chatId: number }) {
   const handlers = useMemo<MessageHandlers>(
     () => ({
       srcOf: attachmentSrc,
+      thumbnailOf: thumbnailSrc,
       onView: (a, kind) =>
         getState().setViewer({
           url: attachmentSrc(a),

@@ -50,6 +50,7 @@ beforeAll(() => {
         : id === 'svg'
           ? { path: join(files, 'svg'), mimeType: 'image/svg+xml', filename: 'logo.svg' }
           : undefined,
+    thumbnail: async () => undefined,
     staged: (id) =>
       id === 's1' ? { path: join(files, 'a1'), mimeType: 'image/png', filename: 'draft.png' } : undefined,
   });
@@ -62,6 +63,7 @@ beforeAll(() => {
   hostileHandler = createAppProtocolHandler({
     rendererDir: renderer.dir,
     attachment: async (id) => hostile(id),
+    thumbnail: async (id) => hostile(id),
     staged: hostile,
   });
 });

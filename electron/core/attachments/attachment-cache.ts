@@ -1,0 +1,146 @@
+/**
+ * A workspace's received attachments on disk: each downloaded once from the service, then served
+ * from the file; and, for photos, a display-size thumbnail made once beside it.
+ *
+ * Why thumbnails: a customer's photo is a full-size phone picture (12 megapixels: 48 MB decoded),
+ * while its bubble is 260 × 195 CSS pixels. Drawn from the original, the page decodes the whole
+ * picture for every photo it shows, and Chromium keeps each decode in its cache long after the bubble
+ * is gone (docs/bench/README.md). The timeline draws the thumbnail; only the viewer loads the original.
+ */
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { inlineMediaType } from '../../../shared/contract/media.ts';
+import { createLogger } from '../log/logger.ts';
+
+const log = createLogger('attachments');
+
+/** A file of the cache as the hosts serve it (headers from its type and name: hosts/user-files.ts). */
+export interface LocalAttachment {
+  path: string;
+  mimeType: string;
+  filename: string;
+}
+
+/** What the cache needs of an attachment row. */
+export interface CachedAttachmentRow {
+  id: string;
+  url: string;
+  mimeType: string;
+  filename: string;
+}
+
+/**
+ * The box a thumbnail covers: the timeline's photo bubble (260 × 195 CSS pixels, `object-fit:
+ * cover`, renderer/styles/conversation.css) at a devicePixelRatio of 2. The thumbnail keeps the
+ * photo's aspect ratio and is at least this large on both sides, so the cropped bubble stays sharp.
+ */
+export const THUMBNAIL_BOX = { width: 520, height: 390 } as const;
+
+// libvips' operation cache keeps recent decodes for reuse; each photo is thumbnailed once, so it
+// would only hold memory. One thread: a thumbnail is small work, and the core shares the machine.
+sharp.cache(false);
+sharp.concurrency(1);
+
+export class AttachmentCache {
+  readonly #dir: string;
+  readonly #download: (row: CachedAttachmentRow, to: string) => Promise<void>;
+  /** Files being fetched or thumbnails being made, so concurrent requests share one. */
+  readonly #pending = new Map<string, Promise<unknown>>();
+
+  /** `download` fetches an attachment from the service into `to` (retried, budgeted by the client). */
+  constructor(dir: string, download: (row: CachedAttachmentRow, to: string) => Promise<void>) {
+    this.#dir = dir;
+    this.#download = download;
+  }
+
+  /** The attachment as a local file, downloaded on first use. */
+  async file(row: CachedAttachmentRow): Promise<LocalAttachment> {
+    const path = this.#pathOf(row.id);
+    await this.#once(path, async () => {
+      if (await exists(path)) return;
+      await mkdir(this.#dir, { recursive: true });
+      await this.#download(row, path);
+    });
+    return { path, mimeType: row.mimeType, filename: row.filename };
+  }
+
+  /**
+   * The attachment's display-size thumbnail, made once and kept beside it; the file itself when it
+   * has none (not a photo the page shows inline, an animation, or bytes that are not an image).
+   */
+  async thumbnail(row: CachedAttachmentRow): Promise<LocalAttachment> {
+    const original = await this.file(row);
+    const media = inlineMediaType(row.mimeType);
+    if (!media?.startsWith('image/')) return original;
+    const base = this.#pathOf(row.id);
+    const made = await this.#once(`${base}.thumbnail`, () => this.#thumbnailOf(original.path, base));
+    if (!made) return original;
+    return { path: made.path, mimeType: made.mimeType, filename: thumbnailName(row.filename, made.ext) };
+  }
+
+  /** An existing thumbnail, or one made now; null when the file has none (remembered on disk). */
+  async #thumbnailOf(
+    source: string,
+    base: string,
+  ): Promise<{ path: string; mimeType: string; ext: string } | null> {
+    for (const format of FORMATS) if (await exists(`${base}.thumb.${format.ext}`)) return at(base, format);
+    if (await exists(`${base}.thumb.none`)) return null;
+    try {
+      const input = sharp(source, { failOn: 'error' });
+      const { pages = 1, hasAlpha } = await input.metadata();
+      // An animation's thumbnail would be its first frame: the bubble shows the file instead.
+      if (pages > 1) throw new Error('animated');
+      const format = hasAlpha ? FORMATS[1] : FORMATS[0];
+      const resized = input
+        .rotate() // by its EXIF orientation, as a phone took it
+        .resize({ ...THUMBNAIL_BOX, fit: 'outside', withoutEnlargement: true });
+      const bytes = await (format.ext === 'jpg' ? resized.jpeg({ quality: 82 }) : resized.webp()).toBuffer();
+      // Written whole, then renamed: a request never reads half a thumbnail.
+      const path = `${base}.thumb.${format.ext}`;
+      await writeFile(`${path}.partial`, bytes);
+      await rename(`${path}.partial`, path);
+      return at(base, format);
+    } catch (error) {
+      log.info('no thumbnail: the original is shown', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      await writeFile(`${base}.thumb.none`, '');
+      return null;
+    }
+  }
+
+  #pathOf(id: string): string {
+    return join(this.#dir, id.replace(/[^A-Za-z0-9_-]/g, '_'));
+  }
+
+  async #once<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const running = this.#pending.get(key) as Promise<T> | undefined;
+    if (running) return running;
+    const started = work().finally(() => this.#pending.delete(key));
+    this.#pending.set(key, started);
+    return started;
+  }
+}
+
+/**
+ * JPEG for opaque photos (Chromium decodes a JPEG straight at the size it draws; WebP and PNG are
+ * decoded whole first), WebP for images with transparency.
+ */
+const FORMATS = [
+  { ext: 'jpg', mimeType: 'image/jpeg' },
+  { ext: 'webp', mimeType: 'image/webp' },
+] as const;
+
+function at(base: string, format: (typeof FORMATS)[number]) {
+  return { path: `${base}.thumb.${format.ext}`, mimeType: format.mimeType, ext: format.ext };
+}
+
+function thumbnailName(filename: string, ext: string): string {
+  const stem = filename.replace(/\.[^.]*$/, '') || 'photo';
+  return `${stem} (thumbnail).${ext}`;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined)) !== undefined;
+}
