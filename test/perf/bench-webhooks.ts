@@ -34,8 +34,7 @@ import { InboxProcessor } from '../../electron/core/realtime/inbox-processor.ts'
 import { WebhookListener } from '../../electron/core/realtime/listener.ts';
 import { ReceiptBatcher } from '../../electron/core/realtime/receipt-batcher.ts';
 import { RealtimeService } from '../../electron/core/realtime/realtime-service.ts';
-import { signWebhookBody } from '../../electron/core/realtime/signature.ts';
-import { signV3Webhook } from '../../electron/core/realtime/v3-signature.ts';
+import { signV2Delivery, signV3Delivery } from '../webhook-signing.ts';
 import { DirectTunnel } from '../../electron/core/realtime/tunnels/direct.ts';
 import { setLogLevel } from '../../electron/core/log/logger.ts';
 import { WorkspaceSession } from '../../electron/core/session.ts';
@@ -193,7 +192,7 @@ function preSigned(count: number): Signed[] {
       event_id: randomUUID(),
       event_type: 'message.received',
     });
-    return { body, headers: { 'x-webhook-signature': signWebhookBody(SECRET, body) } };
+    return { body, headers: { 'x-webhook-signature': signV2Delivery(SECRET, body) } };
   });
 }
 
@@ -225,7 +224,7 @@ function preSignedV3(count: number): Signed[] {
         service: 'SMS',
       },
     });
-    return { body, headers: signV3Webhook(V3_SECRET, eventId, body) };
+    return { body, headers: signV3Delivery(V3_SECRET, eventId, body) };
   });
 }
 

@@ -16,7 +16,7 @@ export {
 export { DEDUPE_RETENTION_MS, WebhookInbox } from './inbox.ts';
 export { WebhookEventApplier } from './event-applier.ts';
 export { InboxProcessor } from './inbox-processor.ts';
-export { newWebhookSecret, signWebhookBody, verifyWebhookSignature } from './signature.ts';
+export { newWebhookSecret, verifyWebhookSignature } from './signature.ts';
 export {
   forgetWorkspaceWebhooks,
   isOwnSubscription,
@@ -27,7 +27,7 @@ export {
 } from './subscriptions.ts';
 export { publicWebhookUrl } from './webhook-url.ts';
 export { isV3Event, type LiveEvent, parseLiveEvent } from './live-event.ts';
-export { signV3Webhook, V3_SIGNATURE_TOLERANCE_SECONDS, verifyV3Webhook } from './v3-signature.ts';
+export { V3_SIGNATURE_TOLERANCE_SECONDS, verifyV3Webhook } from './v3-signature.ts';
 export {
   forgetWorkspaceV3Webhooks,
   isOwnV3Subscription,

@@ -24,11 +24,6 @@ export function verifyWebhookSignature(
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** The header value the service would send for `body` (tests, benchmarks). */
-export function signWebhookBody(secret: string, body: string | Uint8Array): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-}
-
 /** A new per-installation subscription secret: 32 random bytes, url-safe. */
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;

@@ -76,21 +76,3 @@ export function verifyV3Webhook(
   }
   return matched ? { ok: true, id, timestamp } : { ok: false, reason: 'no_match' };
 }
-
-/** The headers the service would send for `body` (tests, benchmarks, a local emulator). */
-export function signV3Webhook(
-  secret: string,
-  id: string,
-  body: string | Uint8Array,
-  nowMs: number = Date.now(),
-): { 'webhook-id': string; 'webhook-timestamp': string; 'webhook-signature': string } {
-  const key = v3SigningKey(secret);
-  if (!key) throw new Error('The signing secret is not a whsec_ base64 secret');
-  const timestamp = String(Math.floor(nowMs / 1000));
-  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  return {
-    'webhook-id': id,
-    'webhook-timestamp': timestamp,
-    'webhook-signature': `v1,${mac(key, id, timestamp, bytes).toString('base64')}`,
-  };
-}

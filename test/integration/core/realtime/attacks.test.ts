@@ -10,7 +10,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat } from '../../../../shared/domain.ts';
 import type { RunningSandbox } from '../../../../sandbox/index.ts';
-import { signWebhookBody } from '../../../../electron/core/realtime/signature.ts';
+import { signV2Delivery } from '../../../webhook-signing.ts';
 import { KeyringVault } from '../../../../electron/core/vault/keyring-vault.ts';
 import { eventually, sandboxFor, tempDir } from '../helpers.ts';
 import { type LiveWorkspace, openLiveWorkspace, post, signedDelivery } from './helpers.ts';
@@ -162,7 +162,7 @@ describe('the listener under attack', () => {
     for (const body of bodies) {
       const headers = {
         'content-type': 'application/json',
-        'x-webhook-signature': signWebhookBody(secret, body),
+        'x-webhook-signature': signV2Delivery(secret, body),
       };
       expect(await post(url, body, headers), body.slice(0, 60)).toBe(400);
     }

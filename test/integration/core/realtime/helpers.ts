@@ -8,8 +8,7 @@ import {
   RealtimeService,
   type RealtimeServiceOptions,
 } from '../../../../electron/core/realtime/realtime-service.ts';
-import { signWebhookBody } from '../../../../electron/core/realtime/signature.ts';
-import { signV3Webhook } from '../../../../electron/core/realtime/v3-signature.ts';
+import { signV2Delivery, signV3Delivery } from '../../../webhook-signing.ts';
 import { DirectTunnel } from '../../../../electron/core/realtime/tunnels/direct.ts';
 import { WorkspaceSession } from '../../../../electron/core/session.ts';
 import type { SyncOptions } from '../../../../electron/core/sync/engine.ts';
@@ -163,7 +162,7 @@ export function signedV3Delivery(
   return {
     body,
     eventId,
-    headers: { 'content-type': 'application/json', ...signV3Webhook(secret, eventId, body, event.nowMs) },
+    headers: { 'content-type': 'application/json', ...signV3Delivery(secret, eventId, body, event.nowMs) },
   };
 }
 
@@ -183,7 +182,7 @@ export function signedDelivery(
   return {
     body,
     eventId,
-    headers: { 'content-type': 'application/json', 'x-webhook-signature': signWebhookBody(secret, body) },
+    headers: { 'content-type': 'application/json', 'x-webhook-signature': signV2Delivery(secret, body) },
   };
 }
 

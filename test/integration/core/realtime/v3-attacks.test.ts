@@ -8,8 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat } from '../../../../shared/domain.ts';
 import type { RunningSandbox } from '../../../../sandbox/index.ts';
-import { signWebhookBody } from '../../../../electron/core/realtime/signature.ts';
-import { signV3Webhook } from '../../../../electron/core/realtime/v3-signature.ts';
+import { signV2Delivery, signV3Delivery } from '../../../webhook-signing.ts';
 import { eventually, sandboxFor } from '../helpers.ts';
 import { type LiveWorkspace, openLiveWorkspace, post, signedV3Delivery } from './helpers.ts';
 
@@ -103,7 +102,7 @@ describe('the V3 listener under attack', () => {
     const v3 = signedV3Delivery(secret, incoming(id, 'v2-signed'));
     const v2Headers = {
       'content-type': 'application/json',
-      'x-webhook-signature': signWebhookBody(secret, v3.body),
+      'x-webhook-signature': signV2Delivery(secret, v3.body),
     };
     expect(await post(url, v3.body, v2Headers)).toBe(401);
     await sentinel();
@@ -139,7 +138,7 @@ describe('the V3 listener under attack', () => {
     expect(
       await post(url, body, {
         'content-type': 'application/json',
-        ...signV3Webhook(secret, randomUUID(), body),
+        ...signV3Delivery(secret, randomUUID(), body),
       }),
     ).toBe(400);
     await sentinel();
@@ -148,7 +147,7 @@ describe('the V3 listener under attack', () => {
 
   it('refuses malformed JSON and invalid data (400), and an oversized body (413)', async () => {
     const broken = '{"api_version":"v3",';
-    expect(await post(url, broken, signV3Webhook(secret, randomUUID(), broken))).toBe(400);
+    expect(await post(url, broken, signV3Delivery(secret, randomUUID(), broken))).toBe(400);
     const id = randomUUID();
     const invalid = signedV3Delivery(secret, {
       type: 'message.received',
@@ -156,7 +155,7 @@ describe('the V3 listener under attack', () => {
     });
     expect(await post(url, invalid.body, invalid.headers)).toBe(400);
     const huge = 'x'.repeat(1024 * 1024 + 1);
-    expect(await post(url, huge, signV3Webhook(secret, randomUUID(), huge))).toBe(413);
+    expect(await post(url, huge, signV3Delivery(secret, randomUUID(), huge))).toBe(413);
     await sentinel();
     expect(stored(id)).toBeUndefined();
   });

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookListener } from '../../../../electron/core/realtime/listener.ts';
-import { signWebhookBody } from '../../../../electron/core/realtime/signature.ts';
+import { signV2Delivery } from '../../../webhook-signing.ts';
 import type { LiveEvent } from '../../../../electron/core/realtime/live-event.ts';
 
 const SECRET = 'whsec_unit_slow_clients';
@@ -76,7 +76,7 @@ function deliver(id: string): Promise<number> {
       `${listener.localUrl}${PATH}`,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-webhook-signature': signWebhookBody(SECRET, body) },
+        headers: { 'content-type': 'application/json', 'x-webhook-signature': signV2Delivery(SECRET, body) },
         agent: false,
       },
       (res) => {
@@ -116,7 +116,7 @@ describe('WebhookListener against slow clients', () => {
     const client = await rawClient();
     client.socket.write(
       `POST ${PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
-        `X-Webhook-Signature: ${signWebhookBody(SECRET, body)}\r\nContent-Length: ${body.length}\r\n\r\n`,
+        `X-Webhook-Signature: ${signV2Delivery(SECRET, body)}\r\nContent-Length: ${body.length}\r\n\r\n`,
     );
     client.dribble(body, 20);
 

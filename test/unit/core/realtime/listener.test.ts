@@ -2,7 +2,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WebhookListener, type ReceiptOutcome } from '../../../../electron/core/realtime/listener.ts';
-import { signWebhookBody } from '../../../../electron/core/realtime/signature.ts';
+import { signV2Delivery } from '../../../webhook-signing.ts';
 import type { LiveEvent } from '../../../../electron/core/realtime/live-event.ts';
 
 const SECRET = 'whsec_unit_listener';
@@ -72,7 +72,7 @@ function send(
 
 const signed = (body: string, secret = SECRET) => ({
   'content-type': 'application/json',
-  'x-webhook-signature': signWebhookBody(secret, body),
+  'x-webhook-signature': signV2Delivery(secret, body),
 });
 
 describe('WebhookListener', () => {
@@ -103,7 +103,7 @@ describe('WebhookListener', () => {
     ['a malformed header', () => ({ 'x-webhook-signature': 'sha256=not-hex' }), (b: string) => b],
     [
       'an unprefixed digest',
-      (b: string) => ({ 'x-webhook-signature': signWebhookBody(SECRET, b).slice(7) }),
+      (b: string) => ({ 'x-webhook-signature': signV2Delivery(SECRET, b).slice(7) }),
       (b: string) => b,
     ],
   ])('rejects a delivery %s with 401 and records nothing', async (_name, headersFor, tamper) => {

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import {
-  signV3Webhook,
   V3_SIGNATURE_TOLERANCE_SECONDS,
   verifyV3Webhook,
 } from '../../../../electron/core/realtime/v3-signature.ts';
+import { signV3Delivery } from '../../../webhook-signing.ts';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const OTHER_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
@@ -34,8 +34,8 @@ describe('V3 webhook signature (Standard Webhooks)', () => {
     expect(result).toEqual({ ok: true, id: EVENT_ID, timestamp: Math.floor(NOW / 1000) });
   });
 
-  it('our signer agrees with the reference library', () => {
-    const ours = signV3Webhook(SECRET, EVENT_ID, BODY, NOW);
+  it("the tests' signer (which signs raw bytes) agrees with the reference library", () => {
+    const ours = signV3Delivery(SECRET, EVENT_ID, BODY, NOW);
     expect(ours).toEqual(signedByLibrary(SECRET, BODY, NOW));
   });
 
@@ -128,7 +128,7 @@ describe('V3 webhook signature (Standard Webhooks)', () => {
 
   it('bytes that are not valid UTF-8 are verified as they are, not as re-encoded text', () => {
     const raw = Buffer.concat([Buffer.from('{"x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
-    const headers = signV3Webhook(SECRET, EVENT_ID, raw, NOW);
+    const headers = signV3Delivery(SECRET, EVENT_ID, raw, NOW);
     expect(verifyV3Webhook(SECRET, raw, headers, NOW).ok).toBe(true);
     const reencoded = Buffer.from(raw.toString('utf8'));
     expect(verifyV3Webhook(SECRET, reencoded, headers, NOW).ok).toBe(false);
