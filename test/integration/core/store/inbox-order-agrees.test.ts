@@ -10,19 +10,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalStore } from '../../../../electron/core/store/local-store.ts';
 import type { Chat } from '../../../../shared/domain.ts';
 import { placeChangedChats } from '../../../../renderer/lib/inbox-order.ts';
+import { createRandom } from '../../../../sandbox/random.ts';
 import type { ChatFilter } from '../../../../renderer/store/chats-slice.ts';
 
-/** A small seeded generator (mulberry32), so a failing case can be replayed from its seed. */
+/** The sandbox's seeded generator, so a failing case can be replayed from its seed. */
 function random(seed: number): { int(max: number): number; chance(p: number): boolean } {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { int: (max) => Math.floor(next() * max), chance: (p) => next() < p };
+  const rng = createRandom(seed);
+  return { int: (max) => rng.int(0, max - 1), chance: (p) => rng.chance(p) };
 }
 
 const LINE_NUMBERS = ['+14155550100', '+14155550200'];
