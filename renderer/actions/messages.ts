@@ -36,7 +36,9 @@ export async function openTimeline(chatId: number, until?: string): Promise<void
       await loadThrough(chatId, until);
     return;
   }
-  s.patchTimeline(chatId, { status: 'loading', error: null });
+  // Messages that arrive while the page is on its way are merged into it when it lands (the page may
+  // have been read before they were stored), so it starts empty of anything older.
+  s.patchTimeline(chatId, { status: 'loading', error: null, messages: [] });
   // An answer landing after a workspace switch is the left workspace's chat: not kept.
   const asked = workspaceEpoch();
   try {
@@ -49,6 +51,7 @@ export async function openTimeline(chatId: number, until?: string): Promise<void
       });
     if (asked !== workspaceEpoch()) return;
     const unread = getState().chatsById[chatId]?.unreadCount ?? 0;
+    const arrivedMeanwhile = getState().timelines[chatId]?.messages ?? [];
     getState().patchTimeline(chatId, {
       messages: page.messages,
       status: 'ready',
@@ -56,6 +59,7 @@ export async function openTimeline(chatId: number, until?: string): Promise<void
       historyComplete: page.historyComplete,
       newMarkerKey: firstUnreadKey(page.messages, unread),
     });
+    if (arrivedMeanwhile.length > 0) getState().mergeTimeline(chatId, arrivedMeanwhile);
   } catch (error) {
     if (asked === workspaceEpoch())
       getState().patchTimeline(chatId, { status: 'error', error: errorText(error) });
