@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RequestBudget } from '../../../../electron/core/api/budget.ts';
 import type { PartnerApiClient } from '../../../../electron/core/api/client.ts';
-import { sleep } from '../../../../electron/core/api/http.ts';
+import { sleep } from '../../../../electron/core/util.ts';
 import { freshCustomer, firstLine, startTestSandbox, testClient, type TestSandbox } from './helpers.ts';
 
 let sandbox: TestSandbox;
