@@ -78,7 +78,6 @@ export class WorkspaceSession {
     this.staging = new Staging(this.store, join(options.dataDir, 'staged'));
     this.outbox = new Outbox(this.store, this.messaging, this.sync.reconciler, this.staging, {
       accepted: (key) => this.sync.watchDelivery(key),
-      chatCreated: (from, to) => this.store.events.emit('chats.replaced', { from, to }),
     });
     this.sendDoor = openSendDoor(this.store, this.staging, this.outbox);
     this.scheduler = new WorkbenchScheduler(this.store, this.sendDoor);

@@ -1,6 +1,7 @@
 /**
  * The inbox's traffic with the core: loading the filtered list, following `chats.changed` (patched
- * in place from the chats it carries, else coalesced reloads: a burst costs one `chats.list`),
+ * in place from the chats it carries — rows and snoozes — else coalesced reloads: a burst costs one
+ * `chats.list`),
  * selecting a chat and telling the core what is on screen so it can mark read, and the local flags
  * (pin, archive, mark unread).
  */
@@ -9,11 +10,13 @@ import type { Message } from '../../shared/domain.ts';
 import { parley } from '../bridge/parley.ts';
 import { errorText } from '../lib/errors.ts';
 import { placeChangedChats } from '../lib/inbox-order.ts';
+import { applySnoozeChanges } from '../lib/snooze-list.ts';
 import { mark } from '../lib/perf.ts';
 import { forgetOnWorkspaceReset, getState, workspaceEpoch } from '../store/index.ts';
 import type { ChatFilter } from '../store/chats-slice.ts';
 import { refreshLines } from './lines.ts';
 import { openTimeline } from './messages.ts';
+import { refreshSnoozes } from './scheduled.ts';
 import { loadDraft, stopTyping } from './composer.ts';
 
 let inFlight: Promise<void> | null = null;
@@ -59,6 +62,9 @@ export async function loadChats(): Promise<void> {
 export function onChatsChanged(event: ChatsChanged): void {
   const { chats } = event;
   const s = getState();
+  if (chats && event.snoozes)
+    s.setSnoozes(applySnoozeChanges(s.snoozes, { ...event, chats, snoozes: event.snoozes }));
+  else void refreshSnoozes();
   if (!chats || s.chatsStatus !== 'ready') return scheduleChatsRefresh(event.chatIds);
   s.receiveChats(chats);
   const selected = s.selectedChatId;

@@ -1,7 +1,8 @@
 /**
  * Send later, undo send and snooze, and the core. Held-back messages (scheduled, or in their undo
  * grace period) live in the core's store; the renderer mirrors each open chat's list and the
- * snoozed conversations, kept live from `scheduled.changed` and `snoozes.changed`.
+ * snoozed conversations: held messages kept live from `scheduled.changed`, snoozes from the chats
+ * they belong to (`chats.changed`, actions/chats.ts).
  */
 import type { ScheduledSend } from '../../shared/contract/views.ts';
 import { unfilledNotice, unfilledVariables } from '../../shared/workbench.ts';
@@ -20,7 +21,6 @@ export async function loadScheduling(): Promise<void> {
     parley.on('scheduled.changed', ({ chatIds }) => {
       for (const chatId of chatIds) void refreshScheduled(chatId);
     });
-    parley.on('snoozes.changed', () => void refreshSnoozes());
   }
   await refreshSnoozes();
 }
@@ -177,7 +177,6 @@ export async function changeHeld(
 export async function snoozeChat(chatId: number, until: number): Promise<void> {
   try {
     await parley.snooze.set({ chatId, until });
-    await refreshSnoozes();
     const s = getState();
     if (s.selectedChatId === chatId)
       s.pushToast('Snoozed: it comes back at its time or when the customer replies', 'info');
@@ -188,8 +187,5 @@ export async function snoozeChat(chatId: number, until: number): Promise<void> {
 
 /** Unsnoozes a chat, or clears its "back from snooze" mark once the agent has opened it. */
 export async function clearSnooze(chatId: number): Promise<void> {
-  await parley.snooze
-    .clear({ chatId })
-    .then(refreshSnoozes)
-    .catch((e: unknown) => getState().pushToast(errorText(e), 'error'));
+  await parley.snooze.clear({ chatId }).catch((e: unknown) => getState().pushToast(errorText(e), 'error'));
 }

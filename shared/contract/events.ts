@@ -1,7 +1,7 @@
 /** Events the core pushes to the renderer: name → payload. */
 import type { Chat, Message } from '../domain.ts';
 import type { StorageStatus } from './errors.ts';
-import type { IncomingNotice, LiveStatus, PublicSettings, WorkspaceList } from './views.ts';
+import type { ChatSnooze, IncomingNotice, LiveStatus, PublicSettings, WorkspaceList } from './views.ts';
 
 /**
  * The most messages one `messages.changed` carries, and chats one `chats.changed` carries: a bigger
@@ -11,9 +11,9 @@ export const EVENT_MESSAGES_MAX = 25;
 export const EVENT_CHATS_MAX = 50;
 
 /**
- * Chats were added or changed (inbox rows, previews, unread counts, typing). With `chats`, the
- * renderer patches its list in place; without (too many, or announced by the store alone), it
- * reloads.
+ * Chats were added or changed (inbox rows, previews, unread counts, typing, snoozes). With `chats`,
+ * the renderer patches its list and its snoozed view in place; without (too many for one event), it
+ * reloads both.
  */
 export interface ChatsChanged {
   chatIds: number[];
@@ -25,6 +25,8 @@ export interface ChatsChanged {
    */
   snoozed?: number[];
   woken?: number[];
+  /** The snooze of each of `chatIds` that has one (sleeping or back); a chat with none is not snoozed. */
+  snoozes?: ChatSnooze[];
 }
 
 /**
@@ -54,8 +56,6 @@ export interface Events {
   'calls.changed': { ids: string[] };
   /** Messages held back (send later, undo grace period) of these chats changed. */
   'scheduled.changed': { chatIds: number[] };
-  /** These chats were snoozed, came back, or were unsnoozed. */
-  'snoozes.changed': { chatIds: number[] };
   /**
    * How new messages reach Parley now (live / polling / reconnecting / offline, with the reason) and
    * what the sync is doing: the whole status, sent on every change of either, to apply as it is.
@@ -91,7 +91,6 @@ export const EVENT_NAMES: readonly EventName[] = [
   'lines.changed',
   'calls.changed',
   'scheduled.changed',
-  'snoozes.changed',
   'live.status',
   'storage.status',
   'workspaces.changed',

@@ -35,7 +35,6 @@ import { UserFacingError } from './errors.ts';
 import type { HandlerContext, HostPorts, LocalAttachment } from './handler-context.ts';
 import { createHandlers } from './handlers.ts';
 import { Notifier } from './notifier.ts';
-import { withChanges } from './event-payloads.ts';
 
 const log = createLogger('app');
 /** How long a cached inbox waits for a page to list it before the session catches up anyway. */
@@ -405,8 +404,7 @@ export class AppCore implements HandlerContext {
     this.#openProblem = null;
     this.#notifier = new Notifier(session.store);
     this.#detach = STORE_EVENT_NAMES.map((name) =>
-      session.store.events.on(name, (payload) => {
-        const changes = withChanges(session.store, name, payload);
+      session.store.events.on(name, (changes) => {
         this.options.emit(name, changes);
         if (name === 'messages.changed') this.#notifyArrivals(changes as StoreEvents['messages.changed']);
       }),

@@ -136,12 +136,7 @@ export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, Sch
     'snooze.set': ({ chatId, until }) => {
       if (!store().chats.exists(chatId)) throw new UserFacingError('not_found', 'No such chat');
       checkTime(until);
-      const snooze = store().transaction(() => {
-        const row = store().snoozes.snooze(chatId, until);
-        store().events.emit('snoozes.changed', { chatIds: [chatId] });
-        store().events.emit('chats.changed', { chatIds: [chatId] });
-        return row;
-      });
+      const snooze = store().transaction(() => store().snoozes.snooze(chatId, until));
       s().scheduler.rearm();
       return snooze;
     },
@@ -149,11 +144,7 @@ export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, Sch
       key: await replyFromNotification(s(), chatId, text),
     }),
     'snooze.clear': ({ chatId }) => {
-      store().transaction(() => {
-        if (!store().snoozes.clear(chatId)) return;
-        store().events.emit('snoozes.changed', { chatIds: [chatId] });
-        store().events.emit('chats.changed', { chatIds: [chatId] });
-      });
+      store().transaction(() => store().snoozes.clear(chatId));
     },
   };
 }

@@ -192,6 +192,15 @@ export class ChatsRepo {
     this.#events.emit('chats.removed', { chatIds: [...chatIds] });
   }
 
+  /**
+   * A provisional chat (a new conversation queued before the service created it) became `chatId`:
+   * announced as such, so a view showing it follows, then removed with its optimistic rows.
+   */
+  replaceProvisional(provisionalId: number, chatId: number): void {
+    this.#events.emit('chats.replaced', { from: provisionalId, to: chatId });
+    this.remove([provisionalId]);
+  }
+
   exists(chatId: number): boolean {
     return this.#db.get('SELECT 1 AS x FROM chats WHERE id = ?', chatId) !== undefined;
   }

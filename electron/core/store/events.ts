@@ -16,7 +16,6 @@ export const STORE_EVENT_NAMES = [
   'lines.changed',
   'calls.changed',
   'scheduled.changed',
-  'snoozes.changed',
   'storage.status',
 ] as const satisfies ReadonlyArray<keyof Events>;
 
@@ -25,13 +24,21 @@ export type StoreEvents = Pick<Events, (typeof STORE_EVENT_NAMES)[number]>;
 export type StoreEventName = keyof StoreEvents;
 export type StoreListener<K extends StoreEventName> = (payload: StoreEvents[K]) => void;
 
+/** Completes an announcement before it is delivered (the store adds the changed rows: change-rows.ts). */
+export type DescribeChange = <K extends StoreEventName>(name: K, payload: StoreEvents[K]) => StoreEvents[K];
+
 /**
  * A typed emitter that holds events raised inside a transaction until it commits, merging repeats
  * (e.g. one `messages.changed` per chat for a whole sync page).
  */
 export class StoreEventBus {
   readonly #listeners = new Map<StoreEventName, Set<(payload: never) => void>>();
+  readonly #describe: DescribeChange;
   #pending: Array<[StoreEventName, unknown]> | null = null;
+
+  constructor(describe: DescribeChange = (_name, payload) => payload) {
+    this.#describe = describe;
+  }
 
   on<K extends StoreEventName>(name: K, listener: StoreListener<K>): () => void {
     let set = this.#listeners.get(name);
@@ -69,8 +76,12 @@ export class StoreEventBus {
     }
   }
 
-  #deliver(name: StoreEventName, payload: unknown): void {
-    for (const listener of this.#listeners.get(name) ?? []) {
+  #deliver(name: StoreEventName, announced: unknown): void {
+    const listeners = this.#listeners.get(name);
+    if (!listeners || listeners.size === 0) return;
+    // Described once, after the commit, for every listener alike.
+    const payload = this.#describe(name, announced as never);
+    for (const listener of listeners) {
       try {
         listener(payload as never);
       } catch {

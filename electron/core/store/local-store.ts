@@ -7,6 +7,7 @@ import { CallsRepo } from './calls-repo.ts';
 import { CursorsRepo } from './cursors-repo.ts';
 import { Database } from './database.ts';
 import { DraftsRepo } from './drafts-repo.ts';
+import { withChangedRows } from './change-rows.ts';
 import { StoreEventBus } from './events.ts';
 import { LinesRepo } from './lines-repo.ts';
 import { MessagesRepo } from './messages-repo.ts';
@@ -45,7 +46,7 @@ export const MARK_END = '\u0003';
  * thrown as a StorageError and announced at once as `storage.status`, and again when writes work.
  */
 export class LocalStore {
-  readonly events = new StoreEventBus();
+  readonly events = new StoreEventBus((name, payload) => withChangedRows(this, name, payload));
   readonly #db: Database;
   /** The database file (tests inspect it through a read-only connection of their own). */
   readonly path: string;
@@ -100,8 +101,8 @@ export class LocalStore {
     this.notes = new NotesRepo(this.#db);
     this.workbench = new WorkbenchRepo(this.#db);
     this.remoteIds = new RemoteIdsRepo(this.#db);
-    this.scheduled = new ScheduledSendsRepo(this.#db);
-    this.snoozes = new SnoozesRepo(this.#db);
+    this.scheduled = new ScheduledSendsRepo(this.#db, this.events);
+    this.snoozes = new SnoozesRepo(this.#db, this.events);
     this.#db.beforeCommit(() => this.#indexPending());
     // A first sync that died with indexing paused left the index incomplete: rebuild it now.
     if (this.#db.get<{ live: number }>('SELECT live FROM fts_state')?.live === 0) this.resumeIndexing();

@@ -1,5 +1,6 @@
 import type { SendOptions } from '../outbox/send-options.ts';
 import type { Database } from './database.ts';
+import type { StoreEventBus } from './events.ts';
 
 export type ScheduledKind = 'scheduled' | 'grace';
 
@@ -51,9 +52,16 @@ const toRow = (r: RawRow): ScheduledSendRow => ({
  */
 export class ScheduledSendsRepo {
   readonly #db: Database;
+  readonly #events: StoreEventBus;
 
-  constructor(db: Database) {
+  constructor(db: Database, events: StoreEventBus) {
     this.#db = db;
+    this.#events = events;
+  }
+
+  /** Every change is announced by the chats it touched (`scheduled.changed`), after the commit. */
+  #announce(chatIds: readonly number[]): void {
+    if (chatIds.length > 0) this.#events.emit('scheduled.changed', { chatIds: [...chatIds] });
   }
 
   add(item: {
@@ -77,6 +85,7 @@ export class ScheduledSendsRepo {
       item.dueAt,
       Date.now(),
     ).lastInsertRowid;
+    this.#announce([item.chatId]);
     return this.get(id) as ScheduledSendRow;
   }
 
@@ -126,12 +135,16 @@ export class ScheduledSendsRepo {
       'UPDATE scheduled_sends SET needs_confirmation = 1 WHERE needs_confirmation = 0 AND due_at <= ?',
       now,
     );
+    this.#announce(chats);
     return chats;
   }
 
   /** This item waits for the agent (it could not go out on its own). */
   requireConfirmation(id: number): void {
+    const row = this.get(id);
+    if (!row) return;
     this.#db.run('UPDATE scheduled_sends SET needs_confirmation = 1 WHERE id = ?', id);
+    this.#announce([row.chatId]);
   }
 
   update(
@@ -148,12 +161,17 @@ export class ScheduledSendsRepo {
       patch.dueAt ?? null,
       id,
     );
-    return this.get(id);
+    const updated = this.get(id);
+    if (updated) this.#announce([updated.chatId]);
+    return updated;
   }
 
   /** Removes an item; false when it was already gone (sent or cancelled). */
   remove(id: number): boolean {
-    return this.#db.run('DELETE FROM scheduled_sends WHERE id = ?', id).changes > 0;
+    const row = this.get(id);
+    if (!row || this.#db.run('DELETE FROM scheduled_sends WHERE id = ?', id).changes === 0) return false;
+    this.#announce([row.chatId]);
+    return true;
   }
 
   /** Staged files still referenced by a held-back message (they must not be cleaned up). */

@@ -1,5 +1,6 @@
 import type { ChatSnooze } from '../../../shared/contract/views.ts';
 import type { Database } from './database.ts';
+import type { StoreEventBus } from './events.ts';
 
 interface RawRow {
   chat_id: number;
@@ -19,13 +20,20 @@ const toSnooze = (r: RawRow): ChatSnooze => ({
 
 /**
  * Snoozed conversations. A snoozed chat is out of the inbox list (ChatsRepo.list) until its time
- * or the customer's next message; then it is back, marked, until the agent opens it.
+ * or the customer's next message; then it is back, marked, until the agent opens it. Every change is
+ * announced once, as a change of the chat (`chats.changed`): its row goes out with its snooze state.
  */
 export class SnoozesRepo {
   readonly #db: Database;
+  readonly #events: StoreEventBus;
 
-  constructor(db: Database) {
+  constructor(db: Database, events: StoreEventBus) {
     this.#db = db;
+    this.#events = events;
+  }
+
+  #announce(chatIds: readonly number[]): void {
+    if (chatIds.length > 0) this.#events.emit('chats.changed', { chatIds: [...chatIds] });
   }
 
   snooze(chatId: number, until: number, now = Date.now()): ChatSnooze {
@@ -36,6 +44,7 @@ export class SnoozesRepo {
       until,
       now,
     );
+    this.#announce([chatId]);
     return this.get(chatId) as ChatSnooze;
   }
 
@@ -72,6 +81,7 @@ export class SnoozesRepo {
       .map((r) => r.chat_id);
     for (const chatId of due)
       this.#db.run("UPDATE chat_snoozes SET woke_at = ?, woke_by = 'time' WHERE chat_id = ?", now, chatId);
+    this.#announce(due);
     return due.map((id) => this.get(id) as ChatSnooze);
   }
 
@@ -86,11 +96,15 @@ export class SnoozesRepo {
       chatId,
       messageSentAt,
     ).changes;
-    return changed > 0 ? this.get(chatId) : undefined;
+    if (changed === 0) return undefined;
+    this.#announce([chatId]);
+    return this.get(chatId);
   }
 
   /** Ends a snooze (the agent unsnoozed it, or opened the chat after it came back). */
   clear(chatId: number): boolean {
-    return this.#db.run('DELETE FROM chat_snoozes WHERE chat_id = ?', chatId).changes > 0;
+    const cleared = this.#db.run('DELETE FROM chat_snoozes WHERE chat_id = ?', chatId).changes > 0;
+    if (cleared) this.#announce([chatId]);
+    return cleared;
   }
 }

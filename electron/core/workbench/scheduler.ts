@@ -54,7 +54,6 @@ export class WorkbenchScheduler {
     const held = this.#store.transaction(() => this.#store.scheduled.holdOverdue(this.#now()));
     if (held.length > 0) {
       log.info('messages due while Parley was closed wait for confirmation', { count: held.length });
-      this.#store.events.emit('scheduled.changed', { chatIds: held });
       this.#hooks.overdueHeld?.(held);
     }
     this.#unsubscribe = this.#store.events.on('messages.changed', ({ chatId, keys }) =>
@@ -92,7 +91,6 @@ export class WorkbenchScheduler {
         options: input.options ?? null,
         dueAt: input.dueAt,
       });
-      this.#store.events.emit('scheduled.changed', { chatIds: [input.chatId] });
       return added;
     });
     this.#arm();
@@ -104,11 +102,7 @@ export class WorkbenchScheduler {
     id: number,
     patch: { text?: string; stagedIds?: readonly string[]; dueAt?: number },
   ): ScheduledSendRow | undefined {
-    const row = this.#store.transaction(() => {
-      const updated = this.#store.scheduled.update(id, patch);
-      if (updated) this.#store.events.emit('scheduled.changed', { chatIds: [updated.chatId] });
-      return updated;
-    });
+    const row = this.#store.transaction(() => this.#store.scheduled.update(id, patch));
     this.#arm();
     return row;
   }
@@ -121,7 +115,6 @@ export class WorkbenchScheduler {
     return this.#store.transaction(() => {
       const row = this.#store.scheduled.get(id);
       if (!row || !this.#store.scheduled.remove(id)) return undefined;
-      this.#store.events.emit('scheduled.changed', { chatIds: [row.chatId] });
       return row;
     });
   }
@@ -154,7 +147,6 @@ export class WorkbenchScheduler {
         attachmentUrls: row.attachmentUrls,
         ...(row.options ? { options: row.options } : {}),
       });
-      this.#store.events.emit('scheduled.changed', { chatIds: [row.chatId] });
       return key;
     });
   }
@@ -170,24 +162,13 @@ export class WorkbenchScheduler {
         // full): the agent decides.
         log.warn('a scheduled message could not join the outbox', { id: row.id, error: String(error) });
         try {
-          this.#store.transaction(() => {
-            this.#store.scheduled.requireConfirmation(row.id);
-            this.#store.events.emit('scheduled.changed', { chatIds: [row.chatId] });
-          });
+          this.#store.transaction(() => this.#store.scheduled.requireConfirmation(row.id));
         } catch {
           // The store cannot write; the next tick tries again.
         }
       }
     }
-    const woke = this.#store.transaction(() => {
-      const rows = this.#store.snoozes.wakeDue(now);
-      if (rows.length > 0) {
-        const chatIds = rows.map((r) => r.chatId);
-        this.#store.events.emit('chats.changed', { chatIds });
-        this.#store.events.emit('snoozes.changed', { chatIds });
-      }
-      return rows;
-    });
+    const woke = this.#store.transaction(() => this.#store.snoozes.wakeDue(now));
     for (const snooze of woke) this.#announceWoke(snooze);
     this.#arm();
   }
@@ -213,14 +194,7 @@ export class WorkbenchScheduler {
       .filter((m) => !m.fromMe && m.sentAt > snooze.snoozedAt);
     const newest = Math.max(...inbound.map((m) => m.sentAt));
     if (inbound.length === 0) return;
-    const woke = this.#store.transaction(() => {
-      const row = this.#store.snoozes.wakeOnReply(chatId, newest, this.#now());
-      if (row) {
-        this.#store.events.emit('chats.changed', { chatIds: [chatId] });
-        this.#store.events.emit('snoozes.changed', { chatIds: [chatId] });
-      }
-      return row;
-    });
+    const woke = this.#store.transaction(() => this.#store.snoozes.wakeOnReply(chatId, newest, this.#now()));
     if (woke) {
       this.#announceWoke(woke);
       this.#arm();

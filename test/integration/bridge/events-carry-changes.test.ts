@@ -87,6 +87,37 @@ describe('events that carry what changed', () => {
     expect(withChat?.woken).toEqual([]);
   });
 
+  it('given a chat snoozed and then unsnoozed, each is announced once, as its chat with its snooze', async () => {
+    const until = Date.now() + 3_600_000;
+    const seen = chatEvents.length;
+
+    // When the agent snoozes the chat…
+    const snooze = await parley.snooze.set({ chatId: chat.id, until });
+    // …one chat event carries its row (out of the inbox: `snoozed`) and the snooze itself,
+    const snoozedEvent = await eventually(
+      () => chatEvents.slice(seen).find((e) => e.snoozes?.some((z) => z.chatId === chat.id)),
+      'the snoozed chat event',
+    );
+    expect(snoozedEvent.chats?.map((c) => c.id)).toEqual([chat.id]);
+    expect(snoozedEvent.snoozed).toEqual([chat.id]);
+    expect(snoozedEvent.snoozes).toEqual([snooze]);
+    expect(snooze).toMatchObject({ chatId: chat.id, until, wokeAt: null });
+    // as the snoozed view lists it.
+    const listed = await parley.snooze.list();
+    expect(listed.snoozed).toEqual([{ chat: snoozedEvent.chats?.[0], snooze }]);
+
+    // When it is unsnoozed, its event says it has no snooze any more.
+    const before = chatEvents.length;
+    await parley.snooze.clear({ chatId: chat.id });
+    const clearedEvent = await eventually(
+      () => chatEvents.slice(before).find((e) => e.chatIds.includes(chat.id) && e.snoozes !== undefined),
+      'the unsnoozed chat event',
+    );
+    expect(clearedEvent.snoozes).toEqual([]);
+    expect(clearedEvent.snoozed).toEqual([]);
+    expect(clearedEvent.chats?.map((c) => c.id)).toEqual([chat.id]);
+  });
+
   it('given a change bigger than the bound, or of a chat that is gone, sends ids and leaves the rest to the renderer', async () => {
     const store = host.core.session.store;
     const keys = Array.from({ length: EVENT_MESSAGES_MAX + 1 }, () => randomUUID());

@@ -46,10 +46,9 @@ export const createChat: JobType<CreateChatPayload> = {
     );
     store.transaction(() => {
       reconciler.applyCreatedChat(created.chat, created.message, key as string, job.messageKey as string);
-      store.chats.remove([payload.provisionalChatId]);
+      store.chats.replaceProvisional(payload.provisionalChatId, created.chat.id);
     });
     await staging.release(payload.stagedIds);
-    hooks.chatCreated?.(payload.provisionalChatId, created.chat.id);
     if (job.messageKey) hooks.accepted?.(job.messageKey);
   },
 };

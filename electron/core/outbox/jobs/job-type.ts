@@ -16,8 +16,6 @@ import { AttachmentRejected, type Staging } from '../staging.ts';
 export interface OutboxHooks {
   /** A send was accepted: the sync engine watches its delivery status. */
   accepted?(messageKey: string): void;
-  /** A new chat replaced its provisional id. */
-  chatCreated?(provisionalChatId: number, chatId: number): void;
 }
 
 /** What a job may use: the workspace's store, service, reconciler and staged files. */

@@ -215,9 +215,9 @@ describe('the local store', () => {
     expect(store.messages.page(1, { limit: 10 })).toHaveLength(0);
   });
 
-  it('announces changes only after the transaction commits, merged per chat', () => {
+  it('announces changes only after the transaction commits, merged per chat, with the rows committed', () => {
     store.chats.upsert([chatRecord(1)]);
-    const seen: Array<{ chatId: number; keys: string[] }> = [];
+    const seen: Array<{ chatId: number; keys: string[]; messages?: Array<{ text: string }> }> = [];
     store.events.on('messages.changed', (e) => seen.push(e));
     expect(() =>
       store.transaction(() => {
@@ -231,7 +231,8 @@ describe('the local store', () => {
       store.messages.upsert([inbound(1, 1, 'a', 1)]);
       store.messages.upsert([inbound(2, 1, 'b', 2)]);
     });
-    expect(seen).toEqual([{ chatId: 1, keys: ['m1', 'm2'] }]);
+    expect(seen.map(({ chatId, keys }) => ({ chatId, keys }))).toEqual([{ chatId: 1, keys: ['m1', 'm2'] }]);
+    expect(seen[0]?.messages?.map((m) => m.text)).toEqual(['a', 'b']);
   });
 
   it('finds messages by full-text prefix with highlighted snippets, and chats by number digits', () => {
