@@ -17,6 +17,7 @@ import { CHANGE_RESULTS, type ChangeKind, type ChangeRequest } from './changes.t
 import {
   ChangeOutcomeSchema,
   PORT_READS,
+  ReadErrorSchema,
   ReadReplySchema,
   type PortRead,
   type RemoteIds,
@@ -60,16 +61,7 @@ export class RelayCalls {
     );
     const envelope = ReadReplySchema.safeParse(jsonOf(reply.data));
     if (!envelope.success) throw invalid(`${what}: ${envelope.error.issues[0]?.message ?? 'not a reply'}`);
-    if (!envelope.data.ok) {
-      const { error } = envelope.data;
-      throw new PartnerApiError({
-        kind: (error.kind as PartnerApiErrorKind | undefined) ?? kindOf(error.code),
-        ...(error.status === undefined ? {} : { status: error.status }),
-        code: error.code,
-        message: error.message,
-        retryable: error.retryable,
-      });
-    }
+    if (!envelope.data.ok) throw relayRefused(envelope.data.error);
     const parsed = PORT_READS[what].reply.safeParse({ data: envelope.data.data, ids: envelope.data.ids });
     if (!parsed.success) throw invalid(`${what}: ${describe(parsed.error)}`);
     const { data, ids } = parsed.data as { data: ReadData<K>; ids?: RemoteIds };
@@ -97,16 +89,7 @@ export class RelayCalls {
     }
     const outcome = ChangeOutcomeSchema.safeParse(await this.#outcome(key, options));
     if (!outcome.success) throw invalid(`${kind} outcome: ${describe(outcome.error)}`);
-    if (outcome.data.state === 'failed') {
-      const { error } = outcome.data;
-      throw new PartnerApiError({
-        kind: (error.kind as PartnerApiErrorKind | undefined) ?? kindOf(error.code),
-        ...(error.status === undefined ? {} : { status: error.status }),
-        code: error.code,
-        message: error.message,
-        retryable: false,
-      });
-    }
+    if (outcome.data.state === 'failed') throw relayRefused(outcome.data.error);
     const result = CHANGE_RESULTS[kind].safeParse(outcome.data.result);
     if (!result.success) throw invalid(`${kind} result: ${describe(result.error)}`);
     if (outcome.data.ids) this.bind(outcome.data.ids);
@@ -182,6 +165,17 @@ function invalid(detail: string): PartnerApiError {
     code: 'invalid_relay_reply',
     retryable: false,
     message: `The team relay answered something this app does not understand (${detail.slice(0, 300)})`,
+  });
+}
+
+/** The relay's refusal (or the service's, passed on) as the error a direct adapter throws. */
+function relayRefused(error: z.output<typeof ReadErrorSchema>): PartnerApiError {
+  return new PartnerApiError({
+    kind: (error.kind as PartnerApiErrorKind | undefined) ?? kindOf(error.code),
+    ...(error.status === undefined ? {} : { status: error.status }),
+    code: error.code,
+    message: error.message,
+    retryable: error.retryable,
   });
 }
 

@@ -38,7 +38,7 @@ afterAll(async () => {
 
 /** The stand-in relay answers one read with `reply`, as written. */
 function answer(what: string, reply: string): void {
-  relay.subscribe(readSubject(what), { max: 1, callback: (_e, msg) => msg.respond(reply) });
+  relay.subscribe(readSubject(what), { max: 1, callback: (_e, msg) => void msg.respond(reply) });
 }
 
 describe('a relay reply of the wrong shape', () => {
