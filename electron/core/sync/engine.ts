@@ -46,6 +46,11 @@ const MAX_OFFLINE_BACKOFF_MS = 60_000;
 const CATCH_UP_DELAY_MS = 500;
 const CATCH_UP_SPACING_MS = 3_000;
 
+/** Where the engine lists contacts from. */
+export interface ContactsSource {
+  contacts: Pick<PartnerApiClient['contacts'], 'list'>;
+}
+
 /**
  * Keeps the local store in step with the service by polling. First sync: lines → every chat of every
  * line → the newest page of messages per chat, newest chats first, so the inbox is useful early.
@@ -58,8 +63,11 @@ const CATCH_UP_SPACING_MS = 3_000;
 export class SyncEngine {
   readonly reconciler: Reconciler;
   readonly #store: LocalStore;
-  /** Contacts only (they stay on V2 whatever the workspace's version). */
-  readonly #client: PartnerApiClient;
+  /**
+   * Contacts only (they stay on V2 whatever the workspace's version): the V2 client, or for a desktop
+   * joined to a relay its `RelayMessaging`, whose `contacts.list` has the same shape.
+   */
+  readonly #client: ContactsSource;
   /** Chats, messages and lines, through the workspace's API version. */
   readonly #api: MessagingService;
   /** The revision each chat was listed with, until its messages are synced (see applyChats). */
@@ -95,7 +103,7 @@ export class SyncEngine {
    */
   constructor(
     store: LocalStore,
-    client: PartnerApiClient,
+    client: ContactsSource,
     api: MessagingService,
     options: Partial<SyncOptions> = {},
     reachability?: ServiceReachability,

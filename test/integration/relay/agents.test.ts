@@ -3,10 +3,14 @@
  * own permissions; an agent cannot send as another agent, write into the event log or listen on
  * another agent's replies; `agent remove` cuts its live connection and refuses the next one.
  */
+import { writeFileSync } from 'node:fs';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureAgentFiles, openAgentFiles, putFile } from '../../../electron/core/relay/files.ts';
 import { parseJoinCode } from '../../../electron/core/relay/join-code.ts';
+import { agentFilesBucket } from '../../../electron/core/relay/subjects.ts';
+import { tempDir } from '../core/helpers.ts';
 import { ensureRelayStreams } from '../../../electron/relay/streams.ts';
 import { agentInboxPrefix, eventLogSubject, sendSubject } from '../../../electron/core/relay/subjects.ts';
 import { startTestNats, type TestNats } from './helpers.ts';
@@ -66,6 +70,29 @@ describe("an agent's permissions", () => {
     nc.subscribe(`${agentInboxPrefix(eli.id)}.>`);
     await nc.flush();
     expect(await refused.next()).toMatch(/permissions violation for subscription/i);
+  });
+});
+
+describe("an agent's files", () => {
+  it("may put and read files in its own bucket, and not in another agent's", async () => {
+    const relay = await nats.connectAsRelay();
+    await ensureAgentFiles(relay, dana.id);
+    await ensureAgentFiles(relay, eli.id);
+    const dir = tempDir('parley-agent-files-');
+    try {
+      const path = `${dir.path}/f.txt`;
+      writeFileSync(path, 'mine');
+      const nc = await nats.connectWithJoinCode(dana.joinCode);
+      const own = await openAgentFiles(nc, dana.id);
+      await putFile(own, 'k1/0', path);
+      expect(new TextDecoder().decode((await own.getBlob('k1/0')) ?? new Uint8Array())).toBe('mine');
+      await expect(openAgentFiles(nc, eli.id)).rejects.toThrow(/permissions violation/i);
+      await expect(
+        jetstream(nc).publish(`$O.${agentFilesBucket(eli.id)}.C.forged`, bytes('x')),
+      ).rejects.toThrow(/permission/i);
+    } finally {
+      dir.remove();
+    }
   });
 });
 
