@@ -35,6 +35,7 @@ import {
 import { AgentDirectory } from './agents.ts';
 import { appendToEventLog } from './event-log.ts';
 import { fsyncBeforeAckSupported, startNatsServer, type RunningNatsServer } from './nats-server.ts';
+import { serveRelayInfo } from './info.ts';
 import { serveReads } from './reads.ts';
 import { serveSends } from './sends.ts';
 import { ensureRelayStreams, type RelayStreamOptions } from './streams.ts';
@@ -147,6 +148,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     stack.push(() => realtime.stop());
     const reads: Subscription = serveReads(connection, () => session.store);
     stack.push(() => reads.drain());
+    const info = serveRelayInfo(connection, { apiVersion: service.apiVersion });
+    stack.push(() => info.drain());
     const sends = await serveSends(connection, session.messaging);
     stack.push(() => sends.stop());
     void session.start().catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
