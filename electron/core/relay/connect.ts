@@ -15,7 +15,10 @@ export async function connectWithJoinCode(
 }
 
 /** Connects as the agent `code` names; with `reconnect`, the client then retries for as long as it runs. */
-export function connectToRelay(code: JoinCode, options: { reconnect?: boolean } = {}): Promise<NatsConnection> {
+export function connectToRelay(
+  code: JoinCode,
+  options: { reconnect?: boolean } = {},
+): Promise<NatsConnection> {
   return connect({
     servers: code.url,
     authenticator: nkeyAuthenticator(new TextEncoder().encode(code.seed)),

@@ -45,7 +45,13 @@ export class JoinedLiveEvents {
   }
 
   details(): RealtimeDetails {
-    return { ...this.#status, provider: 'relay', publicUrl: null, lastEventAt: this.#lastEventAt, subscription: null };
+    return {
+      ...this.#status,
+      provider: 'relay',
+      publicUrl: null,
+      lastEventAt: this.#lastEventAt,
+      subscription: null,
+    };
   }
 
   /** Follows the log; never throws for relay trouble: it becomes the status. */
