@@ -28,17 +28,21 @@ export { markChatRead } from './workbench/quick-reply.ts';
 export type { DemoSandboxPort } from './workspaces/index.ts';
 
 // The relay host (electron/relay/) runs the same core headless for one organization.
-export { isPartnerApiError } from './api/errors.ts';
+export { isPartnerApiError, PartnerApiError } from './api/errors.ts';
 export { createTunnel, isV3Event, RealtimeService, type TunnelSettings } from './realtime/index.ts';
 export { WorkspaceSession } from './session.ts';
 export type { LocalStore } from './store/local-store.ts';
 export type { MessageRecord } from './store/records.ts';
 export type { SyncOptions } from './sync/engine.ts';
-export type { MessagingService } from './sync/messaging.ts';
+export type { ListedChat, MessagingService, OutgoingContent } from './sync/messaging.ts';
 export { InMemoryVault } from './vault/memory-vault.ts';
 export type { Vault } from './vault/vault.ts';
 // What the relay and a desktop joined to it both speak: subjects, permissions, join codes.
 export { encodeJoinCode } from './relay/join-code.ts';
+export { ChangeRequestSchema, type ParsedChange } from './relay/changes.ts';
+export { ensureAgentFiles, getFile, openAgentFiles, putFile } from './relay/files.ts';
+export type { ChangeOutcome, RemoteIds } from './relay/protocol.ts';
+export { RelayMessaging } from './relay/relay-messaging.ts';
 export {
   agentPermissions,
   EVENT_LOG_STREAM,

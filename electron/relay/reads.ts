@@ -12,7 +12,8 @@
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { createLogger } from '../core/log/logger.ts';
-import { READ_SUBJECTS, type LocalStore } from '../core/index.ts';
+import { isPartnerApiError, READ_SUBJECTS, type LocalStore } from '../core/index.ts';
+import { isPortRead, PORT_READ_HANDLERS, ReadFailure, type ReadContext } from './port-reads.ts';
 
 const log = createLogger('relay-reads');
 
@@ -55,33 +56,44 @@ const READS = {
 export type ReadName = keyof typeof READS;
 
 export interface ReadError {
-  code: 'unknown_read' | 'too_large' | 'malformed_json' | 'invalid_request' | 'internal';
+  code: 'unknown_read' | 'too_large' | 'malformed_json' | 'invalid_request' | 'internal' | (string & {});
   message: string;
   retryable: boolean;
   field: string | null;
+  /** A service error's kind and status (port reads), so the desktop throws what a direct adapter would. */
+  kind?: string;
+  status?: number;
 }
 
-export type ReadReply = { ok: true; data: unknown } | { ok: false; error: ReadError };
+export type ReadReply = { ok: true; data: unknown; ids?: unknown } | { ok: false; error: ReadError };
+
+/** What reads run against; undefined while the relay is still opening its store. */
+export type ReadSource = () => Omit<ReadContext, 'agentId'> | undefined;
 
 /** Answers reads until the returned subscription is drained; one queue group across relays. */
-export function serveReads(nc: NatsConnection, store: () => LocalStore | undefined): Subscription {
+export function serveReads(nc: NatsConnection, source: ReadSource): Subscription {
   return nc.subscribe(READ_SUBJECTS, {
     queue: 'parley-relay',
     callback: (error, msg) => {
       if (error) return log.warn('read subscription failed', { error: error.message });
       if (!msg.reply) return; // a publish, not a request: nobody to answer, nothing to do
-      msg.respond(JSON.stringify(answer(msg, store())));
+      void answer(msg, source()).then((reply) => msg.respond(JSON.stringify(reply)));
     },
   });
 }
 
-function answer(msg: Msg, store: LocalStore | undefined): ReadReply {
+/** The agent a reply goes to: its inbox prefix is `_INBOX.<agent>` (its permissions allow no other). */
+function agentOf(reply: string): string | undefined {
+  const [inbox, agent] = reply.split('.');
+  return inbox === '_INBOX' ? agent : undefined;
+}
+
+const KNOWN = [...Object.keys(READS), ...Object.keys(PORT_READ_HANDLERS)];
+
+async function answer(msg: Msg, source: Omit<ReadContext, 'agentId'> | undefined): Promise<ReadReply> {
   const what = msg.subject.slice(READ_SUBJECTS.length - 1);
-  if (!Object.hasOwn(READS, what))
-    return refuse(
-      'unknown_read',
-      `There is no read named "${what}" (known: ${Object.keys(READS).join(', ')})`,
-    );
+  if (!Object.hasOwn(READS, what) && !isPortRead(what))
+    return refuse('unknown_read', `There is no read named "${what}" (known: ${KNOWN.join(', ')})`);
   if (msg.data.length > MAX_READ_REQUEST_BYTES)
     return refuse('too_large', `A read request is at most ${MAX_READ_REQUEST_BYTES} bytes`);
   let json: unknown;
@@ -91,8 +103,8 @@ function answer(msg: Msg, store: LocalStore | undefined): ReadReply {
   } catch {
     return refuse('malformed_json', 'The read request is not JSON');
   }
-  const read = READS[what as ReadName];
-  const parsed = read.input.safeParse(json);
+  const read = isPortRead(what) ? PORT_READ_HANDLERS[what] : READS[what as ReadName];
+  const parsed = (read.input as z.ZodType).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || null;
@@ -102,14 +114,42 @@ function answer(msg: Msg, store: LocalStore | undefined): ReadReply {
       field,
     );
   }
-  if (!store)
+  if (!source)
     return refuse('internal', 'The relay is still opening its store; try again shortly', null, true);
   try {
-    return { ok: true, data: (read.run as (s: LocalStore, input: unknown) => unknown)(store, parsed.data) };
+    if (isPortRead(what)) {
+      const run = read.run as (context: ReadContext, input: unknown) => unknown;
+      const { data, ids } = (await run({ ...source, agentId: agentOf(msg.reply ?? '') }, parsed.data)) as {
+        data: unknown;
+        ids?: unknown;
+      };
+      return { ok: true, data, ...(ids ? { ids } : {}) };
+    }
+    const run = read.run as (store: LocalStore, input: unknown) => unknown;
+    return { ok: true, data: run(source.session.store, parsed.data) };
   } catch (error) {
-    log.error('a read failed', { what, error: error instanceof Error ? error.message : String(error) });
-    return refuse('internal', 'The relay could not read its store; try again shortly', null, true);
+    return failed(what, error);
   }
+}
+
+/** A read that failed: the service's own error as it said it, anything else in the relay's words. */
+function failed(what: string, error: unknown): ReadReply {
+  if (error instanceof ReadFailure)
+    return {
+      ok: false,
+      error: { ...refuseError(error.code, error.message), kind: error.kind, status: error.status },
+    };
+  if (isPartnerApiError(error))
+    return {
+      ok: false,
+      error: {
+        ...refuseError(error.code, error.message, null, error.retryable),
+        kind: error.kind,
+        status: error.status,
+      },
+    };
+  log.error('a read failed', { what, error: error instanceof Error ? error.message : String(error) });
+  return refuse('internal', 'The relay could not read its store; try again shortly', null, true);
 }
 
 function refuse(
@@ -118,5 +158,14 @@ function refuse(
   field: string | null = null,
   retryable = false,
 ): ReadReply {
-  return { ok: false, error: { code, message, retryable, field } };
+  return { ok: false, error: refuseError(code, message, field, retryable) };
+}
+
+function refuseError(
+  code: string,
+  message: string,
+  field: string | null = null,
+  retryable = false,
+): ReadError {
+  return { code, message, retryable, field };
 }

@@ -16,6 +16,7 @@
  */
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, nkeyAuthenticator, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import type { ObjectStore } from '@nats-io/obj';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { createLogger, registerSecret } from '../core/log/logger.ts';
@@ -27,7 +28,9 @@ import {
   SENDS_STREAM,
   WorkspaceSession,
   createTunnel,
+  ensureAgentFiles,
   isV3Event,
+  putFile,
   type SyncOptions,
   type TunnelSettings,
   type Vault,
@@ -146,11 +149,12 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       },
     });
     stack.push(() => realtime.stop());
-    const reads: Subscription = serveReads(connection, () => session.store);
+    const files = agentBuckets(connection);
+    const reads: Subscription = serveReads(connection, () => ({ session, files }));
     stack.push(() => reads.drain());
     const info = serveRelayInfo(connection, { apiVersion: service.apiVersion });
     stack.push(() => info.drain());
-    const sends = await serveSends(connection, session.messaging);
+    const sends = await serveSends(connection, session);
     stack.push(() => sends.stop());
     void session.start().catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
     await realtime.start();
@@ -180,6 +184,24 @@ function durabilityOf(version: string): { warning: string | null } {
     : {
         warning: `nats-server ${version} cannot fsync before acknowledging (sync_interval needs 2.10+): a power failure may lose the last 2 minutes of acknowledged events and sends. Run a current nats-server (NATS_SERVER_BIN) for production.`,
       };
+}
+
+/** Each agent's own object store bucket, created with its limits the first time it is asked for. */
+function agentBuckets(nc: NatsConnection) {
+  const ready = new Map<string, Promise<ObjectStore>>();
+  const bucket = (agentId: string) => {
+    let made = ready.get(agentId);
+    if (!made) {
+      made = ensureAgentFiles(nc, agentId);
+      made.catch(() => ready.delete(agentId));
+      ready.set(agentId, made);
+    }
+    return made;
+  };
+  return {
+    ensure: async (agentId: string) => void (await bucket(agentId)),
+    put: async (agentId: string, name: string, path: string) => putFile(await bucket(agentId), name, path),
+  };
 }
 
 /** Whether the relay's connection is up right now, from the client's status events. */

@@ -1,8 +1,9 @@
 /**
- * Sends on the relay: one durable consumer on the sends stream (shared by every relay of the
- * organization, so each send goes to exactly one), each message validated as untrusted, sent once
- * to the service with the desktop's idempotency key, and its outcome written to the outcomes bucket
- * under `<agent>.<key>`, where the sending desktop watches.
+ * Sends and every other change on the relay: one durable consumer on the sends stream (shared by
+ * every relay of the organization, so each goes to exactly one), each message validated as
+ * untrusted (core/relay/changes.ts), made once through the relay's port with the desktop's key
+ * (a send's idempotency key), and its outcome written to the outcomes bucket under `<agent>.<key>`,
+ * where the desktop that asked watches.
  *
  * Exactly once: the stream refuses a second message on the same subject (the key), the consumer
  * acknowledges only after the outcome is written, and a redelivery after a crash sends again with
@@ -15,14 +16,17 @@ import type { KV } from '@nats-io/kv';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
 import {
+  ChangeRequestSchema,
   SENDS_STREAM,
   isPartnerApiError,
   parseSendSubject,
   sendOutcomeKey,
-  type MessageRecord,
-  type MessagingService,
+  type ChangeOutcome,
+  type ParsedChange,
+  type WorkspaceSession,
 } from '../core/index.ts';
 import { createLogger } from '../core/log/logger.ts';
+import { makeChange } from './changes.ts';
 import { openSendOutcomes } from './streams.ts';
 
 const log = createLogger('relay-sends');
@@ -31,33 +35,18 @@ const RELAY_SENDS_CONSUMER = 'parley-relay-sends';
 /** A retryable failure comes back this long after (the service asked for patience). */
 const RETRY_DELAY_MS = 5_000;
 
-/** What a desktop publishes on `parley.sends.<agent>.<key>`. */
-export const SendRequest = z
-  .object({
-    chatId: z.number().int().positive(),
-    text: z.string().max(20_000),
-    attachmentUrls: z
-      .array(z.url({ protocol: /^https$/ }))
-      .max(10)
-      .default([]),
-  })
-  .strict()
-  .refine((send) => send.text.trim() !== '' || send.attachmentUrls.length > 0, {
-    message: 'A send needs text or an attachment',
-    path: ['text'],
-  });
-export type SendRequest = z.input<typeof SendRequest>;
-
-export type SendOutcome =
-  | { state: 'accepted'; message: MessageRecord }
-  | { state: 'failed'; error: { code: string; message: string; retryable: false; field: string | null } };
+/** What became of a change: the shape a desktop reads (core/relay/protocol.ts). */
+export type SendOutcome = ChangeOutcome;
 
 export interface RelaySends {
   stop(): Promise<void>;
 }
 
-/** Starts sending what desktops publish; `messaging` is the relay session's port to the service. */
-export async function serveSends(nc: NatsConnection, messaging: MessagingService): Promise<RelaySends> {
+/** Starts making what desktops publish through the relay session's port to the service. */
+export async function serveSends(
+  nc: NatsConnection,
+  session: Pick<WorkspaceSession, 'messaging' | 'store'>,
+): Promise<RelaySends> {
   const jsm = await jetstreamManager(nc);
   await jsm.consumers.add(SENDS_STREAM, {
     durable_name: RELAY_SENDS_CONSUMER,
@@ -69,7 +58,7 @@ export async function serveSends(nc: NatsConnection, messaging: MessagingService
   const outcomes = await openSendOutcomes(nc);
   const messages = await (await jetstream(nc).consumers.get(SENDS_STREAM, RELAY_SENDS_CONSUMER)).consume();
   const done = (async () => {
-    for await (const msg of messages) await handle(msg, messaging, outcomes);
+    for await (const msg of messages) await handle(msg, nc, session, outcomes);
   })().catch((error: unknown) => log.warn('sends stopped', { error: messageOf(error) }));
   return {
     async stop() {
@@ -79,7 +68,12 @@ export async function serveSends(nc: NatsConnection, messaging: MessagingService
   };
 }
 
-async function handle(msg: JsMsg, messaging: MessagingService, outcomes: KV): Promise<void> {
+async function handle(
+  msg: JsMsg,
+  nc: NatsConnection,
+  session: Pick<WorkspaceSession, 'messaging' | 'store'>,
+  outcomes: KV,
+): Promise<void> {
   const address = parseSendSubject(msg.subject);
   if (!address) {
     log.warn('ignored a message that is not a send', { subject: msg.subject.slice(0, 100) });
@@ -98,23 +92,29 @@ async function handle(msg: JsMsg, messaging: MessagingService, outcomes: KV): Pr
   };
   const parsed = parseSend(msg.data);
   if (!parsed.ok) return write({ state: 'failed', error: { ...parsed.error, retryable: false } });
-  const send = parsed.send;
   try {
-    const message = await messaging.send(
-      send.chatId,
-      { text: send.text, files: [], attachmentUrls: send.attachmentUrls, idempotencyKey: address.key },
-      { priority: 'user' },
-    );
-    await write({ state: 'accepted', message });
+    const { result, ids } = await makeChange(parsed.change, {
+      nc,
+      messaging: session.messaging,
+      store: session.store,
+      agentId: address.agentId,
+      key: address.key,
+    });
+    await write({ state: 'accepted', result, ...(ids ? { ids } : {}) });
   } catch (error) {
     if (isPartnerApiError(error) && error.retryable) {
       log.info('a send will be retried', { code: error.code });
       return msg.nak(error.retryAfter ? error.retryAfter * 1000 : RETRY_DELAY_MS);
     }
-    const code = isPartnerApiError(error) ? error.code : 'send_failed';
     await write({
       state: 'failed',
-      error: { code, message: messageOf(error), retryable: false, field: null },
+      error: {
+        code: isPartnerApiError(error) ? error.code : 'send_failed',
+        message: messageOf(error),
+        retryable: false,
+        field: null,
+        ...(isPartnerApiError(error) ? { kind: error.kind, status: error.status } : {}),
+      },
     });
   }
 }
@@ -122,7 +122,7 @@ async function handle(msg: JsMsg, messaging: MessagingService, outcomes: KV): Pr
 function parseSend(
   data: Uint8Array,
 ):
-  | { ok: true; send: z.output<typeof SendRequest> }
+  | { ok: true; change: ParsedChange }
   | { ok: false; error: { code: string; message: string; field: string | null } } {
   let json: unknown;
   try {
@@ -130,8 +130,8 @@ function parseSend(
   } catch {
     return { ok: false, error: { code: 'invalid_send', message: 'The send is not JSON', field: null } };
   }
-  const result = SendRequest.safeParse(json);
-  if (result.success) return { ok: true, send: result.data };
+  const result = ChangeRequestSchema.safeParse(json);
+  if (result.success) return { ok: true, change: result.data };
   return {
     ok: false,
     error: {

@@ -8,6 +8,7 @@
  *   parley.info                      request/reply: what the relay serves (the organization's API version)
  *   _INBOX.<agent>.>                 the agent's reply inbox (its connection's inboxPrefix)
  *   $KV.parley_send_outcomes.<agent>.<key>   what became of a send
+ *   $O.parley_files_<agent>.>        the agent's own object store bucket (attachments both ways)
  */
 
 export const EVENT_LOG_STREAM = 'PARLEY_EVENTS';
@@ -82,10 +83,40 @@ export function agentPermissions(agentId: string): {
         `${api}.CONSUMER.CREATE.${outcomes}.*.$KV.${SEND_OUTCOMES_BUCKET}.${id}.>`,
         `${api}.CONSUMER.MSG.NEXT.${outcomes}.*`,
         `${api}.CONSUMER.DELETE.${outcomes}.*`,
+        ...agentFilesPermissions(id),
       ],
     },
     subscribe: { allow: [`${agentInboxPrefix(id)}.>`] },
   };
+}
+
+// ── The relay messaging port: every change (send, reaction, edit, delete, read mark, typing, contact
+// card, forwarding, new chat) goes on `parley.sends.<agent>.<key>` (one generic change path, exactly
+// once); reads are `parley.read.port-*`; attachments travel through the agent's own bucket.
+
+/** One object store bucket per agent: an object store cannot be shared under per-name permissions. */
+export function agentFilesBucket(agentId: string): string {
+  return `parley_files_${token(agentId)}`;
+}
+
+/** The agent's own bucket, whole (chunks and metadata), and the JetStream API calls the client makes on it. */
+function agentFilesPermissions(agentId: string): string[] {
+  const bucket = agentFilesBucket(agentId);
+  const stream = `OBJ_${bucket}`;
+  const api = '$JS.API';
+  return [
+    `$O.${bucket}.>`,
+    `${api}.STREAM.INFO.${stream}`,
+    `${api}.STREAM.MSG.GET.${stream}`,
+    `${api}.STREAM.PURGE.${stream}`,
+    `${api}.DIRECT.GET.${stream}`,
+    `${api}.DIRECT.GET.${stream}.>`,
+    `${api}.CONSUMER.CREATE.${stream}`,
+    `${api}.CONSUMER.CREATE.${stream}.>`,
+    `${api}.CONSUMER.INFO.${stream}.*`,
+    `${api}.CONSUMER.DELETE.${stream}.*`,
+    `${api}.CONSUMER.MSG.NEXT.${stream}.*`,
+  ];
 }
 
 function token(value: string): string {

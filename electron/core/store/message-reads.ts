@@ -74,6 +74,34 @@ export class MessageReads {
     return this.#hydrate(rows.reverse());
   }
 
+  /**
+   * When each chat's stored messages last changed (a write, an edit, a read mark, a deletion): what a
+   * relay tells its desktops as a chat's revision. Chats without messages are absent.
+   */
+  lastChanged(chatIds: readonly number[]): Map<number, number> {
+    const found = new Map<number, number>();
+    if (chatIds.length === 0) return found;
+    for (const row of this.#db.all<{ chat_id: number; changed: number }>(
+      `SELECT chat_id, MAX(updated_at) AS changed FROM messages
+       WHERE chat_id IN (SELECT value FROM json_each(?)) AND id IS NOT NULL GROUP BY chat_id`,
+      JSON.stringify(chatIds),
+    ))
+      found.set(row.chat_id, row.changed);
+    return found;
+  }
+
+  /** The handle each stored message came from (records carry it; the timeline's shape does not). */
+  handleIds(messageIds: readonly number[]): Map<number, number> {
+    const found = new Map<number, number>();
+    if (messageIds.length === 0) return found;
+    for (const row of this.#db.all<{ id: number; handle_id: number }>(
+      `SELECT id, handle_id FROM messages WHERE id IN (SELECT value FROM json_each(?)) AND handle_id IS NOT NULL`,
+      JSON.stringify(messageIds),
+    ))
+      found.set(row.id, row.handle_id);
+    return found;
+  }
+
   /** Oldest → newest: the chat's message `key` and every newer one (none when the chat has no such message). */
   fromKeyToNewest(chatId: number, key: string): Message[] {
     return this.#hydrate(

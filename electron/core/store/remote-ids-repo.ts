@@ -135,6 +135,19 @@ export class RemoteIdsRepo implements V3LocalIds {
     )?.remote_id;
   }
 
+  /** The remote ids of many local ids of one kind (those never seen through V3 are absent). */
+  remoteIdsOf(kind: RemoteIdKind, localIds: readonly number[]): Map<number, string> {
+    const found = new Map<number, string>();
+    if (localIds.length === 0) return found;
+    for (const row of this.#db.all<{ local_id: number; remote_id: string }>(
+      'SELECT local_id, remote_id FROM remote_ids WHERE kind = ? AND local_id IN (SELECT value FROM json_each(?))',
+      kind,
+      JSON.stringify(localIds),
+    ))
+      found.set(row.local_id, row.remote_id);
+    return found;
+  }
+
   /**
    * Names an entity the store already has (a V2 chat or message) by its remote id. A remote id bound
    * before to another local id is moved: the V2 entity is the one the user's state hangs on.

@@ -1,0 +1,209 @@
+/**
+ * How a desktop's relay port talks to the relay: a read is a request/reply on
+ * `parley.read.port-*`; a change is one message on `parley.sends.<agent>.<key>` and then its outcome
+ * under `<agent>.<key>` (polled by direct get, the one read of the bucket an agent's permissions
+ * allow on its own keys). Every reply is untrusted: parsed with the protocol's zod schemas, and one
+ * that does not parse is an `invalid_response` error with nothing of it kept. Failures are the
+ * errors a direct adapter throws (PartnerApiError), so the outbox retries and gives up on the same.
+ */
+import { jetstream } from '@nats-io/jetstream';
+import type { KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { z } from 'zod';
+import { PartnerApiError, type PartnerApiErrorKind } from '../api/errors.ts';
+import type { CallOptions } from '../api/http.ts';
+import type { LocalStore } from '../store/local-store.ts';
+import { CHANGE_RESULTS, type ChangeKind, type ChangeRequest } from './changes.ts';
+import {
+  ChangeOutcomeSchema,
+  PORT_READS,
+  ReadReplySchema,
+  type PortRead,
+  type RemoteIds,
+} from './protocol.ts';
+import { readSubject, sendOutcomeKey, sendSubject } from './subjects.ts';
+import { Kvm } from '@nats-io/kv';
+import { SEND_OUTCOMES_BUCKET } from './subjects.ts';
+
+export interface RelayCallOptions {
+  /** How long a read waits for the relay's answer. Default 30 s. */
+  readTimeoutMs?: number;
+  /** How long a change waits for its outcome before the caller is told to try again. Default 120 s. */
+  outcomeTimeoutMs?: number;
+}
+
+type ReadData<K extends PortRead> = z.output<(typeof PORT_READS)[K]['reply']>['data'];
+
+export class RelayCalls {
+  readonly #nc: NatsConnection;
+  readonly #agentId: string;
+  readonly #store: LocalStore;
+  readonly #options: Required<RelayCallOptions>;
+  #outcomes: Promise<KV> | undefined;
+
+  constructor(nc: NatsConnection, agentId: string, store: LocalStore, options: RelayCallOptions = {}) {
+    this.#nc = nc;
+    this.#agentId = agentId;
+    this.#store = store;
+    this.#options = { readTimeoutMs: 30_000, outcomeTimeoutMs: 120_000, ...options };
+  }
+
+  /** A port read: the relay's answer, validated, its V3 ids bound in the store before it is returned. */
+  async read<K extends PortRead>(what: K, input: unknown, options: CallOptions): Promise<ReadData<K>> {
+    const reply = await abortable(
+      this.#nc
+        .request(readSubject(what), JSON.stringify(input), { timeout: this.#options.readTimeoutMs })
+        .catch((error: unknown) => {
+          throw unreachable(error);
+        }),
+      options.signal,
+    );
+    const envelope = ReadReplySchema.safeParse(jsonOf(reply.data));
+    if (!envelope.success) throw invalid(`${what}: ${envelope.error.issues[0]?.message ?? 'not a reply'}`);
+    if (!envelope.data.ok) {
+      const { error } = envelope.data;
+      throw new PartnerApiError({
+        kind: (error.kind as PartnerApiErrorKind | undefined) ?? kindOf(error.code),
+        ...(error.status === undefined ? {} : { status: error.status }),
+        code: error.code,
+        message: error.message,
+        retryable: error.retryable,
+      });
+    }
+    const parsed = PORT_READS[what].reply.safeParse({ data: envelope.data.data, ids: envelope.data.ids });
+    if (!parsed.success) throw invalid(`${what}: ${describe(parsed.error)}`);
+    const { data, ids } = parsed.data as { data: ReadData<K>; ids?: RemoteIds };
+    if (ids) this.bind(ids);
+    return data;
+  }
+
+  /**
+   * A change, exactly once: published under its key (a second publish, from this desktop retrying
+   * or another one, is refused by the stream: the change was made or is being made), then its outcome.
+   */
+  async change<K extends ChangeKind>(
+    kind: K,
+    key: string,
+    request: Extract<ChangeRequest, { kind: K }>,
+    options: CallOptions,
+  ): Promise<z.output<(typeof CHANGE_RESULTS)[K]>> {
+    try {
+      await abortable(
+        jetstream(this.#nc).publish(sendSubject(this.#agentId, key), JSON.stringify(request)),
+        options.signal,
+      );
+    } catch (error) {
+      if (!/maximum messages per subject/i.test(messageOf(error))) throw unreachable(error);
+    }
+    const outcome = ChangeOutcomeSchema.safeParse(await this.#outcome(key, options));
+    if (!outcome.success) throw invalid(`${kind} outcome: ${describe(outcome.error)}`);
+    if (outcome.data.state === 'failed') {
+      const { error } = outcome.data;
+      throw new PartnerApiError({
+        kind: (error.kind as PartnerApiErrorKind | undefined) ?? kindOf(error.code),
+        ...(error.status === undefined ? {} : { status: error.status }),
+        code: error.code,
+        message: error.message,
+        retryable: false,
+      });
+    }
+    const result = CHANGE_RESULTS[kind].safeParse(outcome.data.result);
+    if (!result.success) throw invalid(`${kind} result: ${describe(result.error)}`);
+    if (outcome.data.ids) this.bind(outcome.data.ids);
+    return result.data as z.output<(typeof CHANGE_RESULTS)[K]>;
+  }
+
+  /** Names each V3 id by the relay's local id, as the relay does (only what differs is written). */
+  bind(ids: RemoteIds): void {
+    const remote = this.#store.remoteIds;
+    this.#store.transaction(() => {
+      for (const kind of ['line', 'chat', 'handle', 'message', 'reaction'] as const)
+        for (const [remoteId, localId] of ids[kind] ?? [])
+          if (remote.find(kind, remoteId) !== localId) remote.bind(kind, remoteId, localId);
+    });
+  }
+
+  async #outcome(key: string, options: CallOptions): Promise<unknown> {
+    this.#outcomes ??= new Kvm(this.#nc).open(SEND_OUTCOMES_BUCKET, { allow_direct: true });
+    const bucket = await this.#outcomes;
+    const name = sendOutcomeKey(this.#agentId, key);
+    const deadline = Date.now() + this.#options.outcomeTimeoutMs;
+    for (let delay = 25; ; delay = Math.min(delay * 2, 500)) {
+      const entry = await bucket.get(name).catch((error: unknown) => {
+        throw unreachable(error);
+      });
+      if (entry && entry.operation === 'PUT') return jsonOf(entry.value);
+      if (Date.now() + delay > deadline)
+        throw new PartnerApiError({
+          kind: 'timeout',
+          code: 'relay_busy',
+          retryable: true,
+          message: 'The team relay has not finished this yet; it will be tried again',
+        });
+      await abortable(new Promise((resolve) => setTimeout(resolve, delay)), options.signal);
+    }
+  }
+}
+
+/** A new key for a change that has none of its own (typing, a read mark…). */
+export function changeKey(): string {
+  return crypto.randomUUID();
+}
+
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(cancelled());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(cancelled());
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
+function cancelled(): PartnerApiError {
+  return new PartnerApiError({ kind: 'cancelled', retryable: false, message: 'Cancelled' });
+}
+
+function unreachable(error: unknown): PartnerApiError {
+  if (error instanceof PartnerApiError) return error;
+  const timeout = /timeout/i.test(messageOf(error));
+  return new PartnerApiError({
+    kind: timeout ? 'timeout' : 'network',
+    code: 'relay_unreachable',
+    retryable: true,
+    message: `The team relay did not answer (${messageOf(error)})`,
+    cause: error,
+  });
+}
+
+function invalid(detail: string): PartnerApiError {
+  return new PartnerApiError({
+    kind: 'invalid_response',
+    code: 'invalid_relay_reply',
+    retryable: false,
+    message: `The team relay answered something this app does not understand (${detail.slice(0, 300)})`,
+  });
+}
+
+function kindOf(code: string): PartnerApiErrorKind {
+  if (code === 'not_found') return 'not_found';
+  if (code === 'internal') return 'server';
+  return 'validation';
+}
+
+function jsonOf(data: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data));
+  } catch {
+    return undefined;
+  }
+}
+
+function describe(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.join('.') || 'reply'}: ${issue.message}` : 'not valid';
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,266 @@
+/**
+ * The messaging port of a desktop joined to its team's relay: the same port the V2 and V3 adapters
+ * implement, so the desktop's store, sync engine, reconciler and outbox work unchanged. Reads are
+ * answered by the relay from its store (no request reaches the service, whatever the team's size);
+ * every change goes once through the relay with its key (relay-calls.ts); files travel through the
+ * agent's own object store bucket (files.ts).
+ *
+ * Ids are the relay's local ids. On V3 each reply also names the UUIDs behind them, bound in this
+ * store's `remoteIds` before the records are returned, so a V3 event from the log maps to the same
+ * local id here as on the relay and every other desktop.
+ *
+ * Contacts are not part of the port (they are always V2's): `contacts.list` has the shape of the V2
+ * client's, for the sync engine (see its constructor).
+ */
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { ApiVersion } from '../../../shared/domain.ts';
+import type { CallOptions } from '../api/http.ts';
+import type { Page, PageRequest } from '../api/pagination.ts';
+import type { ApiContact } from '../api/schemas.ts';
+import type { LocalStore } from '../store/local-store.ts';
+import type { LineRecord, MessageRecord } from '../store/records.ts';
+import type {
+  ListedChat,
+  MessagesPage,
+  MessagingService,
+  NewChatRequest,
+  OutgoingContent,
+  PolledMessage,
+  ReactionChoice,
+} from '../sync/messaging.ts';
+import type { ChangeRequest } from './changes.ts';
+import { getFile, openAgentFiles, putFile } from './files.ts';
+import { changeKey, RelayCalls, type RelayCallOptions } from './relay-calls.ts';
+
+/** The relay answers at most this many records a page. */
+const MAX_PAGE = 200;
+const CHAT_PAGE = 100;
+
+export interface RelayMessagingOptions extends RelayCallOptions {
+  /** The agent's connection (connectWithJoinCode) and its id. */
+  nc: NatsConnection;
+  agentId: string;
+  /** The desktop's store (V3 ids are bound in it). */
+  store: LocalStore;
+  /** The organization's API version, as the relay runs it. */
+  version: ApiVersion;
+}
+
+export class RelayMessaging implements MessagingService {
+  readonly version: ApiVersion;
+  /** A relay chat's revision is when the relay's copy of it last changed, not a count. */
+  readonly revisionCountsMessages = false;
+  /** The organization's contacts from the relay, in the V2 client's shape (`SyncEngine`'s `client`). */
+  readonly contacts: { list(request?: PageRequest, options?: CallOptions): Promise<Page<ApiContact>> };
+  readonly #calls: RelayCalls;
+  readonly #options: RelayMessagingOptions;
+
+  constructor(options: RelayMessagingOptions) {
+    this.version = options.version;
+    this.#options = options;
+    this.#calls = new RelayCalls(options.nc, options.agentId, options.store, options);
+    this.contacts = { list: (request = {}, call = {}) => this.#contacts(request, call) };
+  }
+
+  /** V3: chats this store has without their UUID (kept from before) get it, and the relay's id with it. */
+  async prepare(options: CallOptions): Promise<void> {
+    if (this.version !== 'v3') return;
+    const { store } = this.#options;
+    const unnamed = store.chats
+      .ids()
+      .filter((id) => id > 0 && store.remoteIds.remoteId('chat', id) === undefined);
+    for (let at = 0; at < unnamed.length; at += 5_000)
+      await this.#calls.read('port-ids', { chatIds: unnamed.slice(at, at + 5_000) }, options);
+  }
+
+  lines(options: CallOptions): Promise<LineRecord[]> {
+    return this.#calls.read('port-lines', {}, options);
+  }
+
+  async *chatPages(line: { id: number; phoneNumber: string }, options: CallOptions) {
+    for (let offset = 0; ;) {
+      const page = await this.#calls.read(
+        'port-chats',
+        { lineId: line.id, offset, limit: CHAT_PAGE },
+        options,
+      );
+      if (page.chats.length > 0) yield page.chats as ListedChat[];
+      if (!page.more) return;
+      offset += page.chats.length;
+    }
+  }
+
+  async chat(chatId: number, options: CallOptions): Promise<ListedChat | undefined> {
+    return ((await this.#calls.read('port-chat', { chatId }, options)) as ListedChat | null) ?? undefined;
+  }
+
+  async newestMessages(chatId: number, count: number, options: CallOptions): Promise<MessagesPage> {
+    return this.#page(chatId, count, undefined, options);
+  }
+
+  async *messagePages(chatId: number, pageSize: number, options: CallOptions) {
+    let before: { sentAt: number; key: string } | undefined;
+    for (;;) {
+      const page = await this.#calls.read(
+        'port-messages',
+        { chatId, limit: Math.min(pageSize, MAX_PAGE), ...(before ? { before } : {}) },
+        options,
+      );
+      yield { messages: page.messages as MessageRecord[], complete: page.complete };
+      if (page.complete || !page.next) return;
+      before = page.next;
+    }
+  }
+
+  olderMessages(chatId: number, before: number | null, count: number, options: CallOptions) {
+    // Strictly before `before`: every key sorts after the empty one.
+    return this.#page(chatId, count, before === null ? undefined : { sentAt: before, key: '' }, options);
+  }
+
+  async message(chatId: number, messageId: number, options: CallOptions): Promise<PolledMessage> {
+    return (await this.#calls.read('port-message', { chatId, messageId }, options)) as PolledMessage;
+  }
+
+  async send(chatId: number, content: OutgoingContent, options: CallOptions): Promise<MessageRecord> {
+    const key = content.idempotencyKey ?? changeKey();
+    const body = await this.#content(key, content, options);
+    return (await this.#calls.change(
+      'send',
+      key,
+      { kind: 'send', chatId, ...body },
+      options,
+    )) as MessageRecord;
+  }
+
+  async createChat(request: NewChatRequest, options: CallOptions) {
+    const key = request.content.idempotencyKey ?? changeKey();
+    const body = await this.#content(key, request.content, options);
+    const created = await this.#calls.change(
+      'createChat',
+      key,
+      {
+        kind: 'createChat',
+        lineNumber: request.lineNumber,
+        recipients: [...request.recipients],
+        displayName: request.displayName,
+        ...body,
+      },
+      options,
+    );
+    return created as { chat: ListedChat; message: MessageRecord };
+  }
+
+  react(messageId: number, reaction: ReactionChoice, operation: 'add' | 'remove', options: CallOptions) {
+    return this.#calls.change(
+      'react',
+      changeKey(),
+      { kind: 'react', messageId, reaction, operation },
+      options,
+    );
+  }
+
+  async edit(chatId: number, messageId: number, text: string, options: CallOptions) {
+    const edit = { kind: 'edit', chatId, messageId, text } as const;
+    return (await this.#calls.change('edit', changeKey(), edit, options)) as MessageRecord;
+  }
+
+  async delete(chatId: number, messageId: number, options: CallOptions) {
+    await this.#calls.change('delete', changeKey(), { kind: 'delete', chatId, messageId }, options);
+  }
+
+  async markRead(chatId: number, options: CallOptions) {
+    await this.#calls.change('markRead', changeKey(), { kind: 'markRead', chatId }, options);
+  }
+
+  async typing(chatId: number, typing: boolean, options: CallOptions) {
+    await this.#calls.change('typing', changeKey(), { kind: 'typing', chatId, typing }, options);
+  }
+
+  async shareContact(chatId: number, options: CallOptions) {
+    await this.#calls.change('shareContact', changeKey(), { kind: 'shareContact', chatId }, options);
+  }
+
+  async setForwarding(lineId: number, forwardingNumber: string | null, options: CallOptions) {
+    const change = { kind: 'setForwarding', lineId, forwardingNumber } as const;
+    return (await this.#calls.change('setForwarding', changeKey(), change, options)) as LineRecord;
+  }
+
+  async checkImessage(handle: string, options: CallOptions) {
+    return (await this.#calls.read('port-imessage', { handle }, options)).available;
+  }
+
+  /** The relay fetches the bytes (its token) into this agent's bucket; they are saved from there. */
+  async downloadAttachment(attachment: { id: string; url: string }, to: string, options: CallOptions) {
+    const key = changeKey();
+    const { object } = await this.#calls.read('port-download', { ...attachment, key }, options);
+    const files = await openAgentFiles(this.#options.nc, this.#options.agentId);
+    try {
+      if (!(await getFile(files, object, to))) throw new Error('the relay put no file');
+    } finally {
+      await files.delete(object).catch(() => undefined);
+    }
+  }
+
+  async migrationId(chatId: number, options: CallOptions) {
+    const result = await this.#calls.read('port-migration', { chatId }, options);
+    const { store } = this.#options;
+    const chat = store.chats.get(chatId);
+    if (chat && result.v3ChatId)
+      store.transaction(() =>
+        store.chats.upsert([{ id: chatId, lineId: chat.lineId, v3ChatId: result.v3ChatId }]),
+      );
+    return result;
+  }
+
+  async #page(
+    chatId: number,
+    count: number,
+    before: { sentAt: number; key: string } | undefined,
+    options: CallOptions,
+  ): Promise<MessagesPage> {
+    const page = await this.#calls.read(
+      'port-messages',
+      { chatId, limit: Math.min(count, MAX_PAGE), ...(before ? { before } : {}) },
+      options,
+    );
+    return { messages: page.messages as MessageRecord[], complete: page.complete };
+  }
+
+  /** A send's content as the relay takes it, its files put into this agent's bucket first. */
+  async #content(key: string, content: OutgoingContent, options: CallOptions) {
+    const files: Array<{ object: string; filename: string; mimeType: string }> = [];
+    if (content.files.length > 0) {
+      await this.#calls.read('port-files', {}, options);
+      const bucket = await openAgentFiles(this.#options.nc, this.#options.agentId);
+      for (const [index, file] of content.files.entries()) {
+        const { object } = await putFile(bucket, `${key}/${index}`, file.path);
+        files.push({ object, filename: file.filename, mimeType: file.mimeType });
+      }
+    }
+    return {
+      text: content.text,
+      attachmentUrls: [...content.attachmentUrls],
+      files,
+      ...(content.replyTo ? { replyTo: content.replyTo } : {}),
+      ...(content.effect ? { effect: content.effect } : {}),
+      ...(content.preferredService ? { preferredService: content.preferredService } : {}),
+    } as Omit<Extract<ChangeRequest, { kind: 'send' }>, 'kind' | 'chatId'>;
+  }
+
+  async #contacts(request: PageRequest, options: CallOptions): Promise<Page<ApiContact>> {
+    const page = Math.max(1, request.page ?? 1);
+    const perPage = Math.min(MAX_PAGE, Math.max(1, request.perPage ?? 100));
+    const { contacts, total } = await this.#calls.read(
+      'port-contacts',
+      { offset: (page - 1) * perPage, limit: perPage },
+      options,
+    );
+    return {
+      items: contacts as ApiContact[],
+      page,
+      perPage,
+      totalPages: Math.max(1, Math.ceil(total / perPage)),
+      totalCount: total,
+    };
+  }
+}

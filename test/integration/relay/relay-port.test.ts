@@ -1,0 +1,110 @@
+/**
+ * The relay messaging port conforms to the direct adapter of the same organization (V2 and V3): the
+ * same calls give the same records — through an agent's credentials and the relay's store on one
+ * side, straight to the service on the other — with the relay's local ids, and on V3 the same UUIDs
+ * bound to them in the desktop's store. A send goes to the service once with its key.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ListedChat } from '../../../electron/core/sync/messaging.ts';
+import type { MessagingService } from '../../../electron/core/sync/messaging.ts';
+import { take, startPortRelay, type PortDesktop, type PortRelay } from './port-helpers.ts';
+
+const call = { priority: 'user' as const };
+/** A listed chat's revision is each port's own marker of change (service count or time; relay write time). */
+const withoutRevision = ({ revision: _revision, ...chat }: ListedChat) => chat;
+
+describe.each(['v2', 'v3'] as const)('the relay messaging port on %s', (version) => {
+  let org: PortRelay;
+  let desktop: PortDesktop;
+  let direct: MessagingService;
+  let line: { id: number; phoneNumber: string };
+  let chatId: number;
+
+  beforeAll(async () => {
+    org = await startPortRelay(version);
+    desktop = await org.desktop('Dana');
+    direct = org.relay.session.messaging;
+    const lines = await direct.lines(call);
+    line = lines[0] as { id: number; phoneNumber: string };
+    // A chat with more history than a page, so paging is exercised.
+    const chats = org.relay.session.store.chats.list({ lineId: line.id });
+    chatId = (chats.find((c) => (c.messageCount ?? 0) > 12) ?? chats[0])?.id as number;
+  }, 120_000);
+  afterAll(async () => {
+    await org?.stop();
+  });
+
+  it('lists the same lines', async () => {
+    expect(await desktop.port.lines(call)).toEqual(await direct.lines(call));
+  });
+
+  it("lists the same chats of a line, page by page, each with the relay's revision", async () => {
+    const viaRelay = (await take(desktop.port.chatPages(line, call))).flat();
+    const directly = (await take(direct.chatPages(line, call))).flat();
+    expect(viaRelay.map(withoutRevision).sort(byId)).toEqual(directly.map(withoutRevision).sort(byId));
+    expect(viaRelay.every((c) => typeof c.revision === 'number')).toBe(true);
+  });
+
+  it('gives the same chat', async () => {
+    const viaRelay = await desktop.port.chat(chatId, call);
+    const directly = await direct.chat(chatId, call);
+    expect(viaRelay && withoutRevision(viaRelay)).toEqual(directly && withoutRevision(directly));
+  });
+
+  it('gives the same newest messages, pages, older messages and single message', async () => {
+    expect(await desktop.port.newestMessages(chatId, 5, call)).toEqual(
+      await direct.newestMessages(chatId, 5, call),
+    );
+    const viaRelay = await take(desktop.port.messagePages(chatId, 4, call), 3);
+    const directly = await take(direct.messagePages(chatId, 4, call), 3);
+    expect(viaRelay).toEqual(directly);
+    const fifth = viaRelay.flatMap((p) => p.messages)[4];
+    if (!fifth) throw new Error('the chat has fewer than 5 messages');
+    expect(await desktop.port.olderMessages(chatId, fifth.sentAt, 3, call)).toEqual(
+      await direct.olderMessages(chatId, fifth.sentAt, 3, call),
+    );
+    expect(await desktop.port.message(chatId, fifth.id, call)).toEqual(
+      await direct.message(chatId, fifth.id, call),
+    );
+  });
+
+  it('pages back to the first message of the chat, the last page complete', async () => {
+    const viaRelay = await take(desktop.port.messagePages(chatId, 50, call));
+    const directly = await take(direct.messagePages(chatId, 50, call));
+    expect(viaRelay.flatMap((p) => p.messages)).toEqual(directly.flatMap((p) => p.messages));
+    expect(viaRelay.at(-1)?.complete).toBe(true);
+  });
+
+  it.runIf(version === 'v3')("binds the V3 ids of what it read to the relay's local ids", async () => {
+    const relayIds = org.relay.session.store.remoteIds;
+    const [message] = (await desktop.port.newestMessages(chatId, 1, call)).messages;
+    const v3MessageId = relayIds.remoteId('message', message?.id as number) as string;
+    expect(v3MessageId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(desktop.store.remoteIds.find('message', v3MessageId)).toBe(message?.id);
+    const v3ChatId = relayIds.remoteId('chat', chatId) as string;
+    expect(desktop.store.remoteIds.find('chat', v3ChatId)).toBe(chatId);
+  });
+
+  it("sends through the relay once with the outbox's key, and returns the service's message", async () => {
+    const key = `relay-port-${version}-${Date.now()}`;
+    const sent = await desktop.port.send(
+      chatId,
+      { text: 'through the relay', files: [], attachmentUrls: [], idempotencyKey: key },
+      call,
+    );
+    expect(sent).toMatchObject({ chatId, text: 'through the relay', fromMe: true, idempotencyKey: key });
+    // The outbox retrying the same send (or another desktop publishing it) gets the same message.
+    const again = await desktop.port.send(
+      chatId,
+      { text: 'through the relay', files: [], attachmentUrls: [], idempotencyKey: key },
+      call,
+    );
+    expect(again.id).toBe(sent.id);
+    const newest = await direct.newestMessages(chatId, 10, call);
+    expect(newest.messages.filter((m) => m.text === 'through the relay')).toHaveLength(1);
+  });
+});
+
+function byId(a: { id: number }, b: { id: number }): number {
+  return a.id - b.id;
+}
