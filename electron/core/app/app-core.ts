@@ -20,6 +20,7 @@ import { probeRelay } from '../relay/join.ts';
 import { JoinedSession, type RelayPortsFactory } from '../relay/joined-session.ts';
 import type { JoinedLiveEvents } from '../relay/joined-live.ts';
 import { RelayConnectionError } from '../relay/relay-link.ts';
+import { relayPorts } from '../relay/relay-ports.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import { workspaceSyncOf } from '../settings/index.ts';
 import { STORE_EVENT_NAMES, type StoreEvents } from '../store/events.ts';
@@ -467,8 +468,7 @@ export class AppCore implements HandlerContext {
     id: string,
     options: Omit<SessionOptions, 'connection'>,
   ): Promise<JoinedSession | undefined> {
-    const ports = this.options.relayPorts;
-    if (!ports) throw new UserFacingError('unsupported', 'Joining a team is not available here');
+    const ports = this.options.relayPorts ?? relayPorts;
     try {
       return await JoinedSession.open(await this.registry.relayCredentialsFor(id), { ...options, ports });
     } catch (error) {
