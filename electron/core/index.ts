@@ -50,6 +50,7 @@ export {
   eventLogSubject,
   parseSendSubject,
   READ_SUBJECTS,
+  RELAY_INFO_SUBJECT,
   SEND_OUTCOMES_BUCKET,
   SENDS_STREAM,
   SENDS_SUBJECTS,

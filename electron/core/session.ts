@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import type { ApiVersion } from '../../shared/domain.ts';
 import { PartnerApiClient, type PartnerApiClientOptions } from './api/client.ts';
+import type { AttemptOutcome } from './api/http.ts';
 import { PartnerApiV3Client } from './api/v3/client.ts';
 import { Outbox } from './outbox/outbox.ts';
 import { openSendDoor, type SendDoor } from './outbox/send-door.ts';
 import { Staging } from './outbox/staging.ts';
 import { LocalStore } from './store/local-store.ts';
 import { SyncEngine, type SyncOptions } from './sync/engine.ts';
-import type { MessagingService } from './sync/messaging.ts';
+import type { ContactsPort, MessagingService } from './sync/messaging.ts';
 import { V2Messaging } from './sync/messaging-v2.ts';
 import { V3Messaging } from './sync/messaging-v3.ts';
 import { type ReachabilityOptions, ServiceReachability } from './sync/reachability.ts';
@@ -19,32 +20,49 @@ export interface WorkspaceConnection {
   token: string;
 }
 
-export interface SessionOptions {
+/**
+ * How a session reaches its organization: directly with a token (WorkspaceSession builds these from
+ * its API clients), or through the team's relay (core/relay/joined-service.ts), which holds no token.
+ */
+export interface ServicePorts {
+  /** Chats, messages and lines through the workspace's API version (the sync and the outbox use it). */
+  messaging: MessagingService;
+  contacts: ContactsPort;
+  /** One cheap call, whose outcome reaches `onOutcome`'s listeners: reachability's probe. */
+  probe(signal: AbortSignal): Promise<unknown>;
+  /** Every call's outcome (reachability follows them); returns an unsubscribe. */
+  onOutcome(listener: (outcome: AttemptOutcome) => void): () => void;
+}
+
+export interface ServiceSessionOptions {
   /** The workspace's own folder: its database and staged files live here. */
   dataDir: string;
-  connection: WorkspaceConnection;
-  /** Which API the workspace's messaging goes through (contacts always use V2). Default v2. */
+  /** Which API the workspace's messaging goes through. Default v2. */
   apiVersion?: ApiVersion;
+  /** The service's ports, given the workspace's store (the messaging adapters keep ids in it). */
+  service: (store: LocalStore) => ServicePorts;
   sync?: Partial<SyncOptions>;
-  client?: Partial<PartnerApiClientOptions>;
   /** How often the service is probed when quiet or failing (tests shorten them). */
   reachability?: Omit<ReachabilityOptions, 'probe'>;
 }
 
+export interface SessionOptions extends Omit<ServiceSessionOptions, 'service'> {
+  connection: WorkspaceConnection;
+  client?: Partial<PartnerApiClientOptions>;
+}
+
 /**
- * One open workspace: its store, API client, reachability, sync engine and outbox, wired together.
+ * One open workspace: its store, reachability, sync engine and outbox, wired to the service's ports.
  * The hosts hold one session for the active workspace and forward `store.events` to the renderer.
  */
-export class WorkspaceSession {
+export class ServiceSession {
   readonly store: LocalStore;
-  readonly client: PartnerApiClient;
-  /** The workspace's API version: chats, messages and lines go through it; contacts stay on V2. */
+  /** The workspace's API version: chats, messages and lines go through it. */
   readonly apiVersion: ApiVersion;
-  /** The V3 client (same token, same budget); used for messaging when `apiVersion` is v3. */
-  readonly v3: PartnerApiV3Client;
   /** Chats, messages and lines through the workspace's API version (the sync and the outbox use it). */
   readonly messaging: MessagingService;
-  /** Whether the service can be reached, from every request's outcome and probes of its own. */
+  readonly contacts: ContactsPort;
+  /** Whether the service can be reached, from every call's outcome and probes of its own. */
   readonly reachability: ServiceReachability;
   readonly sync: SyncEngine;
   readonly staging: Staging;
@@ -54,27 +72,15 @@ export class WorkspaceSession {
   /** Send later, undo send and snooze: holds messages back and brings snoozed chats back. */
   readonly scheduler: WorkbenchScheduler;
 
-  constructor(options: SessionOptions) {
+  constructor(options: ServiceSessionOptions) {
     this.apiVersion = options.apiVersion ?? 'v2';
     this.store = new LocalStore(join(options.dataDir, 'workspace.db'), { apiVersion: this.apiVersion });
-    this.client = new PartnerApiClient({ ...options.client, ...options.connection });
-    this.v3 = new PartnerApiV3Client({
-      ...options.client,
-      baseUrl: options.connection.baseUrl,
-      token: options.connection.token,
-      budget: this.client.http.budget,
-    });
-    this.reachability = new ServiceReachability({
-      ...options.reachability,
-      probe: (signal) => this.client.ping({ signal }),
-    });
-    this.client.http.onOutcome((outcome) => this.reachability.observe(outcome));
-    this.v3.http.onOutcome((outcome) => this.reachability.observe(outcome));
-    this.messaging =
-      this.apiVersion === 'v3'
-        ? new V3Messaging(this.v3, this.client, this.store)
-        : new V2Messaging(this.client, this.store);
-    this.sync = new SyncEngine(this.store, this.client, this.messaging, options.sync, this.reachability);
+    const service = options.service(this.store);
+    this.messaging = service.messaging;
+    this.contacts = service.contacts;
+    this.reachability = new ServiceReachability({ ...options.reachability, probe: service.probe });
+    service.onOutcome((outcome) => this.reachability.observe(outcome));
+    this.sync = new SyncEngine(this.store, this.contacts, this.messaging, options.sync, this.reachability);
     this.staging = new Staging(this.store, join(options.dataDir, 'staged'));
     this.outbox = new Outbox(this.store, this.messaging, this.sync.reconciler, this.staging, {
       accepted: (key) => this.sync.watchDelivery(key),
@@ -102,5 +108,38 @@ export class WorkspaceSession {
     await this.outbox.stop();
     await this.sync.stop();
     this.store.close();
+  }
+}
+
+/** A session that reaches the service itself, with the workspace's token: its API clients are its ports. */
+export class WorkspaceSession extends ServiceSession {
+  readonly client: PartnerApiClient;
+  /** The V3 client (same token, same budget); used for messaging when `apiVersion` is v3. */
+  readonly v3: PartnerApiV3Client;
+
+  constructor(options: SessionOptions) {
+    const client = new PartnerApiClient({ ...options.client, ...options.connection });
+    const v3 = new PartnerApiV3Client({
+      ...options.client,
+      baseUrl: options.connection.baseUrl,
+      token: options.connection.token,
+      budget: client.http.budget,
+    });
+    super({
+      ...options,
+      service: (store) => ({
+        messaging:
+          options.apiVersion === 'v3' ? new V3Messaging(v3, client, store) : new V2Messaging(client, store),
+        contacts: client.contacts,
+        probe: (signal) => client.ping({ signal }),
+        onOutcome: (listener) => {
+          const fromV2 = client.http.onOutcome(listener);
+          const fromV3 = v3.http.onOutcome(listener);
+          return () => (fromV2(), fromV3());
+        },
+      }),
+    });
+    this.client = client;
+    this.v3 = v3;
   }
 }

@@ -38,6 +38,7 @@ import {
 import { AgentDirectory } from './agents.ts';
 import { appendToEventLog } from './event-log.ts';
 import { fsyncBeforeAckSupported, startNatsServer, type RunningNatsServer } from './nats-server.ts';
+import { serveRelayInfo } from './info.ts';
 import { serveReads } from './reads.ts';
 import { serveSends } from './sends.ts';
 import { ensureRelayStreams, type RelayStreamOptions } from './streams.ts';
@@ -151,6 +152,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     const files = agentBuckets(connection);
     const reads: Subscription = serveReads(connection, () => ({ session, files }));
     stack.push(() => reads.drain());
+    const info = serveRelayInfo(connection, { apiVersion: service.apiVersion });
+    stack.push(() => info.drain());
     const sends = await serveSends(connection, session);
     stack.push(() => sends.stop());
     void session.start().catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));

@@ -93,6 +93,13 @@ export async function connectWorkspace(input: {
   onWorkspacesChanged(list);
 }
 
+/** Joins the team's relay with a join code; rejects with the core's BridgeError for the form to show. */
+export async function joinTeam(input: { joinCode: string; relayUrl?: string; name?: string }): Promise<void> {
+  await parley.workspaces.join(input);
+  const list = await parley.workspaces.list();
+  onWorkspacesChanged(list);
+}
+
 /**
  * Moves a workspace to another API version; rejects with the core's BridgeError for the row to show.
  * The core answers once the session has reopened, so the active inbox is read again from it.

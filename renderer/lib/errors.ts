@@ -57,6 +57,21 @@ export function connectFieldOf(error: BridgeErrorShape): 'name' | 'baseUrl' | 't
   return null;
 }
 
+/** Why joining a team's relay failed, in words; the core's own message says which (bad code, refused…). */
+export function joinFailureText(error: BridgeErrorShape): string {
+  if (error.code === 'keychain_unavailable')
+    return 'The system keychain is locked or unavailable, so your credentials cannot be stored safely.';
+  return error.message;
+}
+
+/** Which input of the join form a failure is about. */
+export function joinFieldOf(error: BridgeErrorShape): 'joinCode' | 'relayUrl' | 'name' | null {
+  if (error.code === 'unauthorized') return 'joinCode';
+  if (error.code === 'network') return 'relayUrl';
+  const field = error.field ?? '';
+  return field === 'joinCode' || field === 'relayUrl' || field === 'name' ? field : null;
+}
+
 export type ContactField =
   'firstName' | 'lastName' | 'email' | 'phoneNumber' | 'company' | 'title' | 'location' | 'ownerEmail';
 

@@ -35,6 +35,11 @@ export const FIELD_LABELS: Readonly<Record<string, Readonly<Record<string, strin
   },
   'workspaces.add': { name: 'the workspace name', baseUrl: 'the base URL' },
   'workspaces.rename': { name: 'the workspace name' },
+  'workspaces.join': {
+    joinCode: 'the join code',
+    relayUrl: "the relay's address",
+    name: 'the workspace name',
+  },
   'chats.search': { query: 'the search' },
   'contacts.list': { query: 'the search' },
 };

@@ -141,6 +141,23 @@ export const methods = {
       .strict(),
   )<WorkspaceInfo>(),
   /**
+   * Joins the organization a team's relay serves, with the join code from `npm run relay -- agent
+   * add` (it carries the relay's address; `relayUrl` only when this desktop reaches the relay by
+   * another). The agent's credentials go to the OS keychain; no token comes to this desktop. The new
+   * workspace becomes active, like `add`. Fails with `invalid_input` (field `joinCode`: not a join
+   * code, or a damaged one; `relayUrl`), `network` (the relay cannot be reached), `unauthorized`
+   * (the relay refused the credentials: the agent was removed).
+   */
+  'workspaces.join': method(
+    z
+      .object({
+        joinCode: z.string().trim().min(1).max(4096),
+        relayUrl: z.string().trim().max(2048).optional(),
+        name: z.string().trim().max(80).optional(),
+      })
+      .strict(),
+  )<WorkspaceInfo>(),
+  /**
    * Moves a workspace to another API version after checking the token works there; its history,
    * drafts, pins and read state stay. Answers once the active workspace's session has reopened on
    * that version. Fails with `not_found`, `invalid_input` (field `apiVersion`:

@@ -18,9 +18,12 @@ export type { StagedAttachment } from './staged.ts';
 export interface WorkspaceInfo {
   id: string;
   name: string;
-  kind: 'demo' | 'remote';
-  /** null for the demo (its sandbox runs on a new port each launch). */
+  /** `relay`: joined through the team's relay (no token on this desktop). */
+  kind: 'demo' | 'remote' | 'relay';
+  /** null for the demo (its sandbox runs on a new port each launch) and a joined workspace. */
   baseUrl: string | null;
+  /** The team relay's address, for a joined workspace; else null. */
+  relayUrl: string | null;
   tokenHeader: string;
   /** Which API its chats and messages go through (contacts always use V2). */
   apiVersion: ApiVersion;
@@ -110,7 +113,8 @@ export interface Draft extends DraftOptions {
 
 /** The connection (offline whenever the service cannot be reached) with the push path's and the sync's details. */
 export interface LiveStatus extends ConnectionStatus {
-  provider: TunnelProvider;
+  /** `relay`: a joined workspace, whose live events come from its team's relay. */
+  provider: TunnelProvider | 'relay';
   publicUrl: string | null;
   lastEventAt: number | null;
   subscription: {

@@ -15,7 +15,12 @@ import { isPartnerApiError } from '../api/errors.ts';
 import { AttachmentCache, type CachedAttachmentRow } from '../attachments/attachment-cache.ts';
 import { createLogger } from '../log/logger.ts';
 import { within } from '../util.ts';
-import { type SessionOptions, WorkspaceSession } from '../session.ts';
+import { type ServiceSession, type SessionOptions, WorkspaceSession } from '../session.ts';
+import { probeRelay } from '../relay/join.ts';
+import { JoinedSession, type RelayPortsFactory } from '../relay/joined-session.ts';
+import type { JoinedLiveEvents } from '../relay/joined-live.ts';
+import { RelayConnectionError } from '../relay/relay-link.ts';
+import { relayPorts } from '../relay/relay-ports.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import { workspaceSyncOf } from '../settings/index.ts';
 import { STORE_EVENT_NAMES, type StoreEvents } from '../store/events.ts';
@@ -58,6 +63,10 @@ export interface AppCoreOptions {
   reachability?: SessionOptions['reachability'];
   /** How long a cached inbox waits for a page to list it before catching up anyway (default 2 s). */
   inboxGateMs?: number;
+  /** The relay's messaging and contacts ports for joined workspaces (relay/relay-ports.ts). */
+  relayPorts?: RelayPortsFactory;
+  /** How long a joined workspace whose relay could not be reached waits to try again (default 5 s). */
+  relayRetryMs?: number;
 }
 
 /**
@@ -68,13 +77,16 @@ export class AppCore implements HandlerContext {
   readonly options: AppCoreOptions;
   readonly registry: WorkspaceRegistry;
   readonly dispatch: (method: string, input: unknown) => Promise<DispatchResult>;
-  #session: WorkspaceSession | undefined;
+  #session: ServiceSession | undefined;
   #sessionWorkspaceId: string | undefined;
   #notifier: Notifier | undefined;
   #detach: Array<() => void> = [];
   #switching: Promise<void> = Promise.resolve();
   #stopped = false;
-  #realtime: RealtimeService | undefined;
+  #realtime: RealtimeService | JoinedLiveEvents | undefined;
+  /** Why the active joined workspace could not reach its relay (its session then waits to open). */
+  #relayProblem: string | null = null;
+  #relayRetry: ReturnType<typeof setTimeout> | undefined;
   /** The open workspace's attachment cache, made on first use. */
   #attachments: { workspaceId: string; cache: AttachmentCache } | undefined;
   /** The live-events restart under way (started without waiting when a session opens). */
@@ -107,6 +119,7 @@ export class AppCore implements HandlerContext {
       vault: options.vault,
       settings: options.settings,
       probe: probeWorkspaceVersions,
+      relayProbe: probeRelay,
       demo: options.demo,
       release: async (id) => {
         if (core.#sessionWorkspaceId === id) await core.#closeSession();
@@ -139,7 +152,7 @@ export class AppCore implements HandlerContext {
   }
 
   /** The active workspace's session; throws when none is open (e.g. the keychain is locked). */
-  get session(): WorkspaceSession {
+  get session(): ServiceSession {
     if (!this.#session)
       throw new UserFacingError('no_workspace', 'No workspace is open', { retryable: true });
     return this.#session;
@@ -195,6 +208,7 @@ export class AppCore implements HandlerContext {
       name: w.name,
       kind: w.kind,
       baseUrl: w.baseUrl,
+      relayUrl: w.kind === 'relay' ? w.relayUrl : null,
       tokenHeader: w.tokenHeader,
       apiVersion: w.apiVersion,
       active: this.registry.active()?.id === w.id,
@@ -277,11 +291,14 @@ export class AppCore implements HandlerContext {
       lastSyncedAt: null,
       error: null,
     };
+    const joined = this.registry.active()?.kind === 'relay';
     const push = this.#realtime?.details() ?? {
       state: 'polling' as const,
-      reason: settings.sync.webhooksEnabled
-        ? (this.#realtimeError ?? 'Starting live events…')
-        : 'Live events are off: new messages arrive by polling',
+      reason:
+        this.#relayProblem ??
+        (settings.sync.webhooksEnabled || joined
+          ? (this.#realtimeError ?? 'Starting live events…')
+          : 'Live events are off: new messages arrive by polling'),
       provider: settings.sync.tunnel.provider,
       publicUrl: null,
       lastEventAt: null,
@@ -290,7 +307,7 @@ export class AppCore implements HandlerContext {
     const reachability = this.#session?.reachability.state;
     return {
       ...push,
-      provider: settings.sync.tunnel.provider,
+      provider: joined ? 'relay' : settings.sync.tunnel.provider,
       // Offline trumps everything the push path says: nothing reaches the service either way.
       ...(reachability?.reachable === false ? { state: 'offline', reason: reachability.reason } : {}),
       sync,
@@ -347,6 +364,7 @@ export class AppCore implements HandlerContext {
 
   async stop(): Promise<void> {
     this.#stopped = true;
+    clearTimeout(this.#relayRetry);
     await this.#switching;
     await this.#closeSession();
     this.registry.close();
@@ -379,17 +397,17 @@ export class AppCore implements HandlerContext {
     if (this.#stopped) return;
     if (id === this.#sessionWorkspaceId && this.#session) return;
     await this.#closeSession();
+    clearTimeout(this.#relayRetry);
+    this.#relayProblem = null;
     if (!id) return;
     const workspace = this.registry.get(id);
     if (!workspace) return;
     const dataDir = this.registry.dataDirFor(id);
     // The demo's service is in-memory and new each launch: yesterday's cache would not match it.
     if (workspace.kind === 'demo') rmSync(dataDir, { recursive: true, force: true });
-    const connection = await this.registry.connectionFor(id);
     const sync = workspaceSyncOf(this.options.settings.get(), id);
-    const session = new WorkspaceSession({
+    const options = {
       dataDir,
-      connection,
       apiVersion: workspace.apiVersion,
       sync: {
         openChatIntervalMs: sync.pollIntervalMs,
@@ -397,7 +415,12 @@ export class AppCore implements HandlerContext {
         ...this.options.sync,
       },
       ...(this.options.reachability ? { reachability: this.options.reachability } : {}),
-    });
+    };
+    const session =
+      workspace.kind === 'relay'
+        ? await this.#openJoined(id, options)
+        : new WorkspaceSession({ ...options, connection: await this.registry.connectionFor(id) });
+    if (!session) return;
     this.#session = session;
     this.#sessionWorkspaceId = id;
     this.#syncIntervals = intervalsOf(sync);
@@ -436,11 +459,34 @@ export class AppCore implements HandlerContext {
   }
 
   /**
+   * A joined workspace's session, once its relay answers. Until then its live status says why not,
+   * and an unreachable relay is tried again (credentials refused are not: they need a new code).
+   */
+  async #openJoined(
+    id: string,
+    options: Omit<SessionOptions, 'connection'>,
+  ): Promise<JoinedSession | undefined> {
+    const ports = this.options.relayPorts ?? relayPorts;
+    try {
+      return await JoinedSession.open(await this.registry.relayCredentialsFor(id), { ...options, ports });
+    } catch (error) {
+      if (!(error instanceof RelayConnectionError)) throw error;
+      this.#relayProblem = error.message;
+      log.warn('could not reach the relay', { reason: error.message });
+      if (!error.refused)
+        this.#relayRetry = setTimeout(() => this.#switchTo(id), this.options.relayRetryMs ?? 5_000);
+      this.options.emit('workspaces.changed', this.workspaceList());
+      this.#announceLive();
+      return undefined;
+    }
+  }
+
+  /**
    * Resolves once the page has listed the inbox (and the rest of its first calls, queued behind
    * that one, are answered), or after INBOX_GATE_MS without a page; at once without a cached inbox
    * (a first sync is what fills it).
    */
-  #inboxGate(session: WorkspaceSession): Promise<void> {
+  #inboxGate(session: ServiceSession): Promise<void> {
     this.#openInboxGate = undefined;
     if (!session.sync.hasCachedInbox) return Promise.resolve();
     return new Promise<void>((resolve) => {
@@ -502,6 +548,14 @@ export class AppCore implements HandlerContext {
     const id = this.#sessionWorkspaceId;
     if (!session || !id || this.#closing) return;
     this.#announceLive();
+    // A joined desktop's live events are the relay's event log: no tunnel, nothing to choose.
+    if (session instanceof JoinedSession) {
+      const live = session.liveEvents(() => this.#announceLive());
+      this.#realtime = live;
+      await live.start();
+      return;
+    }
+    if (!(session instanceof WorkspaceSession)) return;
     const sync = workspaceSyncOf(this.options.settings.get(), id);
     if (!sync.webhooksEnabled) {
       session.sync.setWebhooksLive(false);
@@ -538,17 +592,20 @@ export class AppCore implements HandlerContext {
    * service (while its token still exists) and live events stop.
    */
   async forgetLive(workspaceId: string): Promise<void> {
-    if (this.#sessionWorkspaceId === workspaceId && this.#session) {
+    const session = this.#session;
+    if (this.#sessionWorkspaceId === workspaceId && session) {
       const realtime = this.#realtime;
       this.#realtime = undefined;
-      if (realtime)
+      // A joined workspace subscribed nothing: the relay's subscription is the team's.
+      if (!(session instanceof WorkspaceSession)) await realtime?.stop();
+      else if (realtime instanceof RealtimeService)
         await realtime
           .removeWorkspace()
           .catch((error: unknown) => log.warn('removing webhooks failed', { error: String(error) }));
       else
         await forgetWorkspaceWebhooks({
           workspaceId,
-          session: this.#session,
+          session,
           vault: this.options.vault,
         }).catch(() => undefined);
     }
@@ -565,7 +622,7 @@ export class AppCore implements HandlerContext {
     }
   }
 
-  async #closeOpenSession(session: WorkspaceSession): Promise<void> {
+  async #closeOpenSession(session: ServiceSession): Promise<void> {
     // A session closed before its gate opened does not wait out the gate's time.
     this.#openInboxGate?.();
     // Quit or switch: the subscription is deactivated, the tunnel and listener closed (once a start
@@ -604,7 +661,7 @@ function sameIntervals(a: SyncIntervals, b: SyncIntervals): boolean {
 }
 
 /** Downloads through the session's client: retried, budgeted and heard by reachability. */
-function downloadThrough(session: WorkspaceSession) {
+function downloadThrough(session: ServiceSession) {
   return (row: CachedAttachmentRow, to: string) =>
     session.messaging.downloadAttachment(row, to, {}).catch((error: unknown) => {
       if (isPartnerApiError(error) && error.status > 0)

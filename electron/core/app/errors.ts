@@ -6,6 +6,7 @@ import { isPartnerApiError } from '../api/errors.ts';
 import { redactText } from '../log/logger.ts';
 import { SendRefused } from '../outbox/send-rules.ts';
 import { AttachmentRejected } from '../outbox/staging.ts';
+import { RelayConnectionError } from '../relay/relay-link.ts';
 import { storageProblemOf } from '../store/storage-errors.ts';
 import { isVaultUnavailable } from '../vault/index.ts';
 import { WorkspaceInputError, WorkspaceNotFoundError } from '../workspaces/index.ts';
@@ -75,6 +76,10 @@ function classify(error: unknown): BridgeErrorShape {
   }
   if (error instanceof WorkspaceNotFoundError)
     return { code: 'not_found', message: error.message, retryable: false };
+  if (error instanceof RelayConnectionError)
+    return error.refused
+      ? { code: 'unauthorized', message: error.message, retryable: false }
+      : { code: 'network', message: error.message, retryable: true };
   if (error instanceof AttachmentRejected)
     return { code: 'attachment_rejected', message: error.message, retryable: false };
   // Disk trouble (full, read-only, no permission), from the store or from files written directly.

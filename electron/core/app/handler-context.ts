@@ -1,6 +1,6 @@
 import type { StorageStatus } from '../../../shared/contract/errors.ts';
 import type * as Views from '../../../shared/contract/views.ts';
-import type { WorkspaceSession } from '../session.ts';
+import type { ServiceSession } from '../session.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import type { Vault } from '../vault/index.ts';
 import type { WorkspaceRegistry } from '../workspaces/index.ts';
@@ -24,7 +24,7 @@ export type { LocalAttachment };
  */
 export interface HandlerContext {
   /** The active workspace's session; throws a `no_workspace` error when none is open. */
-  readonly session: WorkspaceSession;
+  readonly session: ServiceSession;
   readonly registry: WorkspaceRegistry;
   readonly settings: SettingsStore;
   readonly vault: Vault;

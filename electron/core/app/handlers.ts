@@ -57,6 +57,19 @@ export function createHandlers(core: HandlerContext): Handlers {
       await core.sessionSettled();
       return core.workspaceInfo(workspace.id);
     },
+    'workspaces.join': async (input) => {
+      const workspace = await core.registry.join(
+        {
+          joinCode: input.joinCode,
+          ...(input.relayUrl ? { relayUrl: input.relayUrl } : {}),
+          ...(input.name ? { name: input.name } : {}),
+        },
+        { activate: true },
+      );
+      // Answered once its session is open, as `add` is.
+      await core.sessionSettled();
+      return core.workspaceInfo(workspace.id);
+    },
     'workspaces.switch': async ({ id }) => {
       await core.registry.switch(id);
       await core.sessionSettled();
@@ -250,7 +263,7 @@ export function createHandlers(core: HandlerContext): Handlers {
       total: s().store.contacts.count(),
     }),
     'contacts.create': async (fields) => {
-      const created = await s().client.contacts.create(fields);
+      const created = await s().contacts.create(fields);
       s().store.transaction(() => s().store.contacts.upsert([contactRecord(created)]));
       return s().store.contacts.get(created.id) ?? fail('contact vanished');
     },
@@ -266,13 +279,13 @@ export function createHandlers(core: HandlerContext): Handlers {
           }
         : {};
       const kept = Object.fromEntries(Object.entries(identifying).filter(([, value]) => value !== ''));
-      const updated = await s().client.contacts.update(id, { ...kept, ...fields });
+      const updated = await s().contacts.update(id, { ...kept, ...fields });
       s().store.transaction(() => s().store.contacts.upsert([contactRecord(updated)]));
       return s().store.contacts.get(updated.id) ?? fail('contact vanished');
     },
     'contacts.delete': async ({ id }) => {
       await s()
-        .client.contacts.delete(id)
+        .contacts.delete(id)
         .catch((error: unknown) => {
           if (!(isPartnerApiError(error) && error.status === 404)) throw error;
         });

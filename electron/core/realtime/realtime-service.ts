@@ -27,9 +27,7 @@ import { createLogger, redactText, registerSecret } from '../log/logger.ts';
 import type { WorkspaceSession } from '../session.ts';
 import { vaultKeys, type Vault } from '../vault/vault.ts';
 import { isLoopbackHost } from '../workspaces/workspace.ts';
-import { WebhookEventApplier } from './event-applier.ts';
-import { DEDUPE_RETENTION_MS, WebhookInbox } from './inbox.ts';
-import { InboxProcessor } from './inbox-processor.ts';
+import { LiveInbox } from './live-inbox.ts';
 import { type ReceiptOutcome, type WebhookRoute, WebhookListener } from './listener.ts';
 import type { LiveEvent } from './live-event.ts';
 import { ReceiptBatcher } from './receipt-batcher.ts';
@@ -107,7 +105,7 @@ export class RealtimeService {
   #listener: WebhookListener | undefined;
   #supervisor: TunnelSupervisor | undefined;
   #subscriptions: SubscriptionManager | V3SubscriptionManager | undefined;
-  #processor: InboxProcessor | undefined;
+  #live: LiveInbox | undefined;
   #removeRoute: (() => void) | undefined;
   #tunnelState: TunnelState = { phase: 'idle' };
   #pointing: Pointing | null = null;
@@ -230,14 +228,9 @@ export class RealtimeService {
     } else {
       this.#subscriptions = v2Subscriptions;
     }
-    const inbox = new WebhookInbox(session.store);
-    this.#processor = new InboxProcessor({
-      store: session.store,
-      inbox,
-      applier: new WebhookEventApplier(session.store, session.sync.reconciler, v3?.ids),
-      refreshChat: (chatId) => session.sync.refreshChat(chatId),
-    });
-    this.#processor.schedule(); // whatever an earlier run acknowledged but did not apply
+    const live = new LiveInbox(session, v3?.ids);
+    this.#live = live;
+    live.start(); // whatever an earlier run acknowledged but did not apply
     // The service is back: point the subscription now rather than when the backoff says.
     this.#unwatchReachability = session.reachability.onChange((state) => {
       const pointing = this.#pointing;
@@ -245,7 +238,6 @@ export class RealtimeService {
         this.#pointingDone = this.#point(pointing.url);
       }
     });
-    this.#prune(inbox);
 
     const listener = new WebhookListener({ port: this.#options.port ?? tunnel.localPort ?? 0 });
     try {
@@ -254,7 +246,7 @@ export class RealtimeService {
       return this.#fail(`The webhook listener could not start: ${messageOf(error)}`);
     }
     this.#listener = listener;
-    const receipts = new ReceiptBatcher(inbox, (seq, event) => this.#processor?.queued(seq, event));
+    const receipts = new ReceiptBatcher(live.inbox, (seq, event) => live.processor.queued(seq, event));
     const manager = this.#subscriptions;
     this.#removeRoute = listener.addRoute(manager.path, {
       version: route,
@@ -297,7 +289,7 @@ export class RealtimeService {
     await this.#supervisor?.stop();
     this.#removeRoute?.();
     await this.#listener?.stop();
-    this.#processor?.stop();
+    this.#live?.stop();
     this.#publish();
   }
 
@@ -452,13 +444,6 @@ export class RealtimeService {
     }
     registerSecret(secret);
     return secret;
-  }
-
-  /** Seen event ids and ordering marks are kept a day, then forgotten (checked hourly). */
-  #prune(inbox: WebhookInbox): void {
-    const { seen, marks } = inbox.prune(Date.now() - DEDUPE_RETENTION_MS);
-    if (seen + marks > 0) log.debug('pruned webhook bookkeeping', { seen, marks });
-    this.#later(60 * 60_000, () => this.#prune(inbox));
   }
 
   #later(ms: number, work: () => unknown): void {

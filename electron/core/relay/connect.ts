@@ -3,7 +3,7 @@
  * prefix its permissions allow (replies to anything else would never reach it).
  */
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
-import { parseJoinCode } from './join-code.ts';
+import { type JoinCode, parseJoinCode } from './join-code.ts';
 import { agentInboxPrefix } from './subjects.ts';
 
 export async function connectWithJoinCode(
@@ -11,12 +11,20 @@ export async function connectWithJoinCode(
   options: { reconnect?: boolean } = {},
 ): Promise<{ nc: NatsConnection; agentId: string }> {
   const code = parseJoinCode(joinCode);
-  const nc = await connect({
+  return { nc: await connectToRelay(code, options), agentId: code.agentId };
+}
+
+/** Connects as the agent `code` names; with `reconnect`, the client then retries for as long as it runs. */
+export function connectToRelay(
+  code: JoinCode,
+  options: { reconnect?: boolean } = {},
+): Promise<NatsConnection> {
+  return connect({
     servers: code.url,
     authenticator: nkeyAuthenticator(new TextEncoder().encode(code.seed)),
     inboxPrefix: agentInboxPrefix(code.agentId),
     reconnect: options.reconnect ?? true,
+    ...(options.reconnect === false ? {} : { maxReconnectAttempts: -1, reconnectTimeWait: 1_000 }),
     name: `parley-desktop ${code.agentId}`,
   });
-  return { nc, agentId: code.agentId };
 }

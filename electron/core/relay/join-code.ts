@@ -7,8 +7,11 @@ import { SUBJECT_TOKEN } from './subjects.ts';
 
 const PREFIX = 'parley-join-1.';
 
+/** A relay's address as agents reach it. */
+export const RELAY_URL = /^(nats|tls|wss?):\/\/[^\s]+$/;
+
 const JoinCode = z.object({
-  url: z.string().regex(/^(nats|tls|wss?):\/\/[^\s]+$/, 'a nats:// URL'),
+  url: z.string().regex(RELAY_URL, 'a nats:// URL'),
   agentId: z.string().regex(SUBJECT_TOKEN),
   seed: z.string().regex(/^SU[A-Z2-7]{56}$/, 'a user nkey seed'),
 });

@@ -5,6 +5,7 @@
  *   parley.events.<v2|v3>            the event log: each verified webhook delivery, raw
  *   parley.sends.<agent>.<key>       one send per subject; <key> is the outbox's idempotency key
  *   parley.read.<what>               request/reply reads answered from the relay's store
+ *   parley.info                      request/reply: what the relay serves (the organization's API version)
  *   _INBOX.<agent>.>                 the agent's reply inbox (its connection's inboxPrefix)
  *   $KV.parley_send_outcomes.<agent>.<key>   what became of a send
  *   $O.parley_files_<agent>.>        the agent's own object store bucket (attachments both ways)
@@ -16,6 +17,8 @@ export const SENDS_STREAM = 'PARLEY_SENDS';
 export const SENDS_SUBJECTS = 'parley.sends.>';
 export const SEND_OUTCOMES_BUCKET = 'parley_send_outcomes';
 export const READ_SUBJECTS = 'parley.read.*';
+/** Asked by a desktop joining (and on every start): what the relay serves. */
+export const RELAY_INFO_SUBJECT = 'parley.info';
 
 /** An agent id, a send key: one subject token each (no dots, no wildcards, nothing empty). */
 export const SUBJECT_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
@@ -67,6 +70,7 @@ export function agentPermissions(agentId: string): {
       allow: [
         `parley.sends.${id}.*`,
         READ_SUBJECTS,
+        RELAY_INFO_SUBJECT,
         `${api}.INFO`,
         `${api}.STREAM.INFO.${EVENT_LOG_STREAM}`,
         `${api}.CONSUMER.CREATE.${EVENT_LOG_STREAM}`,

@@ -1,8 +1,7 @@
 import type { SyncStatus } from '../../../shared/domain.ts';
-import type { PartnerApiClient } from '../api/client.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { pages } from '../api/pagination.ts';
-import type { MessagingService } from './messaging.ts';
+import type { ContactsPort, MessagingService } from './messaging.ts';
 import { createLogger } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { abortable, forEachLimited } from '../util.ts';
@@ -46,11 +45,6 @@ const MAX_OFFLINE_BACKOFF_MS = 60_000;
 const CATCH_UP_DELAY_MS = 500;
 const CATCH_UP_SPACING_MS = 3_000;
 
-/** Where the engine lists contacts from. */
-export interface ContactsSource {
-  contacts: Pick<PartnerApiClient['contacts'], 'list'>;
-}
-
 /**
  * Keeps the local store in step with the service by polling. First sync: lines → every chat of every
  * line → the newest page of messages per chat, newest chats first, so the inbox is useful early.
@@ -63,11 +57,8 @@ export interface ContactsSource {
 export class SyncEngine {
   readonly reconciler: Reconciler;
   readonly #store: LocalStore;
-  /**
-   * Contacts only (they stay on V2 whatever the workspace's version): the V2 client, or for a desktop
-   * joined to a relay its `RelayMessaging`, whose `contacts.list` has the same shape.
-   */
-  readonly #client: ContactsSource;
+  /** Contacts (V2's API whatever the workspace's version, or the relay's). */
+  readonly #contacts: ContactsPort;
   /** Chats, messages and lines, through the workspace's API version. */
   readonly #api: MessagingService;
   /** The revision each chat was listed with, until its messages are synced (see applyChats). */
@@ -82,6 +73,7 @@ export class SyncEngine {
   #markReadTimer: ReturnType<typeof setTimeout> | undefined;
   #webhooksLive = false;
   #inboxPolls = 0;
+  #fullSweepNext = false;
   #due = { openChat: 0, inbox: 0, contacts: 0 };
   #pendingChecks = new Map<string, { at: number; delay: number }>();
   #offlineBackoff = 0;
@@ -103,13 +95,13 @@ export class SyncEngine {
    */
   constructor(
     store: LocalStore,
-    client: ContactsSource,
+    contacts: ContactsPort,
     api: MessagingService,
     options: Partial<SyncOptions> = {},
     reachability?: ServiceReachability,
   ) {
     this.#store = store;
-    this.#client = client;
+    this.#contacts = contacts;
     this.#api = api;
     this.#options = { ...DEFAULT_SYNC_OPTIONS, ...options };
     this.reconciler = new Reconciler(store);
@@ -223,6 +215,15 @@ export class SyncEngine {
       this.#noteRevisions([chat]);
     }
     await this.#fetchNewest(chatId, 'user');
+  }
+
+  /**
+   * Live events were lost beyond recovery (a joined desktop away longer than the relay's log keeps
+   * them): the next poll, due now, walks every page of every line and reads back each changed chat.
+   */
+  resync(): void {
+    this.#fullSweepNext = true;
+    this.syncNow();
   }
 
   /** Polls everything now (the user asked, or the network came back). */
@@ -368,7 +369,7 @@ export class SyncEngine {
 
   async #syncContacts(): Promise<void> {
     const seen = new Set<number>();
-    for await (const page of pages((r) => this.#client.contacts.list(r, this.#bg()), {
+    for await (const page of pages((r) => this.#contacts.list(r, this.#bg()), {
       perPage: 100,
       signal: this.#signal,
     })) {
@@ -411,7 +412,9 @@ export class SyncEngine {
         (this.#webhooksLive ? this.#options.liveBackgroundIntervalMs : this.#options.backgroundIntervalMs);
       worked = true;
       try {
-        await this.#pollInbox(++this.#inboxPolls % this.#options.fullSweepEvery === 0);
+        const fullSweep = this.#fullSweepNext || ++this.#inboxPolls % this.#options.fullSweepEvery === 0;
+        this.#fullSweepNext = false;
+        await this.#pollInbox(fullSweep);
       } catch (error) {
         // Tried again after the loop's backoff, not an interval away: a failed poll caught nothing up.
         this.#due.inbox = 0;

@@ -1,9 +1,11 @@
 /**
  * The one port the sync engine and the outbox talk to the service through, whatever its API version:
  * chats, messages, lines, sends and the actions on them, in the store's record shapes. V2 and V3
- * adapters (messaging-v2.ts, messaging-v3.ts) implement it; contacts are not here (always V2).
+ * adapters (messaging-v2.ts, messaging-v3.ts) implement it, and a desktop joined to its team's relay
+ * the relay's. Contacts are a port of their own (ContactsPort: V2's API whatever the version).
  */
 import type { ApiVersion, MessageEffect, MessageReplyTo, ReactionKind } from '../../../shared/domain.ts';
+import type { ContactsApi } from '../api/endpoints/contacts.ts';
 import type { CallOptions } from '../api/http.ts';
 import type { ChatRecord, LineRecord, MessageRecord, ReactionRecord } from '../store/records.ts';
 
@@ -112,3 +114,6 @@ export interface MessagingService {
   /** The chat's V3 id, remembered with the chat; `migrated: false` when the service has none for it. */
   migrationId(chatId: number, options: CallOptions): Promise<{ v3ChatId: string | null; migrated: boolean }>;
 }
+
+/** The organization's contacts: V2's API directly, or the relay's answers for a joined desktop. */
+export type ContactsPort = Pick<ContactsApi, 'list' | 'create' | 'update' | 'delete'>;

@@ -29,6 +29,8 @@ export const vaultKeys = {
   webhookSecret: (workspaceId: string): string => `workspace/${workspaceId}/webhook-secret`,
   /** The `whsec_` signing secret the service gave this workspace's V3 subscription. */
   webhookSecretV3: (workspaceId: string): string => `workspace/${workspaceId}/webhook-secret-v3`,
+  /** The nkey seed of this desktop's agent on its team's relay (a relay workspace's only credential). */
+  relaySeed: (workspaceId: string): string => `workspace/${workspaceId}/relay-seed`,
   ngrokAuthtoken: 'tunnel/ngrok-authtoken',
 } as const;
 

@@ -1,4 +1,4 @@
-import type { WorkspaceSession } from '../session.ts';
+import type { ServiceSession } from '../session.ts';
 import { createLogger } from '../log/logger.ts';
 
 const log = createLogger('quick-reply');
@@ -11,7 +11,7 @@ const log = createLogger('quick-reply');
  * draft of that chat is left alone: the reply was not written there.
  */
 export async function replyFromNotification(
-  session: WorkspaceSession,
+  session: ServiceSession,
   chatId: number,
   text: string,
 ): Promise<string> {
@@ -21,7 +21,7 @@ export async function replyFromNotification(
 }
 
 /** Marks a conversation read on the service, then here ("Mark as read" on a notification). */
-export async function markChatRead(session: WorkspaceSession, chatId: number): Promise<void> {
+export async function markChatRead(session: ServiceSession, chatId: number): Promise<void> {
   const chat = session.store.chats.get(chatId);
   if (!chat || (chat.unreadCount === 0 && !chat.markedUnread)) return;
   try {

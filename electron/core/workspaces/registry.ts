@@ -7,6 +7,8 @@
  * Ordering rules, so a failure never leaves a half-made workspace or a stray secret:
  *  - add / updateToken: probe the service first; only then write the token, then workspaces.json
  *    (and take the token back out if that write fails).
+ *  - join (a team's relay): the same, with the relay asked instead of the service and the agent's
+ *    seed instead of a token.
  *  - remove: delete the secrets first (if the keychain refuses, nothing changes and the user can retry),
  *    then workspaces.json, then the data folder.
  */
@@ -15,6 +17,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiVersion } from '../../../shared/domain.ts';
 import { createLogger, registerSecret } from '../log/logger.ts';
+import { type JoinCode, parseJoinCode, RELAY_URL } from '../relay/join-code.ts';
 import { readJsonFile, writeJsonFileAtomic } from '../settings/json-file.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { KeyedSequencer } from '../vault/sequencer.ts';
@@ -31,6 +34,7 @@ import {
   workspacesFileSchema,
   WorkspaceTokenMissingError,
   type DemoWorkspace,
+  type RelayWorkspace,
   type RemoteWorkspace,
   type Workspace,
   type WorkspaceConnection,
@@ -48,6 +52,24 @@ export type ConnectionProbe = (
   connection: { baseUrl: string; tokenHeader: string; token: string },
   options?: { signal?: AbortSignal },
 ) => Promise<{ lines: number; versions?: ApiVersionsAvailable }>;
+
+/**
+ * Connects to a team's relay with an agent's credentials and asks what it serves; throws an error
+ * whose message the user can act on (relay unreachable, credentials refused). core/relay/join.ts.
+ */
+export type RelayProbe = (
+  target: JoinCode,
+  options?: { signal?: AbortSignal },
+) => Promise<{ apiVersion: ApiVersion }>;
+
+/** What "Join your team" is given: a join code, and the relay's address when it differs from the code's. */
+export interface JoinTeamInput {
+  joinCode: string;
+  /** Default: the address in the join code. */
+  relayUrl?: string;
+  /** Default: "Team". */
+  name?: string;
+}
 
 /** Which API versions the token works with (V2 always does once the probe passed). */
 export interface ApiVersionsAvailable {
@@ -76,6 +98,8 @@ export interface WorkspaceRegistryOptions {
   vault: Vault;
   settings: SettingsStore;
   probe: ConnectionProbe;
+  /** Asks a team's relay before a workspace is joined to it. Without one, joining is refused. */
+  relayProbe?: RelayProbe;
   demo: DemoSandboxPort;
   /**
    * Called before a workspace's data folder is deleted, so the host can close what it holds open
@@ -183,32 +207,79 @@ export class WorkspaceRegistry {
     options.signal?.throwIfAborted();
     const apiVersion = chooseApiVersion(input.apiVersion, versions);
 
+    const created: RemoteWorkspace = {
+      id: this.#unusedId(),
+      name,
+      kind: 'remote',
+      baseUrl,
+      tokenHeader,
+      createdAt: this.#now().toISOString(),
+      apiVersion,
+    };
+    const workspace = await this.#keep(created, vaultKeys.workspaceToken(created.id), token, options);
+    log.info('workspace added', { id: created.id, host: new URL(baseUrl).host, lines, apiVersion });
+    return workspace as RemoteWorkspace;
+  }
+
+  /**
+   * Joins the organization a team's relay serves, with the agent's join code: the relay is asked
+   * first (throws the probe's error in words: unreachable, credentials refused); only then the seed
+   * goes to the vault and the workspace to workspaces.json. No token: the relay holds it. Like `add`,
+   * it replaces the demo and becomes active unless `activate` is false.
+   */
+  async join(
+    input: JoinTeamInput,
+    options: { signal?: AbortSignal; activate?: boolean } = {},
+  ): Promise<RelayWorkspace> {
+    const code = parseJoinCodeInput(input.joinCode);
+    registerSecret(code.seed);
+    const relayUrl = parseRelayUrl(input.relayUrl, code.url);
+    const name = parseName(input.name?.trim() || 'Team');
+    const probe = this.#options.relayProbe;
+    if (!probe) throw new WorkspaceError('Joining a team is not available here');
+    const { apiVersion } = await probe({ ...code, url: relayUrl }, { signal: options.signal });
+    options.signal?.throwIfAborted();
+    const created: RelayWorkspace = {
+      id: this.#unusedId(),
+      name,
+      kind: 'relay',
+      baseUrl: null,
+      relayUrl,
+      agentId: code.agentId,
+      tokenHeader: DEFAULT_TOKEN_HEADER,
+      createdAt: this.#now().toISOString(),
+      apiVersion,
+    };
+    const workspace = await this.#keep(created, vaultKeys.relaySeed(created.id), code.seed, options);
+    log.info('workspace joined through a relay', { id: created.id, agentId: code.agentId, apiVersion });
+    return workspace as RelayWorkspace;
+  }
+
+  /**
+   * Stores a new workspace after its check passed: its secret first, then workspaces.json (the
+   * secret taken back out if that write fails). The first real workspace replaces the demo.
+   */
+  async #keep(
+    created: RemoteWorkspace | RelayWorkspace,
+    secretKey: string,
+    secret: string,
+    options: { activate?: boolean },
+  ): Promise<Workspace> {
     const { workspace, replacedDemo } = await this.#exclusive(async () => {
-      const created: RemoteWorkspace = {
-        id: this.#unusedId(),
-        name,
-        kind: 'remote',
-        baseUrl,
-        tokenHeader,
-        createdAt: this.#now().toISOString(),
-        apiVersion,
-      };
-      const tokenKey = vaultKeys.workspaceToken(created.id);
-      await this.#options.vault.set(tokenKey, token);
+      await this.#options.vault.set(secretKey, secret);
       const demos = this.#workspaces.filter((w) => w.kind === 'demo');
       try {
         this.#save([...this.#workspaces.filter((w) => w.kind !== 'demo'), created]);
       } catch (error) {
-        await this.#options.vault.delete(tokenKey).catch(() => {});
+        await this.#options.vault.delete(secretKey).catch(() => {});
         throw error;
       }
-      log.info('workspace added', { id: created.id, host: new URL(baseUrl).host, lines, apiVersion });
       for (const demo of demos) {
         this.#emit({ type: 'removed', workspace: demo });
         await this.#deleteLocalData(demo);
         this.#options.settings.update({ workspaces: { [demo.id]: null } });
       }
-      const stored = this.#requireRemote(created.id);
+      const stored = this.#require(created.id);
       this.#emit({ type: 'added', workspace: stored });
       return { workspace: stored, replacedDemo: demos.length > 0 };
     });
@@ -287,6 +358,8 @@ export class WorkspaceRegistry {
   ): Promise<Workspace> {
     const workspace = this.#require(id);
     if (workspace.apiVersion === apiVersion) return workspace;
+    if (workspace.kind === 'relay')
+      throw new WorkspaceInputError('apiVersion', "Your team's relay chooses the API version");
     const connection = await this.connectionFor(id);
     const { versions } = await this.#options.probe(connection, { signal: options.signal });
     options.signal?.throwIfAborted();
@@ -313,10 +386,10 @@ export class WorkspaceRegistry {
       if (remaining.length === 0 && workspace.kind === 'demo') {
         throw new WorkspaceError('The demo workspace stays until you add a workspace of your own');
       }
-      if (workspace.kind === 'remote') {
+      if (workspace.kind !== 'demo') {
         await this.#options.vault.deleteAll(vaultKeys.workspacePrefix(id));
       }
-      const demo = remaining.some((w) => w.kind === 'remote') ? undefined : this.#newDemo();
+      const demo = remaining.some((w) => w.kind !== 'demo') ? undefined : this.#newDemo();
       this.#save(demo ? [...remaining, demo] : remaining);
       log.info('workspace removed', { id, kind: workspace.kind });
       this.#emit({ type: 'removed', workspace });
@@ -368,9 +441,21 @@ export class WorkspaceRegistry {
       registerSecret(token);
       return { baseUrl: url, tokenHeader: workspace.tokenHeader, token };
     }
+    if (workspace.kind === 'relay')
+      throw new WorkspaceError(`"${workspace.name}" reaches its service through the team's relay`);
     const token = await this.#options.vault.get(vaultKeys.workspaceToken(id));
     if (token === null) throw new WorkspaceTokenMissingError(workspace);
     return { baseUrl: workspace.baseUrl, tokenHeader: workspace.tokenHeader, token };
+  }
+
+  /** A joined workspace's way to its relay: address, agent and seed (from the vault). */
+  async relayCredentialsFor(id: string): Promise<JoinCode> {
+    const workspace = this.#require(id);
+    if (workspace.kind !== 'relay') throw new WorkspaceError(`"${workspace.name}" is not joined to a relay`);
+    const seed = await this.#options.vault.get(vaultKeys.relaySeed(id));
+    if (seed === null) throw new WorkspaceTokenMissingError(workspace);
+    registerSecret(seed);
+    return { url: workspace.relayUrl, agentId: workspace.agentId, seed };
   }
 
   onChange(listener: (event: WorkspaceEvent) => void): () => void {
@@ -420,7 +505,7 @@ export class WorkspaceRegistry {
     if (result.kind !== 'ok') return [];
     const all = result.value.workspaces;
     // The demo only lives alongside nothing else (a crash in add() could have left both).
-    return frozen(all.some((w) => w.kind === 'remote') ? all.filter((w) => w.kind === 'remote') : all);
+    return frozen(all.some((w) => w.kind !== 'demo') ? all.filter((w) => w.kind !== 'demo') : all);
   }
 
   #save(workspaces: Workspace[]): void {
@@ -460,8 +545,9 @@ export class WorkspaceRegistry {
     }
   }
 
-  #firstRemote(): RemoteWorkspace | undefined {
-    return this.#workspaces.find((w): w is RemoteWorkspace => w.kind === 'remote');
+  /** The first workspace of the user's own (connected or joined): it outranks the demo. */
+  #firstRemote(): RemoteWorkspace | RelayWorkspace | undefined {
+    return this.#workspaces.find((w): w is RemoteWorkspace | RelayWorkspace => w.kind !== 'demo');
   }
 
   #require(id: string): Workspace {
@@ -472,6 +558,8 @@ export class WorkspaceRegistry {
 
   #requireRemote(id: string): RemoteWorkspace {
     const workspace = this.#require(id);
+    if (workspace.kind === 'relay')
+      throw new WorkspaceError("A workspace joined through your team's relay has no token to change");
     if (workspace.kind !== 'remote') throw new WorkspaceError('The demo workspace has no token to change');
     return workspace;
   }
@@ -516,4 +604,21 @@ function chooseApiVersion(
 /** Workspaces handed out are frozen: changes go through the registry, which persists and announces them. */
 function frozen(workspaces: readonly Workspace[]): readonly Workspace[] {
   return Object.freeze(workspaces.map((w) => Object.freeze({ ...w })));
+}
+
+/** A join code as pasted, or an input error on the join code field. */
+function parseJoinCodeInput(text: string): JoinCode {
+  try {
+    return parseJoinCode(text);
+  } catch (error) {
+    throw new WorkspaceInputError('joinCode', error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The relay's address: the one typed (an agent may reach it another way), else the join code's. */
+function parseRelayUrl(typed: string | undefined, fromCode: string): string {
+  const url = typed?.trim() || fromCode;
+  if (!RELAY_URL.test(url))
+    throw new WorkspaceInputError('relayUrl', 'The relay address starts with nats:// or tls://');
+  return url;
 }

@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { normalizeBaseUrl } from '../api/base-url.ts';
 import { DEFAULT_TOKEN_HEADER } from '../api/http.ts';
+import { RELAY_URL } from '../relay/join-code.ts';
+import { SUBJECT_TOKEN } from '../relay/subjects.ts';
 import { workspaceIdSchema } from '../settings/schema.ts';
 
 export { DEFAULT_TOKEN_HEADER };
@@ -40,10 +42,28 @@ export const demoWorkspaceSchema = z.object({
   baseUrl: z.null(),
 });
 
-export const workspaceSchema = z.discriminatedUnion('kind', [remoteWorkspaceSchema, demoWorkspaceSchema]);
+/**
+ * An organization reached through its team's relay (issue #18): no token here, only the relay's
+ * address and the agent's id; the agent's nkey seed lives in the vault under `workspace/<id>/relay-seed`.
+ * `apiVersion` is the organization's, as the relay reports it.
+ */
+export const relayWorkspaceSchema = z.object({
+  ...common,
+  kind: z.literal('relay'),
+  baseUrl: z.null(),
+  relayUrl: z.string().regex(RELAY_URL, 'a nats:// URL'),
+  agentId: z.string().regex(SUBJECT_TOKEN),
+});
+
+export const workspaceSchema = z.discriminatedUnion('kind', [
+  remoteWorkspaceSchema,
+  demoWorkspaceSchema,
+  relayWorkspaceSchema,
+]);
 
 export type RemoteWorkspace = z.infer<typeof remoteWorkspaceSchema>;
 export type DemoWorkspace = z.infer<typeof demoWorkspaceSchema>;
+export type RelayWorkspace = z.infer<typeof relayWorkspaceSchema>;
 export type Workspace = z.infer<typeof workspaceSchema>;
 
 /** workspaces.json. `version` lets a later release migrate the file instead of discarding it. */
@@ -67,7 +87,7 @@ export class WorkspaceError extends Error {
 /** What the user typed is not usable; `field` says which input to highlight. */
 export class WorkspaceInputError extends WorkspaceError {
   override name = 'WorkspaceInputError';
-  readonly field: 'name' | 'baseUrl' | 'token' | 'tokenHeader' | 'apiVersion';
+  readonly field: 'name' | 'baseUrl' | 'token' | 'tokenHeader' | 'apiVersion' | 'joinCode' | 'relayUrl';
   constructor(field: WorkspaceInputError['field'], message: string) {
     super(message);
     this.field = field;
@@ -81,13 +101,15 @@ export class WorkspaceNotFoundError extends WorkspaceError {
   }
 }
 
-/** The keychain no longer has this workspace's token (removed by hand, or a keychain reset). */
+/** The keychain no longer has this workspace's token or relay credentials (removed by hand, a reset). */
 export class WorkspaceTokenMissingError extends WorkspaceError {
   override name = 'WorkspaceTokenMissingError';
   readonly workspaceId: string;
   constructor(workspace: Workspace) {
     super(
-      `The API token for "${workspace.name}" is missing from the system keychain. Enter it again to reconnect.`,
+      workspace.kind === 'relay'
+        ? `This desktop's credentials for "${workspace.name}" are missing from the system keychain. Join your team again with a new join code.`
+        : `The API token for "${workspace.name}" is missing from the system keychain. Enter it again to reconnect.`,
     );
     this.workspaceId = workspace.id;
   }

@@ -113,82 +113,88 @@ export function LivePanel() {
         <RefreshCw size={13} aria-hidden="true" /> Sync now
       </button>
 
-      <form
-        className="form live-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
-        <h3>Webhooks</h3>
-        <label className="toggle-row">
-          <span className="toggle-text">
-            <span>Receive events by webhook</span>
-            <span className="muted small">Faster than polling; polling continues as a safety net.</span>
-          </span>
-          <input
-            type="checkbox"
-            role="switch"
-            className="switch"
-            checked={enabled}
-            onChange={(e) => setEnabled(e.target.checked)}
-          />
-        </label>
-        <fieldset className="radio-list" disabled={!enabled}>
-          <legend>Tunnel</legend>
-          {PROVIDERS.map((p) => (
-            <label key={p.value} className="radio-row">
+      {live?.provider === 'relay' ? (
+        <p className="muted small">
+          Live events come from your team’s relay: it holds the organization’s one subscription.
+        </p>
+      ) : (
+        <form
+          className="form live-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <h3>Webhooks</h3>
+          <label className="toggle-row">
+            <span className="toggle-text">
+              <span>Receive events by webhook</span>
+              <span className="muted small">Faster than polling; polling continues as a safety net.</span>
+            </span>
+            <input
+              type="checkbox"
+              role="switch"
+              className="switch"
+              checked={enabled}
+              onChange={(e) => setEnabled(e.target.checked)}
+            />
+          </label>
+          <fieldset className="radio-list" disabled={!enabled}>
+            <legend>Tunnel</legend>
+            {PROVIDERS.map((p) => (
+              <label key={p.value} className="radio-row">
+                <input
+                  type="radio"
+                  name="provider"
+                  checked={provider === p.value}
+                  onChange={() => setProvider(p.value)}
+                />
+                <span className="toggle-text">
+                  <span>{p.label}</span>
+                  <span className="muted small">{p.hint}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          {enabled && provider === 'custom' && (
+            <div className="field">
+              <label htmlFor="live-custom-url">Public URL</label>
               <input
-                type="radio"
-                name="provider"
-                checked={provider === p.value}
-                onChange={() => setProvider(p.value)}
+                id="live-custom-url"
+                className="input"
+                type="url"
+                value={customUrl}
+                onChange={(e) => setCustomUrl(e.target.value)}
+                placeholder="https://parley.example.com"
               />
-              <span className="toggle-text">
-                <span>{p.label}</span>
-                <span className="muted small">{p.hint}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
-        {enabled && provider === 'custom' && (
-          <div className="field">
-            <label htmlFor="live-custom-url">Public URL</label>
-            <input
-              id="live-custom-url"
-              className="input"
-              type="url"
-              value={customUrl}
-              onChange={(e) => setCustomUrl(e.target.value)}
-              placeholder="https://parley.example.com"
-            />
+            </div>
+          )}
+          {enabled && provider === 'ngrok' && (
+            <div className="field">
+              <label htmlFor="live-ngrok">ngrok authtoken</label>
+              <input
+                id="live-ngrok"
+                className="input"
+                type="password"
+                autoComplete="off"
+                value={authtoken}
+                onChange={(e) => setAuthtoken(e.target.value)}
+                placeholder="Kept in the system keychain"
+              />
+            </div>
+          )}
+          {state.text && (
+            <p className={state.kind === 'error' ? 'form-error' : 'field-success'} role="status">
+              {state.text}
+            </p>
+          )}
+          <div className="form-actions">
+            <button type="submit" className="button primary" disabled={state.kind === 'saving'}>
+              {state.kind === 'saving' ? 'Applying…' : 'Apply'}
+            </button>
           </div>
-        )}
-        {enabled && provider === 'ngrok' && (
-          <div className="field">
-            <label htmlFor="live-ngrok">ngrok authtoken</label>
-            <input
-              id="live-ngrok"
-              className="input"
-              type="password"
-              autoComplete="off"
-              value={authtoken}
-              onChange={(e) => setAuthtoken(e.target.value)}
-              placeholder="Kept in the system keychain"
-            />
-          </div>
-        )}
-        {state.text && (
-          <p className={state.kind === 'error' ? 'form-error' : 'field-success'} role="status">
-            {state.text}
-          </p>
-        )}
-        <div className="form-actions">
-          <button type="submit" className="button primary" disabled={state.kind === 'saving'}>
-            {state.kind === 'saving' ? 'Applying…' : 'Apply'}
-          </button>
-        </div>
-      </form>
+        </form>
+      )}
     </Modal>
   );
 }

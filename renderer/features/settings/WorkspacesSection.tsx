@@ -12,12 +12,13 @@ import { connectFailureText, errorText, toErrorShape } from '../../lib/errors.ts
 import { versionText } from '../../lib/v3-presentation.ts';
 import { useStore } from '../../store/index.ts';
 import { ConnectForm } from './ConnectForm.tsx';
+import { JoinTeamForm } from './JoinTeamForm.tsx';
 
 /** Every workspace keeps its own inbox: switch, rename, remove, or connect another. */
 export function WorkspacesSection() {
   const workspaces = useStore((s) => s.workspaces);
   const demo = useStore((s) => s.appInfo?.demo ?? false);
-  const [connecting, setConnecting] = useState(demo);
+  const [adding, setAdding] = useState<'connect' | 'join' | null>(demo ? 'connect' : null);
   return (
     <section className="card settings-card" aria-labelledby="settings-workspaces">
       <h2 id="settings-workspaces">Workspaces</h2>
@@ -26,13 +27,20 @@ export function WorkspacesSection() {
           <WorkspaceRow key={w.id} workspace={w} />
         ))}
       </ul>
-      {connecting ? (
-        <ConnectForm onDone={() => setConnecting(false)} />
-      ) : (
-        <button type="button" className="button" onClick={() => setConnecting(true)}>
-          Connect your organization
-        </button>
-      )}
+      {adding === 'connect' && <ConnectForm onDone={() => setAdding(null)} />}
+      {adding === 'join' && <JoinTeamForm onDone={() => setAdding(null)} />}
+      <div className="form-actions">
+        {adding !== 'connect' && (
+          <button type="button" className="button" onClick={() => setAdding('connect')}>
+            Connect your organization
+          </button>
+        )}
+        {adding !== 'join' && (
+          <button type="button" className="button" onClick={() => setAdding('join')}>
+            Join your team
+          </button>
+        )}
+      </div>
     </section>
   );
 }
@@ -86,11 +94,15 @@ function WorkspaceRow({ workspace }: { workspace: WorkspaceInfo }) {
           </span>
         )}
         <span className="muted small">
-          {workspace.kind === 'demo' ? 'Simulated demo' : workspace.baseUrl}
+          {workspace.kind === 'demo'
+            ? 'Simulated demo'
+            : workspace.kind === 'relay'
+              ? `Through your team’s relay (${workspace.relayUrl ?? ''})`
+              : workspace.baseUrl}
           {' · '}
           <span className="workspace-version">API {versionText(workspace.apiVersion)}</span>
         </span>
-        <VersionSwitch workspace={workspace} />
+        {workspace.kind !== 'relay' && <VersionSwitch workspace={workspace} />}
         {error && <span className="field-error">{error}</span>}
       </div>
       {!workspace.active && (

@@ -829,6 +829,14 @@ export function contractCalls(): Record<MethodName, Call> {
         code: 'not_found',
       });
     },
+    'workspaces.join': async (t) => {
+      // Joining a relay for real: test/integration/relay/join.test.ts. Here: a code that is not one.
+      await expect(t.parley.workspaces.join({ joinCode: 'not-a-join-code' })).rejects.toMatchObject({
+        code: 'invalid_input',
+        field: 'joinCode',
+        message: 'This is not a Parley join code',
+      });
+    },
     'workspaces.remove': async (t) => {
       const list = await t.parley.workspaces.remove({ id: thirdWorkspaceId });
       expect(list.workspaces.map((w) => w.id)).toEqual([secondWorkspaceId]);

@@ -23,6 +23,11 @@ export const VALID_INPUTS: { [M in MethodName]: MethodInput<M> } = {
     token: 'tok',
     tokenHeader: 'X-Token',
   },
+  'workspaces.join': {
+    joinCode: 'parley-join-1.e30',
+    relayUrl: 'nats://relay.example.com:4222',
+    name: 'Team',
+  },
   'workspaces.switch': { id: 'ws1' },
   'workspaces.rename': { id: 'ws1', name: 'Acme' },
   'workspaces.updateToken': { id: 'ws1', token: 'tok' },

@@ -1,0 +1,103 @@
+/**
+ * A workspace joined to its team's relay, opened: the relay link (the agent's credentials from the
+ * vault), a session whose ports are the relay's (no API client, no token), and, once started, live
+ * events from the relay's event log instead of a listener.
+ */
+import type { ApiVersion, ConnectionStatus } from '../../../shared/domain.ts';
+import type { AttemptOutcome } from '../api/http.ts';
+import { PartnerApiError } from '../api/errors.ts';
+import { ServiceSession, type ServicePorts, type ServiceSessionOptions } from '../session.ts';
+import type { LocalStore } from '../store/local-store.ts';
+import type { ContactsPort, MessagingService } from '../sync/messaging.ts';
+import type { JoinCode } from './join-code.ts';
+import { JoinedLiveEvents } from './joined-live.ts';
+import { RelayLink, unreachableMessage } from './relay-link.ts';
+
+/** The relay's implementation of the ports, given the agent's connection (relay-messaging.ts). */
+export type RelayPortsFactory = (
+  link: RelayLink,
+  agentId: string,
+  store: LocalStore,
+  apiVersion: ApiVersion,
+) => { messaging: MessagingService; contacts: ContactsPort };
+
+export interface JoinedSessionOptions extends Omit<ServiceSessionOptions, 'service'> {
+  link: RelayLink;
+  agentId: string;
+  ports: RelayPortsFactory;
+}
+
+export class JoinedSession extends ServiceSession {
+  readonly link: RelayLink;
+
+  constructor(options: JoinedSessionOptions) {
+    const { link, agentId, ports } = options;
+    super({
+      ...options,
+      service: (store) => relayServicePorts(link, ports(link, agentId, store, options.apiVersion ?? 'v2')),
+    });
+    this.link = link;
+  }
+
+  /** Opens the relay link first: throws RelayConnectionError in words (unreachable, refused). */
+  static async open(
+    credentials: JoinCode,
+    options: Omit<JoinedSessionOptions, 'link' | 'agentId'>,
+  ): Promise<JoinedSession> {
+    const link = await RelayLink.open(credentials);
+    try {
+      return new JoinedSession({ ...options, link, agentId: credentials.agentId });
+    } catch (error) {
+      await link.close();
+      throw error;
+    }
+  }
+
+  /** Live events for this session, from the relay's event log. */
+  liveEvents(onStatus: (status: ConnectionStatus) => void): JoinedLiveEvents {
+    return new JoinedLiveEvents({ session: this, link: this.link, onStatus });
+  }
+
+  override async close(): Promise<void> {
+    try {
+      await super.close();
+    } finally {
+      await this.link.close();
+    }
+  }
+}
+
+/**
+ * The session's reachability follows the relay link: a probe is a round trip to the relay, and the
+ * link going down or up is an outcome like a request's.
+ */
+function relayServicePorts(
+  link: RelayLink,
+  ports: { messaging: MessagingService; contacts: ContactsPort },
+): ServicePorts {
+  const listeners = new Set<(outcome: AttemptOutcome) => void>();
+  const tell = (outcome: AttemptOutcome) => listeners.forEach((listener) => listener(outcome));
+  const unreachable = (message = unreachableMessage(link.url)): AttemptOutcome => ({
+    status: 0,
+    error: new PartnerApiError({ kind: 'network', retryable: true, message }),
+  });
+  link.onChange((state) =>
+    tell(state.phase === 'up' ? { status: 200 } : unreachable('reason' in state ? state.reason : undefined)),
+  );
+  return {
+    ...ports,
+    probe: async () => {
+      try {
+        await link.nc.rtt();
+        tell({ status: 200 });
+      } catch (error) {
+        tell(unreachable());
+        throw error;
+      }
+    },
+    onOutcome: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
