@@ -29,6 +29,7 @@ import {
   createTunnel,
   isV3Event,
   type SyncOptions,
+  type TeamRelay,
   type TunnelSettings,
   type Vault,
 } from '../core/index.ts';
@@ -38,6 +39,7 @@ import { fsyncBeforeAckSupported, startNatsServer, type RunningNatsServer } from
 import { serveReads } from './reads.ts';
 import { serveSends } from './sends.ts';
 import { ensureRelayStreams, type RelayStreamOptions } from './streams.ts';
+import { startTeam } from './team.ts';
 
 const log = createLogger('relay');
 
@@ -75,6 +77,8 @@ export interface RunningRelay {
   readonly agents: AgentDirectory;
   readonly session: WorkspaceSession;
   readonly realtime: RealtimeService;
+  /** The team layer: the sends consumer calls its `checkSend` and `recordReply`. */
+  readonly team: TeamRelay;
   /** The relay's own connection (tests read the streams through it). */
   readonly connection: NatsConnection;
   readonly demo: boolean;
@@ -147,6 +151,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     stack.push(() => realtime.stop());
     const reads: Subscription = serveReads(connection, () => session.store);
     stack.push(() => reads.drain());
+    const team = await startTeam(connection, agents);
+    stack.push(() => team.stop());
     const sends = await serveSends(connection, session.messaging);
     stack.push(() => sends.stop());
     void session.start().catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
@@ -156,6 +162,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       agents,
       session,
       realtime,
+      team,
       connection,
       demo,
       durabilityWarning: durability.warning,

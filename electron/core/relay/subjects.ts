@@ -8,6 +8,7 @@
  *   _INBOX.<agent>.>                 the agent's reply inbox (its connection's inboxPrefix)
  *   $KV.parley_send_outcomes.<agent>.<key>   what became of a send
  */
+import { teamPermissions } from './team-subjects.ts';
 
 export const EVENT_LOG_STREAM = 'PARLEY_EVENTS';
 export const EVENT_LOG_SUBJECTS = 'parley.events.>';
@@ -78,6 +79,8 @@ export function agentPermissions(agentId: string): {
         `${api}.CONSUMER.CREATE.${outcomes}.*.$KV.${SEND_OUTCOMES_BUCKET}.${id}.>`,
         `${api}.CONSUMER.MSG.NEXT.${outcomes}.*`,
         `${api}.CONSUMER.DELETE.${outcomes}.*`,
+        // The team layer (presence, assignments, notes, team replies): team-subjects.ts.
+        ...teamPermissions(id),
       ],
     },
     subscribe: { allow: [`${agentInboxPrefix(id)}.>`] },
