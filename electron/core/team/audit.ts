@@ -25,7 +25,11 @@ export async function readAudit(
     AUDIT_STREAM,
     options.sinceMs === undefined ? {} : { startTime: options.sinceMs },
   );
-  return stored.flatMap(({ seq, data }) => {
+  // A start time past the stream's last message makes nats-server 2.9 deliver from the start, so
+  // the stored time is checked here too.
+  const since = options.sinceMs ?? 0;
+  return stored.flatMap(({ seq, data, at }) => {
+    if (at < since) return [];
     const entry = decodeOrSkip(AuditEntry, data, log, `${AUDIT_STREAM} #${seq}`);
     return entry ? [{ seq, entry }] : [];
   });
