@@ -155,11 +155,13 @@ export class PresenceWatcher {
 
   static async start(nc: NatsConnection, options: PresenceWatcherOptions = {}): Promise<PresenceWatcher> {
     const kv = await openPresenceBucket(nc);
-    let self: PresenceWatcher | undefined;
-    const watch = await watchBucket(kv, parsePresenceValue, () => self?.refresh(), log);
-    self = new PresenceWatcher(watch, options);
-    self.refresh();
-    return self;
+    // The watch reports before the watcher exists (the bucket's current entries): it refreshes once made.
+    const made: { watcher?: PresenceWatcher } = {};
+    const watch = await watchBucket(kv, parsePresenceValue, () => made.watcher?.refresh(), log);
+    const watcher = new PresenceWatcher(watch, options);
+    made.watcher = watcher;
+    watcher.refresh();
+    return watcher;
   }
 
   private constructor(watch: BucketWatch<PresenceValue>, options: PresenceWatcherOptions) {
