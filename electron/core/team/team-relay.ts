@@ -159,18 +159,12 @@ export class TeamRelay {
     messageId: string;
     text: string;
   }): Promise<void> {
-    const at = this.#ctx.now();
-    const entry: ChatActivityEntry = {
-      kind: 'reply',
-      chatId: reply.chatId,
-      agentId: reply.agentId,
-      messageId: reply.messageId,
-      preview: previewOf(reply.text),
-      at,
-    };
-    await this.#ctx.js.publish(activitySubject(reply.chatId), encode(entry), {
-      msgID: `reply-${reply.messageId}`,
-    });
+    const { agentId, chatId, messageId } = reply;
+    const at = await this.#recordActivity(
+      { kind: 'reply', chatId, agentId, messageId },
+      reply.text,
+      `reply-${messageId}`,
+    );
     await recordAudit(this.#ctx.js, {
       action: 'sent',
       by: reply.agentId,
@@ -212,17 +206,12 @@ export class TeamRelay {
     messageId: string;
     text: string;
   }): Promise<void> {
-    const at = this.#ctx.now();
-    const entry: ChatActivityEntry = {
-      kind: 'customer_message',
-      chatId: message.chatId,
-      messageId: message.messageId,
-      preview: previewOf(message.text),
-      at,
-    };
-    await this.#ctx.js.publish(activitySubject(message.chatId), encode(entry), {
-      msgID: `customer-${message.eventId}`,
-    });
+    const { chatId, messageId } = message;
+    await this.#recordActivity(
+      { kind: 'customer_message', chatId, messageId },
+      message.text,
+      `customer-${message.eventId}`,
+    );
     const settings = await this.settings();
     const current = await this.#ctx.assignments.get(assignmentKey(message.chatId));
     const assignment = current?.operation === 'PUT' ? decode(Assignment, current.value) : undefined;
@@ -240,6 +229,18 @@ export class TeamRelay {
     await this.#activity?.close();
     await this.#presence.stop();
     await Promise.allSettled(this.#running);
+  }
+
+  /** One entry of a chat's activity, de-duplicated by `msgID` (a redelivery records nothing new). */
+  async #recordActivity(
+    entry: Omit<ChatActivityEntry, 'preview' | 'at'>,
+    text: string,
+    msgID: string,
+  ): Promise<number> {
+    const at = this.#ctx.now();
+    const full: ChatActivityEntry = { ...entry, preview: previewOf(text), at };
+    await this.#ctx.js.publish(activitySubject(entry.chatId), encode(full), { msgID });
+    return at;
   }
 
   #track(work: Promise<unknown>): void {

@@ -116,7 +116,7 @@ describe("the team's settings", () => {
     const watch = await dana.watchAssignments(() => undefined);
     await team.customerWrites(6, 'One more question');
     const reopened = await eventually(
-      () => watch.entries.get('chat.6')?.value.status === 'open' && watch.entries.get('chat.6'),
+      () => [watch.entries.get('chat.6')].find((entry) => entry?.value.status === 'open'),
       'chat 6 reopened',
     );
     expect(reopened.value).toMatchObject({ assignee: dana.agentId, by: 'relay' });
