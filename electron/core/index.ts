@@ -56,3 +56,17 @@ export {
   SENDS_SUBJECTS,
   sendOutcomeKey,
 } from './relay/subjects.ts';
+// The team layer (issue #19): presence, assignment, notes, team replies, audit; see team/README.md.
+export {
+  ASSIGNMENTS_BUCKET,
+  AUDIT_STREAM,
+  AUDIT_SUBJECTS,
+  CANNED_REPLIES_BUCKET,
+  PRESENCE_BUCKET,
+  TEAM_BUCKET,
+  TEAM_STREAM,
+  TEAM_SUBJECTS,
+} from './relay/team-subjects.ts';
+export { formatAuditEntry, readAudit } from './team/audit.ts';
+export { TeamRelay } from './team/team-relay.ts';
+export { MAX_TEAM_MESSAGE_BYTES } from './team/wire.ts';

@@ -4,6 +4,7 @@
  *   npm run relay [-- --data-dir DIR]                      the demo organization, embedded sandbox
  *   npm run relay -- --service-url URL --api-version v3 --token-file FILE --public-webhook-url URL
  *   npm run relay -- agent add "Dana" | agent remove "Dana" | agent list   [--data-dir DIR]
+ *   npm run relay -- audit [--since 2h|DATE] [--json]   the team's audit log (team.ts)
  *
  * The token comes from a file only its owner may read (--token-file) or from PARLEY_SERVICE_TOKEN;
  * never from the command line, where `ps` and shell history would show it.
@@ -21,6 +22,7 @@ const USAGE = `Usage:
   npm run relay -- --service-url URL [--api-version v2|v3] [--token-file FILE] \\
                    --public-webhook-url URL [--webhook-port PORT]
   npm run relay -- agent add NAME | agent remove NAME | agent list [--data-dir DIR]
+  npm run relay -- audit [--since 2h|DATE] [--json] [--data-dir DIR]
 The token: --token-file (a file only you can read) or PARLEY_SERVICE_TOKEN.`;
 
 export function defaultRelayDataDir(): string {
@@ -57,6 +59,8 @@ function parse(argv: string[]) {
       'webhook-port': { type: 'string' },
       'nats-host': { type: 'string' },
       'join-url': { type: 'string' },
+      since: { type: 'string' },
+      json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -149,11 +153,21 @@ async function runRelay(dataDir: string, values: Parsed['values']): Promise<void
   process.once('SIGTERM', () => void stop());
 }
 
+async function auditCommandIn(dataDir: string, values: Parsed['values']): Promise<void> {
+  const { auditCommand } = await import('./team.ts');
+  const directory = new AgentDirectory(join(dataDir, 'relay'), join(dataDir, 'nats'));
+  await auditCommand(dataDir, directory, {
+    ...(values.since ? { since: values.since } : {}),
+    json: values.json,
+  });
+}
+
 async function main(): Promise<void> {
   const { values, positionals } = parse(process.argv.slice(2));
   if (values.help) return console.log(USAGE);
   const dataDir = resolve(values['data-dir'] ?? defaultRelayDataDir());
   if (positionals[0] === 'agent') return agentCommand(dataDir, positionals.slice(1));
+  if (positionals[0] === 'audit' && positionals.length === 1) return auditCommandIn(dataDir, values);
   if (positionals.length > 0) throw new Error(USAGE);
   await runRelay(dataDir, values);
 }

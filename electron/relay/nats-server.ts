@@ -71,7 +71,7 @@ function filesOf(dir: string) {
   };
 }
 
-function rememberedPorts(dir: string): Ports | undefined {
+export function rememberedPorts(dir: string): Ports | undefined {
   try {
     return PortsFile.parse(JSON.parse(readFileSync(filesOf(dir).ports, 'utf8')));
   } catch {

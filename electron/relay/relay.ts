@@ -32,6 +32,7 @@ import {
   isV3Event,
   putFile,
   type SyncOptions,
+  type TeamRelay,
   type TunnelSettings,
   type Vault,
 } from '../core/index.ts';
@@ -42,6 +43,7 @@ import { serveRelayInfo } from './info.ts';
 import { serveReads } from './reads.ts';
 import { serveSends } from './sends.ts';
 import { ensureRelayStreams, type RelayStreamOptions } from './streams.ts';
+import { startTeam } from './team.ts';
 
 const log = createLogger('relay');
 
@@ -79,6 +81,8 @@ export interface RunningRelay {
   readonly agents: AgentDirectory;
   readonly session: WorkspaceSession;
   readonly realtime: RealtimeService;
+  /** The team layer: the sends consumer calls its `checkSend` and `recordReply`. */
+  readonly team: TeamRelay;
   /** The relay's own connection (tests read the streams through it). */
   readonly connection: NatsConnection;
   readonly demo: boolean;
@@ -154,6 +158,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     stack.push(() => reads.drain());
     const info = serveRelayInfo(connection, { apiVersion: service.apiVersion });
     stack.push(() => info.drain());
+    const team = await startTeam(connection, agents);
+    stack.push(() => team.stop());
     const sends = await serveSends(connection, session);
     stack.push(() => sends.stop());
     void session.start().catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
@@ -163,6 +169,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       agents,
       session,
       realtime,
+      team,
       connection,
       demo,
       durabilityWarning: durability.warning,

@@ -102,7 +102,7 @@ export function assertServerSupportsRelay(nc: NatsConnection): void {
     throw new Error(`nats-server ${info.version} is too old for the relay: it needs 2.9.0 or newer`);
 }
 
-async function ensureStream(
+export async function ensureStream(
   jsm: JetStreamManager,
   config: Partial<StreamConfig> & { name: string },
 ): Promise<StreamConfig> {

@@ -10,6 +10,7 @@
  *   $KV.parley_send_outcomes.<agent>.<key>   what became of a send
  *   $O.parley_files_<agent>.>        the agent's own object store bucket (attachments both ways)
  */
+import { teamPermissions } from './team-subjects.ts';
 
 export const EVENT_LOG_STREAM = 'PARLEY_EVENTS';
 export const EVENT_LOG_SUBJECTS = 'parley.events.>';
@@ -84,6 +85,8 @@ export function agentPermissions(agentId: string): {
         `${api}.CONSUMER.MSG.NEXT.${outcomes}.*`,
         `${api}.CONSUMER.DELETE.${outcomes}.*`,
         ...agentFilesPermissions(id),
+        // The team layer (presence, assignments, notes, team replies): team-subjects.ts.
+        ...teamPermissions(id),
       ],
     },
     subscribe: { allow: [`${agentInboxPrefix(id)}.>`] },

@@ -1,0 +1,395 @@
+/**
+ * The team layer's relay side: one per relay process, beside its sends and reads.
+ *
+ *   agent ─ parley.act.<agent>.<action> ─▶ validated, applied (CAS), audited ─▶ reply
+ *   event log ─ customer message ─▶ chat activity (team stream) ─▶ reopen a done chat / round-robin
+ *   sends consumer ─ accepted send ─▶ recordReply: chat activity, audit "sent", reply assigns
+ *   sends consumer ─ before sending ─▶ checkSend: hold or go (send-conflict.ts)
+ *
+ * Two relays of one organization answer actions as one queue group and share one durable consumer
+ * on the event log, so each action and each customer message is handled once; assignments are
+ * compare-and-set, so even two relays racing cannot both win.
+ */
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  type ConsumerMessages,
+  type JetStreamClient,
+} from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import { createLogger } from '../log/logger.ts';
+import { checkLogged } from '../relay/event-source.ts';
+import { EVENT_LOG_STREAM } from '../relay/subjects.ts';
+import {
+  activitySubject,
+  ASSIGNMENTS_BUCKET,
+  assignmentKey,
+  CANNED_REPLIES_BUCKET,
+  parseTeamActionSubject,
+  ROUND_ROBIN_KEY,
+  TEAM_ACTION_QUEUE,
+  TEAM_ACTION_SUBJECTS,
+  TEAM_BUCKET,
+  TEAM_SETTINGS_KEY,
+  TEAM_STREAM,
+} from '../relay/team-subjects.ts';
+import { AssignRequest, nextRoundRobin } from './assignment-rules.ts';
+import { recordAudit } from './audit.ts';
+import { availableAgents } from './presence-view.ts';
+import { PresenceWatcher } from './presence.ts';
+import { decideSend, previewOf, type SendDecision } from './send-conflict.ts';
+import { readToEnd } from './stream-read.ts';
+import {
+  assign,
+  CannedRequest,
+  editTeamReply,
+  NoteRequest,
+  parseRequest,
+  refuse,
+  writeNote,
+  type ActionReply,
+  type TeamActionContext,
+} from './team-actions.ts';
+import {
+  Assignment,
+  ChatActivityEntry,
+  decode,
+  decodeOrSkip,
+  encode,
+  MAX_TEAM_MESSAGE_BYTES,
+  RoundRobinPointer,
+  TeamSettings,
+} from './wire.ts';
+
+const log = createLogger('team-relay');
+
+const ACTIVITY_CONSUMER = 'parley-team-activity';
+
+export interface TeamRelayOptions {
+  nc: NatsConnection;
+  /** The team's agents (the relay's directory), read on every action: a removed agent is refused. */
+  agents: () => ReadonlyArray<{ id: string; name: string }>;
+  now?: () => number;
+  /** Presence staleness for round-robin (default: presence.ts's). */
+  presenceStaleAfterMs?: number;
+}
+
+export class TeamRelay {
+  readonly #options: TeamRelayOptions;
+  readonly #ctx: TeamActionContext;
+  readonly #team: KV;
+  readonly #presence: PresenceWatcher;
+  #actions: Subscription | undefined;
+  #activity: ConsumerMessages | undefined;
+  readonly #running = new Set<Promise<unknown>>();
+
+  static async start(options: TeamRelayOptions): Promise<TeamRelay> {
+    const { nc } = options;
+    const kvm = new Kvm(nc);
+    const [assignments, cannedReplies, team] = await Promise.all(
+      [ASSIGNMENTS_BUCKET, CANNED_REPLIES_BUCKET, TEAM_BUCKET].map((name) => kvm.open(name)),
+    );
+    const presence = await PresenceWatcher.start(
+      nc,
+      options.presenceStaleAfterMs ? { staleAfterMs: options.presenceStaleAfterMs } : {},
+    );
+    const relay = new TeamRelay(
+      options,
+      {
+        js: jetstream(nc),
+        assignments: assignments!,
+        cannedReplies: cannedReplies!,
+        agents: () => new Map(options.agents().map((a) => [a.id, a.name])),
+        now: options.now ?? Date.now,
+      },
+      team!,
+      presence,
+    );
+    await relay.#serveActions();
+    await relay.#followCustomerMessages();
+    return relay;
+  }
+
+  private constructor(
+    options: TeamRelayOptions,
+    ctx: TeamActionContext,
+    team: KV,
+    presence: PresenceWatcher,
+  ) {
+    this.#options = options;
+    this.#ctx = ctx;
+    this.#team = team;
+    this.#presence = presence;
+  }
+
+  get js(): JetStreamClient {
+    return this.#ctx.js;
+  }
+
+  /** The team's settings (defaults until an admin changed them). */
+  async settings(): Promise<TeamSettings> {
+    const entry = await this.#team.get(TEAM_SETTINGS_KEY);
+    const parsed = entry?.operation === 'PUT' ? decode(TeamSettings, entry.value) : undefined;
+    return parsed?.ok ? parsed.value : TeamSettings.parse({});
+  }
+
+  /** An admin's change to the settings (the relay's own command; agents cannot write them). */
+  async updateSettings(change: Partial<TeamSettings>, by = 'relay'): Promise<TeamSettings> {
+    const next = TeamSettings.parse({ ...(await this.settings()), ...change });
+    await this.#team.put(TEAM_SETTINGS_KEY, encode(next));
+    await recordAudit(this.#ctx.js, {
+      action: 'settings_changed',
+      by,
+      detail: JSON.stringify(change).slice(0, 500),
+      at: this.#ctx.now(),
+    });
+    return next;
+  }
+
+  /**
+   * For the relay's sends consumer, once the service accepted an agent's reply: the chat's activity
+   * (what other agents' sends are checked against), the audit log, and "replying assigns".
+   */
+  async recordReply(reply: {
+    agentId: string;
+    chatId: number;
+    messageId: string;
+    text: string;
+  }): Promise<void> {
+    const { agentId, chatId, messageId } = reply;
+    const at = await this.#recordActivity(
+      { kind: 'reply', chatId, agentId, messageId },
+      reply.text,
+      `reply-${messageId}`,
+    );
+    await recordAudit(this.#ctx.js, {
+      action: 'sent',
+      by: reply.agentId,
+      chatId: reply.chatId,
+      detail: `message ${reply.messageId}`.slice(0, 500),
+      at,
+    });
+    if ((await this.settings()).replyAssignsToReplier)
+      await assign(this.#ctx, reply.agentId, { action: 'claim', chatId: reply.chatId });
+  }
+
+  /**
+   * The send-time conflict check, for the relay's sends consumer before it sends: the chat's
+   * activity after what the agent had seen (`seenSeq`), decided by send-conflict.ts.
+   */
+  async checkSend(send: { agentId: string; chatId: number; seenSeq: number }): Promise<SendDecision> {
+    const stored = await readToEnd(this.#options.nc, TEAM_STREAM, {
+      subject: activitySubject(send.chatId),
+      startSeq: send.seenSeq + 1,
+    });
+    const newer = stored.flatMap(({ seq, data }) => {
+      const entry = decodeOrSkip(ChatActivityEntry, data, log, `activity #${seq}`);
+      return entry ? [{ seq, entry }] : [];
+    });
+    const names = this.#ctx.agents();
+    return decideSend({
+      sender: send.agentId,
+      seenSeq: send.seenSeq,
+      newer,
+      now: this.#ctx.now(),
+      nameOf: (id) => names.get(id) ?? 'A teammate',
+    });
+  }
+
+  /** A customer's message reached the relay: recorded as chat activity, then the team's rules. */
+  async onCustomerMessage(message: {
+    eventId: string;
+    chatId: number;
+    messageId: string;
+    text: string;
+  }): Promise<void> {
+    const { chatId, messageId } = message;
+    await this.#recordActivity(
+      { kind: 'customer_message', chatId, messageId },
+      message.text,
+      `customer-${message.eventId}`,
+    );
+    const settings = await this.settings();
+    const current = await this.#ctx.assignments.get(assignmentKey(message.chatId));
+    const assignment = current?.operation === 'PUT' ? decode(Assignment, current.value) : undefined;
+    if (assignment?.ok && assignment.value.status === 'done' && settings.customerMessageReopens)
+      await assign(this.#ctx, 'relay', {
+        action: 'reopen',
+        chatId: message.chatId,
+        expectedRevision: current!.revision,
+      });
+    else if (!current && settings.roundRobin) await this.#assignInTurn(message.chatId);
+  }
+
+  async stop(): Promise<void> {
+    await this.#actions?.drain().catch(() => undefined);
+    await this.#activity?.close();
+    await this.#presence.stop();
+    await Promise.allSettled(this.#running);
+  }
+
+  /** One entry of a chat's activity, de-duplicated by `msgID` (a redelivery records nothing new). */
+  async #recordActivity(
+    entry: Omit<ChatActivityEntry, 'preview' | 'at'>,
+    text: string,
+    msgID: string,
+  ): Promise<number> {
+    const at = this.#ctx.now();
+    const full: ChatActivityEntry = { ...entry, preview: previewOf(text), at };
+    await this.#ctx.js.publish(activitySubject(entry.chatId), encode(full), { msgID });
+    return at;
+  }
+
+  #track(work: Promise<unknown>): void {
+    this.#running.add(work);
+    const done = () => void this.#running.delete(work);
+    work.then(done, done);
+  }
+
+  async #assignInTurn(chatId: number): Promise<void> {
+    const pointerEntry = await this.#team.get(ROUND_ROBIN_KEY);
+    const pointer =
+      pointerEntry?.operation === 'PUT' ? decode(RoundRobinPointer, pointerEntry.value) : undefined;
+    const team = this.#options.agents().map((a) => a.id);
+    const next = nextRoundRobin(
+      team,
+      new Set(availableAgents(this.#presence.current)),
+      pointer?.ok ? pointer.value.lastAgentId : undefined,
+    );
+    if (!next) return log.info('nobody is available for a new conversation', { chatId });
+    const at = this.#ctx.now();
+    try {
+      await this.#ctx.assignments.create(
+        assignmentKey(chatId),
+        encode({ chatId, assignee: next, status: 'open', by: 'relay', at } satisfies Assignment),
+      );
+    } catch {
+      return; // someone claimed it first: theirs
+    }
+    await this.#team.put(ROUND_ROBIN_KEY, encode({ lastAgentId: next }));
+    await recordAudit(this.#ctx.js, {
+      action: 'assigned',
+      by: 'relay',
+      chatId,
+      to: next,
+      detail: 'round-robin',
+      at,
+    });
+  }
+
+  async #serveActions(): Promise<void> {
+    this.#actions = this.#options.nc.subscribe(TEAM_ACTION_SUBJECTS, { queue: TEAM_ACTION_QUEUE });
+    const actions = this.#actions;
+    this.#track(
+      (async () => {
+        // Each action on its own: two claims at once really race, and compare-and-set settles it.
+        for await (const msg of actions) this.#track(this.#answer(msg));
+      })(),
+    );
+    await this.#options.nc.flush();
+  }
+
+  async #answer(msg: Msg): Promise<void> {
+    let reply: ActionReply;
+    try {
+      reply = await this.#act(msg);
+    } catch (error) {
+      log.warn('a team action failed', {
+        subject: msg.subject.slice(0, 100),
+        error: error instanceof Error ? error.message : String(error),
+      });
+      reply = {
+        ok: false,
+        error: {
+          code: 'team_unavailable',
+          message: 'The team relay could not do that just now: try again',
+          retryable: true,
+          field: null,
+        },
+      };
+    }
+    if (msg.reply) msg.respond(encode(reply));
+  }
+
+  async #act(msg: Msg): Promise<ActionReply> {
+    const address = parseTeamActionSubject(msg.subject);
+    if (!address) return refuse('unknown_action', 'There is no such team action');
+    if (!this.#ctx.agents().has(address.agentId))
+      return refuse('unknown_agent', 'This agent is not on the team');
+    if (msg.data.length > MAX_TEAM_MESSAGE_BYTES) return refuse('too_large', 'The request is too large');
+    switch (address.action) {
+      case 'assign': {
+        const parsed = parseRequest(AssignRequest, msg.data);
+        return 'reply' in parsed ? parsed.reply : assign(this.#ctx, address.agentId, parsed.value);
+      }
+      case 'note': {
+        const parsed = parseRequest(NoteRequest, msg.data);
+        return 'reply' in parsed ? parsed.reply : writeNote(this.#ctx, address.agentId, parsed.value);
+      }
+      case 'canned': {
+        const parsed = parseRequest(CannedRequest, msg.data);
+        return 'reply' in parsed ? parsed.reply : editTeamReply(this.#ctx, address.agentId, parsed.value);
+      }
+    }
+  }
+
+  /** One durable consumer (shared by the organization's relays), from now on: customer messages. */
+  async #followCustomerMessages(): Promise<void> {
+    const nc = this.#options.nc;
+    await (
+      await jetstreamManager(nc)
+    ).consumers.add(EVENT_LOG_STREAM, {
+      durable_name: ACTIVITY_CONSUMER,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.New,
+    });
+    const messages = await (await jetstream(nc).consumers.get(EVENT_LOG_STREAM, ACTIVITY_CONSUMER)).consume();
+    this.#activity = messages;
+    this.#track(
+      (async () => {
+        for await (const msg of messages) {
+          const checked = checkLogged(msg.subject, msg.data, msg.headers?.get('Nats-Msg-Id'));
+          const message = checked.ok ? customerMessageOf(checked.event) : undefined;
+          try {
+            if (message) await this.onCustomerMessage(message);
+            msg.ack();
+          } catch (error) {
+            log.warn('could not record a customer message for the team', {
+              error: error instanceof Error ? error.message : String(error),
+            });
+            msg.nak(5_000);
+          }
+        }
+      })().catch((error: unknown) =>
+        log.warn('stopped following customer messages', { error: String(error) }),
+      ),
+    );
+  }
+}
+
+type LoggedEvent = Extract<ReturnType<typeof checkLogged>, { ok: true }>['event'];
+
+/**
+ * A customer's message in a logged event: V2's `message.received`, and V3's where the chat id is
+ * the number desktops know it by (a V3 chat named by another id needs the relay's id mapping).
+ */
+function customerMessageOf(
+  event: LoggedEvent,
+): { eventId: string; chatId: number; messageId: string; text: string } | undefined {
+  if (event.type !== 'message.received') return undefined;
+  const data = event.data as {
+    id: number | string;
+    chat_id?: number;
+    chatId?: string;
+    text?: string;
+    parts?: Array<{ type?: string; value?: string }>;
+  };
+  const chatId = Number(data.chat_id ?? data.chatId);
+  if (!Number.isSafeInteger(chatId) || chatId <= 0) return undefined;
+  const text =
+    data.text ?? (data.parts ?? []).map((part) => (part.type === 'text' ? (part.value ?? '') : '')).join(' ');
+  return { eventId: event.eventId, chatId, messageId: String(data.id), text: text || '(attachment)' };
+}
