@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppCore } from '../../../electron/core/app/app-core.ts';
 import { JoinedSession } from '../../../electron/core/relay/joined-session.ts';
+import { SENDS_STREAM } from '../../../electron/core/relay/subjects.ts';
+import { readToEnd } from '../../../electron/core/team/stream-read.ts';
 import { memorySettingsPersistence, PersistedSettingsStore } from '../../../electron/core/settings/index.ts';
 import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
@@ -92,6 +94,16 @@ function teamOf(desktop: Desktop) {
   return (desktop.core.session as JoinedSession).team;
 }
 
+/** The typing indicator calls an agent's desktop made through the relay (its sends stream). */
+async function typingSentBy(desktop: Desktop): Promise<unknown[]> {
+  const sends = await readToEnd(relay.connection, SENDS_STREAM, {
+    subject: `parley.sends.${desktop.agentId}.*`,
+  });
+  return sends
+    .map((send) => JSON.parse(new TextDecoder().decode(send.data)) as { kind?: string })
+    .filter((change) => change.kind === 'typing');
+}
+
 function messagesOf(desktop: Desktop): Message[] {
   return desktop.core.session.store.messages.page(chat.id, { limit: 100 });
 }
@@ -145,7 +157,20 @@ describe('the team inbox on two joined desktops', () => {
         ),
       "Dana viewing, on Lee's desktop",
     );
+    // Writing a team note shows on Lee's desktop, never on the customer's phone.
+    await dana.call('team.activity', { chatId: chat.id, activity: 'noting' });
+    await eventually(
+      () =>
+        lee.heard('team.changed', (change) =>
+          (change.presence ?? []).some((p) =>
+            p.agents.some((a) => a.agentId === dana.agentId && a.activity === 'noting'),
+          ),
+        ),
+      "Dana noting, on Lee's desktop",
+    );
+    expect(await typingSentBy(dana)).toEqual([]);
     await dana.call('team.activity', { chatId: chat.id, activity: 'typing' });
+    expect(await typingSentBy(dana)).toEqual([{ kind: 'typing', chatId: chat.id, typing: true }]);
     await eventually(
       () =>
         lee.heard('team.changed', (change) =>
@@ -222,8 +247,10 @@ describe('the team inbox on two joined desktops', () => {
       new RegExp(`^(Dana|Lee) replied (just now|\\d+ s ago): ${sentText}`),
     );
 
-    // Answered twice (a double click): it goes once.
+    // Not lost, not sent, and not tried again by the outbox on its own: it waits for an answer.
     const heldKey = held[0]?.key as string;
+    expect(heldBy.core.session.store.outbox.byMessageKey(heldKey)?.state).toBe('failed');
+    // Answered twice (a double click): it goes once.
     const answers = await Promise.allSettled([
       heldBy.call('team.answerHeld', { key: heldKey, answer: 'sendAnyway' }),
       heldBy.call('team.answerHeld', { key: heldKey, answer: 'sendAnyway' }),
@@ -237,6 +264,18 @@ describe('the team inbox on two joined desktops', () => {
     const onService = (await relay.session.messaging.newestMessages(chat.id, 50, {})).messages;
     expect(onService.filter((m) => m.text === sent.text)).toHaveLength(1);
   }, 120_000);
+
+  it("makes a private note on a joined workspace a team note in every agent's timeline", async () => {
+    const written = await lee.call<{ id: number; text: string }>('notes.add', {
+      chatId: chat.id,
+      text: 'Customer prefers texts after 5 pm',
+    });
+    expect(written.id).toBeLessThan(0); // the team's, not a local note
+    const onDanas = await dana.call<Array<{ text: string }>>('notes.list', { chatId: chat.id });
+    expect(onDanas.map((n) => n.text)).toContain('Customer prefers texts after 5 pm');
+    const refused = await dana.refusal('notes.delete', { id: written.id });
+    expect(refused.code).toBe('invalid_input');
+  }, 60_000);
 
   it('tells Lee when a note names him, and shows the note to both', async () => {
     const note = await dana.call<{ seq: number; mentions: string[] }>('team.addNote', {
