@@ -11,14 +11,15 @@ import { SENDS_STREAM } from '../../../electron/core/relay/subjects.ts';
 import { readToEnd } from '../../../electron/core/team/stream-read.ts';
 import { memorySettingsPersistence, PersistedSettingsStore } from '../../../electron/core/settings/index.ts';
 import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
-import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
+import type { RunningRelay } from '../../../electron/relay/relay.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
 import type { EventName, Events } from '../../../shared/contract/events.ts';
 import { SEND_HELD_CODE, type TeamState } from '../../../shared/contract/team-views.ts';
 import type { Chat, Message } from '../../../shared/domain.ts';
 import { quietDemo } from '../bridge/support.ts';
-import { control, eventually, sandboxFor, tempDir } from '../core/helpers.ts';
-import { fastRetries, SLOW_POLLING } from '../core/realtime/helpers.ts';
+import { control, eventually, tempDir } from '../core/helpers.ts';
+import { SLOW_POLLING } from '../core/realtime/helpers.ts';
+import { startSandboxRelay } from '../relay/helpers.ts';
 
 interface Desktop {
   core: AppCore;
@@ -33,7 +34,7 @@ interface Desktop {
 
 let sandbox: RunningSandbox;
 let relay: RunningRelay;
-let relayDir: { path: string; remove(): void };
+let team: Awaited<ReturnType<typeof startSandboxRelay>>;
 let chat: Chat;
 let customer: string;
 let dana: Desktop;
@@ -109,17 +110,8 @@ function messagesOf(desktop: Desktop): Message[] {
 }
 
 beforeAll(async () => {
-  sandbox = await sandboxFor();
-  await fastRetries(sandbox);
-  relayDir = tempDir('parley-team-relay-');
-  relay = await startRelay({
-    dataDir: relayDir.path,
-    service: { baseUrl: sandbox.url, apiVersion: 'v2', token: sandbox.tokens[0] as string },
-    sync: SLOW_POLLING,
-    vault: new InMemoryVault(),
-  });
-  await eventually(() => relay.realtime.status.state === 'live', "the relay's live events");
-  await eventually(() => relay.session.sync.status.phase === 'incremental', "the relay's first sync", 60_000);
+  team = await startSandboxRelay();
+  ({ sandbox, relay } = team);
   chat = relay.session.store.chats.list().find((c) => c.service === 'iMessage' && !c.isGroup) as Chat;
   customer = chat.handles.find((h) => !h.isMe)?.identifier as string;
   await control(sandbox, 'PUT', `/customers/${encodeURIComponent(customer)}`, { auto_reply: false });
@@ -130,9 +122,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dana?.stop().catch(() => undefined);
   await lee?.stop().catch(() => undefined);
-  await relay?.stop();
-  await sandbox?.stop();
-  relayDir?.remove();
+  await team?.stop();
   for (const dir of dirs) dir.remove();
 });
 
