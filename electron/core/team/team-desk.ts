@@ -42,6 +42,8 @@ const log = createLogger('team-desk');
 
 /** How long a send waits for the team layer to be ready before it goes without the check. */
 const READY_WAIT_MS = 5_000;
+/** The last mention of this agent told on this desktop (its sequence in the team stream). */
+const MENTIONS_CURSOR = 'team.mentions';
 
 export interface TeamDeskOptions {
   nc: NatsConnection;
@@ -290,14 +292,22 @@ export class TeamDesk {
         log,
       );
       this.#stops.push(() => notes.stop());
-      const mentions = await this.client.followMentions(from, (mention) => {
-        const notice: TeamMentionNotice = {
-          ...mention,
-          title: `${mention.fromName} mentioned you`,
-          body: mention.preview,
-        };
-        for (const listener of this.#mentioned) listener(notice);
-      });
+      // Mentions go on from the last one this desktop told (also those made while it was closed).
+      const { cursors } = this.#options.session.store;
+      const told = Number(cursors.get(MENTIONS_CURSOR));
+      if (!(told > 0)) cursors.set(MENTIONS_CURSOR, String(from));
+      const mentions = await this.client.followMentions(
+        told > 0 && told <= from ? told : from,
+        (mention, seq) => {
+          cursors.set(MENTIONS_CURSOR, String(seq));
+          const notice: TeamMentionNotice = {
+            ...mention,
+            title: `${mention.fromName} mentioned you`,
+            body: mention.preview,
+          };
+          for (const listener of this.#mentioned) listener(notice);
+        },
+      );
       this.#stops.push(() => mentions.stop());
     });
   }

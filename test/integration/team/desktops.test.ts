@@ -23,6 +23,7 @@ import { startSandboxRelay } from '../relay/helpers.ts';
 
 interface Desktop {
   core: AppCore;
+  machine: Machine;
   agentId: string;
   events: Array<{ event: EventName; payload: unknown }>;
   call<T>(method: string, input?: unknown): Promise<T>;
@@ -41,26 +42,42 @@ let dana: Desktop;
 let lee: Desktop;
 const dirs: Array<{ remove(): void }> = [];
 
-async function openDesktop(): Promise<Desktop> {
+/** What stays on a machine between two launches of Parley: its data folder, keychain and settings. */
+interface Machine {
+  dir: string;
+  vault: InMemoryVault;
+  settings: ReturnType<typeof memorySettingsPersistence>;
+}
+
+function newMachine(): Machine {
   const dir = tempDir('parley-team-desktop-');
   dirs.push(dir);
+  return { dir: dir.path, vault: new InMemoryVault(), settings: memorySettingsPersistence() };
+}
+
+async function openDesktop(
+  machine = newMachine(),
+  team?: { idleAwayMs: number; heartbeatMs: number },
+): Promise<Desktop> {
   const events: Desktop['events'] = [];
   const core = await AppCore.start({
-    dataDir: dir.path,
+    dataDir: machine.dir,
     host: 'browser',
     version: '0.0.0-test',
     platform: process.platform,
-    vault: new InMemoryVault(),
-    settings: new PersistedSettingsStore({ persistence: memorySettingsPersistence() }),
+    vault: machine.vault,
+    settings: new PersistedSettingsStore({ persistence: machine.settings }),
     ports: { openExternal: async () => undefined },
     emit: (event, payload) => void events.push({ event, payload }),
     demo: quietDemo(),
     sync: SLOW_POLLING,
     relayRetryMs: 500,
+    ...(team ? { team } : {}),
   });
   const dispatch = async (method: string, input: unknown = {}) => core.dispatch(method, input);
   const desktop: Desktop = {
     core,
+    machine,
     agentId: '',
     events,
     async call<T>(method: string, input: unknown = {}) {
@@ -287,6 +304,28 @@ describe('the team inbox on two joined desktops', () => {
       },
     );
     expect(notes.find((n) => n.seq === note.seq)).toMatchObject({ authorName: 'Dana', mine: false });
+  }, 60_000);
+
+  it('tells Lee, back in Parley, of a mention made while it was closed; idle, he shows as away', async () => {
+    await lee.stop();
+    const note = await dana.call<{ seq: number }>('team.addNote', {
+      chatId: chat.id,
+      text: '@Lee the customer called while you were out',
+    });
+    const agentId = lee.agentId;
+    lee = await openDesktop(lee.machine, { idleAwayMs: 1_500, heartbeatMs: 250 });
+    lee.agentId = agentId;
+    const mention = await eventually(
+      () => lee.heard('team.mention', (m) => m.noteSeq === note.seq),
+      'the mention made while Lee was away',
+    );
+    expect(mention.body).toContain('the customer called while you were out');
+    // Away after idling, available again at the keyboard (the renderer reports input).
+    const leeOnDanas = async () =>
+      (await dana.call<TeamState>('team.state')).agents.find((a) => a.id === lee.agentId)?.availability;
+    await eventually(async () => (await leeOnDanas()) === 'away', "Lee away on Dana's desktop");
+    await lee.call('team.activity', {});
+    await eventually(async () => (await leeOnDanas()) === 'available', "Lee back on Dana's desktop");
   }, 60_000);
 
   it('clears Dana from the team when she quits', async () => {
