@@ -157,9 +157,8 @@ export const v3UnknownPartSchema = z
   .transform((part) => ({ ...part, type: 'unknown' as const, kind: part.type }));
 
 export const v3PartSchema = z.union([
-  v3TextPartSchema,
-  v3MediaPartSchema,
-  v3LinkPartSchema,
+  // Picked by `type`, not tried one by one: a media part is not first parsed as a text part and failed.
+  z.discriminatedUnion('type', [v3TextPartSchema, v3MediaPartSchema, v3LinkPartSchema]),
   v3UnknownPartSchema,
 ]);
 
