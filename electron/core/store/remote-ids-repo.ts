@@ -64,7 +64,10 @@ export class RemoteIdsRepo implements V3LocalIds {
 
   /** The ids of one chat's messages and reactions (events and sends name their chat). */
   inChat(v3ChatId: string): V3LocalIds {
-    const scope = this.chat(v3ChatId);
+    return this.#inScope(this.chat(v3ChatId));
+  }
+
+  #inScope(scope: number): V3LocalIds {
     return {
       chat: (id) => this.chat(id),
       message: (id) => this.localId('message', id, scope),
@@ -86,38 +89,40 @@ export class RemoteIdsRepo implements V3LocalIds {
 
   /**
    * The local ids of many remote ids of one kind (and chat, for a scoped kind), those without one
-   * given the next free ids: one statement gives the new ones, one reads them all back, however many
-   * there are. Ids first named without their chat (scope 0) are found too.
+   * given the next free ids, in a few statements however many there are: one reads those known (ids
+   * first named without their chat, scope 0, too), and when some are not, one reads the kind's top id
+   * and one inserts them all, numbered on from it here (cheaper than numbering them in SQL).
    */
   many(kind: RemoteIdKind, remoteIds: readonly string[], scope = 0): Map<string, number> {
     if (remoteIds.length === 0) return new Map();
-    const list = JSON.stringify(remoteIds);
     const inScope = SCOPED.has(kind) ? scope : 0;
-    this.#db.run(
-      `INSERT INTO remote_ids (kind, scope, remote_id, local_id)
-       SELECT ?, ?, fresh.value,
-         -- the kind's top id by the index's last entry (a MAX over a range would read the range)
-         MAX(COALESCE((SELECT local_id FROM remote_ids WHERE kind = ? ORDER BY local_id DESC LIMIT 1), 0), ?)
-         + ROW_NUMBER() OVER (ORDER BY fresh.first)
-       FROM (SELECT value, MIN(key) AS first FROM json_each(?) GROUP BY value) fresh
-       WHERE NOT EXISTS (SELECT 1 FROM remote_ids r WHERE r.kind = ? AND r.scope IN (?, 0) AND r.remote_id = fresh.value)`,
-      kind,
-      inScope,
-      kind,
-      V3_LOCAL_ID_BASE,
-      list,
-      kind,
-      inScope,
-    );
     const found = new Map<string, number>();
     for (const row of this.#db.all<{ remote_id: string; local_id: number }>(
       `SELECT remote_id, local_id FROM remote_ids
        WHERE kind = ? AND scope IN (?, 0) AND remote_id IN (SELECT value FROM json_each(?))`,
       kind,
       inScope,
-      list,
+      JSON.stringify(remoteIds),
     ))
       found.set(row.remote_id, row.local_id);
+    const missing = [...new Set(remoteIds)].filter((remoteId) => !found.has(remoteId));
+    if (missing.length === 0) return found;
+    let top = Math.max(
+      this.#db.get<{ local_id: number }>(
+        'SELECT local_id FROM remote_ids WHERE kind = ? ORDER BY local_id DESC LIMIT 1',
+        kind,
+      )?.local_id ?? 0,
+      V3_LOCAL_ID_BASE,
+    );
+    const fresh = missing.map((remoteId): [string, number] => [remoteId, ++top]);
+    for (const [remoteId, localId] of fresh) found.set(remoteId, localId);
+    this.#db.run(
+      `INSERT INTO remote_ids (kind, scope, remote_id, local_id)
+       SELECT ?, ?, value ->> 0, value ->> 1 FROM json_each(?)`,
+      kind,
+      inScope,
+      JSON.stringify(fresh),
+    );
     return found;
   }
 
@@ -135,7 +140,7 @@ export class RemoteIdsRepo implements V3LocalIds {
     const messages = this.many('message', wanted.message ?? [], scope);
     const reactions = this.many('reaction', wanted.reaction ?? [], scope);
     const handles = this.many('handle', wanted.handle ?? []);
-    const ids = v3ChatId === undefined ? this : this.inChat(v3ChatId);
+    const ids = v3ChatId === undefined ? this : this.#inScope(scope);
     return {
       chat: (id) => chats.get(id) ?? this.chat(id),
       message: (id) => messages.get(id) ?? ids.message(id),
