@@ -4,6 +4,12 @@
  */
 export function parseServiceTime(value: unknown): number | null {
   if (typeof value !== 'string' || value.length === 0) return null;
+  // The REST form (`2026-11-27T07:24:38.377Z`) is Date.parse's own: no pattern needed (a V3 message
+  // carries five of them, and a first sync reads a quarter of a million messages).
+  if (UTC_MS.test(value)) {
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) ? null : ms;
+  }
   const spaced =
     /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?(Z|[+-]\d{2}:?\d{2}|UTC)?$/.exec(
       value.trim(),
@@ -16,6 +22,8 @@ export function parseServiceTime(value: unknown): number | null {
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? null : ms;
 }
+
+const UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 function normalizeOffset(offset: string): string {
   if (offset === 'Z') return 'Z';

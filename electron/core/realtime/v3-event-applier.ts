@@ -87,7 +87,7 @@ export class V3EventApplier {
       }
       case 'message.edited': {
         const d = event.data;
-        const stored = this.#store.messages.byId(this.#ids.message(d.id));
+        const stored = this.#store.messages.byId(this.#ids.message(d.id, d.chat?.id));
         const chatId = d.chat ? this.#ids.chat(d.chat.id) : stored?.chatId;
         const editedAt = parseServiceTime(d.edited_at) ?? at;
         if (!stored || stored.text.includes('\n') || d.part.index > 0) {

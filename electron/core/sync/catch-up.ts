@@ -70,8 +70,12 @@ export async function fillGaps(chatId: number, check: GapCheck): Promise<number>
   let read = 0;
   for await (const page of api.messagePages(chatId, check.pageSize, check.call)) {
     read++;
-    const overlaps = page.messages.some((m) => store.messages.byId(m.id) !== undefined);
-    reconciler.applyMessages(chatId, page.messages, page.complete ? { historyComplete: true } : undefined);
+    // One transaction: a V3 page's ids are mapped as it is first read, and commit with its messages.
+    const overlaps = store.transaction(() => {
+      const stored = page.messages.some((m) => store.messages.byId(m.id) !== undefined);
+      reconciler.applyMessages(chatId, page.messages, page.complete ? { historyComplete: true } : undefined);
+      return stored;
+    });
     const oldest = page.messages.at(-1)?.sentAt ?? Number.NEGATIVE_INFINITY;
     if (page.complete || (overlaps && (reachBack === null || oldest < reachBack))) break;
   }

@@ -101,14 +101,14 @@ export class V3Messaging implements MessagingService {
   async newestMessages(chatId: number, count: number, options: CallOptions): Promise<MessagesPage> {
     const v3ChatId = await this.chatV3Id(chatId, options);
     const page = await this.#v3.messages.list(v3ChatId, { limit: Math.min(count, PAGE) }, options);
-    return { messages: this.#records(v3ChatId, page.items), complete: page.nextCursor === null };
+    return this.#page(v3ChatId, page.items, page.nextCursor === null);
   }
 
   async *messagePages(chatId: number, pageSize: number, options: CallOptions) {
     const v3ChatId = await this.chatV3Id(chatId, options);
     const limit = Math.min(pageSize, PAGE);
     for await (const page of this.#v3.messages.pages(v3ChatId, { limit }, options)) {
-      yield { messages: this.#records(v3ChatId, page.items), complete: !page.nextCursor };
+      yield this.#page(v3ChatId, page.items, !page.nextCursor);
     }
   }
 
@@ -323,6 +323,21 @@ export class V3Messaging implements MessagingService {
   }
 
   /**
+   * A page whose records are mapped when first read (see MessagesPage): the sync engine reads them
+   * inside the transaction that writes them, so a page's ids and its messages commit together.
+   */
+  #page(v3ChatId: string, messages: readonly V3Message[], complete: boolean): MessagesPage {
+    let records: MessageRecord[] | undefined;
+    const read = () => (records ??= this.#records(v3ChatId, messages));
+    return {
+      complete,
+      get messages() {
+        return read();
+      },
+    };
+  }
+
+  /**
    * Records of one chat's messages; a message V2 stored before is recognised and keeps its id (looked
    * for only while the chat has messages no V3 id names). The page's ids are mapped in one go.
    */
@@ -334,6 +349,7 @@ export class V3Messaging implements MessagingService {
         const known = remote.known(
           'message',
           messages.map((m) => m.id),
+          chatId,
         );
         for (const message of messages) {
           if (known.has(message.id)) continue;
@@ -342,10 +358,10 @@ export class V3Messaging implements MessagingService {
             text: v3PartsToDomain(message.id, message.parts).text,
             fromMe: message.is_from_me,
           });
-          if (stored !== undefined) remote.bind('message', message.id, stored);
+          if (stored !== undefined) remote.bind('message', message.id, stored, chatId);
         }
       }
-      return v3MessageRecords(v3ChatId, messages, remote.prefetch(v3PageIds(v3ChatId, messages)));
+      return v3MessageRecords(v3ChatId, messages, remote.prefetch(v3PageIds(v3ChatId, messages), v3ChatId));
     });
   }
 

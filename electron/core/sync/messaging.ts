@@ -16,8 +16,11 @@ export interface ListedChat extends ChatRecord {
 }
 
 export interface MessagesPage {
-  /** Newest first. */
-  messages: MessageRecord[];
+  /**
+   * Newest first. V3 maps the service's ids to local ones when this is first read, in a transaction
+   * of its own unless one is open: read it inside the transaction that writes the page.
+   */
+  readonly messages: MessageRecord[];
   /** No older message exists on the service. */
   complete: boolean;
 }

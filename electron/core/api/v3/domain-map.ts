@@ -33,15 +33,18 @@ import type {
   V3Reputation,
 } from './schemas.ts';
 
-/** Local integer ids for V3 ids; the same V3 id must always give the same local id. */
+/**
+ * Local integer ids for V3 ids; the same V3 id must always give the same local id. A message or
+ * reaction is named with its chat when the caller knows it (the store keeps a chat's together).
+ */
 export interface V3LocalIds {
   chat(v3ChatId: string): number;
-  message(v3MessageId: string): number;
+  message(v3MessageId: string, v3ChatId?: string): number;
   handle(v3HandleId: string): number;
   /** Lines are matched by their number: V2 and V3 name the same lines. */
   line(phoneNumber: string): number;
   /** Reactions have no id in V3; `key` names one (message, part, reacting handle, type, emoji). */
-  reaction(key: string): number;
+  reaction(key: string, v3ChatId?: string): number;
 }
 
 /** What the service states about a chat; the store adds the local state. */
@@ -156,19 +159,22 @@ export function linkOf(message: Pick<Message, 'parts'>): string | null {
 }
 
 /** Every reaction of every part, each knowing its part. */
-export function v3ReactionsToDomain(
-  messageId: string,
-  parts: readonly V3Part[],
+function v3ReactionsToDomain(
+  message: { id: string; chatId: string; parts: readonly V3Part[] },
   ids: V3LocalIds,
   at = 0,
 ): Reaction[] {
+  const { id: messageId, chatId, parts } = message;
   return parts.flatMap((part, partIndex) =>
     part.reactions.map((reaction) => {
       const from = reaction.handle?.handle ?? '';
       const emoji = reaction.custom_emoji;
       return {
-        id: ids.reaction(reactionKey(messageId, partIndex, from, reaction.is_me, reaction.type, emoji)),
-        messageId: ids.message(messageId),
+        id: ids.reaction(
+          reactionKey(messageId, partIndex, from, reaction.is_me, reaction.type, emoji),
+          chatId,
+        ),
+        messageId: ids.message(messageId, chatId),
         kind: reaction.type,
         fromMe: reaction.is_me,
         from,
@@ -222,7 +228,7 @@ export function v3MessageToDomain(
   const failure = context.failure ?? null;
   return {
     key: context.idempotencyKey ?? v3MessageKey(message.id),
-    id: ids.message(message.id),
+    id: ids.message(message.id, chatId),
     chatId: ids.chat(chatId),
     text: view.text,
     sentAt: time(message.sent_at) ?? time(message.created_at) ?? 0,
@@ -234,7 +240,11 @@ export function v3MessageToDomain(
     sender: message.from_handle?.handle ?? '',
     senderName: null,
     attachments: view.attachments,
-    reactions: v3ReactionsToDomain(message.id, message.parts, ids, time(message.updated_at) ?? 0),
+    reactions: v3ReactionsToDomain(
+      { id: message.id, chatId, parts: message.parts },
+      ids,
+      time(message.updated_at) ?? 0,
+    ),
     error: failure && v3FailureToDomain(failure),
     apiVersion: 'v3',
     v3Id: message.id,
@@ -274,7 +284,7 @@ export function v3MessageEventToDomain(
   const sentAt = time(data.sent_at);
   return {
     key: data.idempotency_key ?? v3MessageKey(data.id),
-    id: ids.message(data.id),
+    id: ids.message(data.id, data.chatId),
     chatId: ids.chat(data.chatId),
     text: view.text,
     sentAt: sentAt ?? 0,
@@ -286,7 +296,7 @@ export function v3MessageEventToDomain(
     sender: data.sender_handle?.handle ?? '',
     senderName: null,
     attachments: view.attachments,
-    reactions: v3ReactionsToDomain(data.id, data.parts, ids),
+    reactions: v3ReactionsToDomain({ id: data.id, chatId: data.chatId, parts: data.parts }, ids),
     error: null,
     apiVersion: 'v3',
     v3Id: data.id,
@@ -313,7 +323,7 @@ export function v3FailedEventToDomain(
 } {
   const failure = { code: data.code, reason: data.reason };
   return {
-    messageId: ids.message(data.message_id),
+    messageId: ids.message(data.message_id, data.chat_id),
     chatId: ids.chat(data.chat_id),
     v3Id: data.message_id,
     failure,
@@ -338,8 +348,9 @@ export function v3ReactionEventToDomain(
         data.reaction_type,
         data.custom_emoji,
       ),
+      data.chat_id,
     ),
-    messageId: ids.message(data.message_id),
+    messageId: ids.message(data.message_id, data.chat_id),
     kind: data.reaction_type,
     fromMe: data.is_from_me,
     from,

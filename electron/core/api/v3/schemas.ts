@@ -13,7 +13,8 @@ import { z } from 'zod';
 
 /** A string enumeration that keeps values it does not know. */
 function openEnum<const T extends readonly [string, ...string[]]>(_known: T) {
-  return z.string().transform((value) => value as T[number] | (string & {}));
+  // Only the type narrows: no transform step to run for every value parsed.
+  return z.string() as z.ZodType<T[number] | (string & {}), string>;
 }
 
 function listOf<T extends z.ZodType>(item: T) {
@@ -23,10 +24,7 @@ function listOf<T extends z.ZodType>(item: T) {
     .transform((value): z.output<T>[] => value ?? []);
 }
 
-const nullableText = z
-  .string()
-  .nullish()
-  .transform((value) => value ?? null);
+const nullableText = z.string().nullable().default(null);
 
 const flag = z
   .boolean()
@@ -75,7 +73,7 @@ export const v3DeliveryStatusSchema = openEnum(V3_DELIVERY_STATUSES);
 export const v3ReactionTypeSchema = openEnum(V3_REACTION_TYPES);
 export const v3HealthStatusSchema = openEnum(V3_HEALTH_STATUSES);
 
-const nullableService = v3ServiceSchema.nullish().transform((value) => value ?? null);
+const nullableService = v3ServiceSchema.nullable().default(null);
 
 export const v3ChatHandleSchema = z.object({
   id: v3IdSchema,
@@ -106,11 +104,11 @@ export const v3ChatSchema = z.object({
   updated_at: nullableText,
   /** Deprecated, always false. */
   is_archived: flag,
-  health_status: v3HealthSchema.nullish().transform((value) => value ?? null),
+  health_status: v3HealthSchema.nullable().default(null),
 });
 
 export const v3ReactionSchema = z.object({
-  handle: v3ChatHandleSchema.nullish().transform((value) => value ?? null),
+  handle: v3ChatHandleSchema.nullable().default(null),
   is_me: flag,
   type: v3ReactionTypeSchema,
   custom_emoji: nullableText,
@@ -126,7 +124,7 @@ export const v3TextPartSchema = z.object({
 
 export const v3MediaPartSchema = z.object({
   type: z.literal('media'),
-  id: v3IdSchema.nullish().transform((value) => value ?? null),
+  id: v3IdSchema.nullable().default(null),
   url: nullableText,
   filename: z
     .string()
@@ -136,12 +134,7 @@ export const v3MediaPartSchema = z.object({
     .string()
     .nullish()
     .transform((value) => value ?? 'application/octet-stream'),
-  size_bytes: z
-    .number()
-    .int()
-    .nonnegative()
-    .nullish()
-    .transform((value) => value ?? null),
+  size_bytes: z.number().int().nonnegative().nullable().default(null),
   reactions,
 });
 
@@ -157,9 +150,8 @@ export const v3UnknownPartSchema = z
   .transform((part) => ({ ...part, type: 'unknown' as const, kind: part.type }));
 
 export const v3PartSchema = z.union([
-  v3TextPartSchema,
-  v3MediaPartSchema,
-  v3LinkPartSchema,
+  // Picked by `type`, not tried one by one: a media part is not first parsed as a text part and failed.
+  z.discriminatedUnion('type', [v3TextPartSchema, v3MediaPartSchema, v3LinkPartSchema]),
   v3UnknownPartSchema,
 ]);
 
@@ -181,9 +173,9 @@ export const v3EffectSchema = z.object({
 export const v3MessageSchema = z.object({
   id: v3IdSchema,
   /** Absent from the 202 send acknowledgement's message; the envelope carries it there. */
-  chat_id: v3IdSchema.nullish().transform((value) => value ?? null),
+  chat_id: v3IdSchema.nullable().default(null),
   is_from_me: flag,
-  from_handle: v3ChatHandleSchema.nullish().transform((value) => value ?? null),
+  from_handle: v3ChatHandleSchema.nullable().default(null),
   parts: listOf(v3PartSchema),
   delivery_status: v3DeliveryStatusSchema,
   /** Deprecated booleans mirroring delivery_status. */
@@ -196,8 +188,8 @@ export const v3MessageSchema = z.object({
   read_at: nullableText,
   created_at: nullableText,
   updated_at: nullableText,
-  reply_to: v3ReplyToSchema.nullish().transform((value) => value ?? null),
-  effect: v3EffectSchema.nullish().transform((value) => value ?? null),
+  reply_to: v3ReplyToSchema.nullable().default(null),
+  effect: v3EffectSchema.nullable().default(null),
 });
 
 const nextCursor = nullableText;
@@ -248,12 +240,7 @@ export const v3AttachmentSchema = z.object({
   id: v3IdSchema,
   filename: nullableText,
   content_type: nullableText,
-  size_bytes: z
-    .number()
-    .int()
-    .nonnegative()
-    .nullish()
-    .transform((value) => value ?? null),
+  size_bytes: z.number().int().nonnegative().nullable().default(null),
   status: openEnum(V3_ATTACHMENT_STATUSES),
   download_url: nullableText,
   created_at: nullableText,

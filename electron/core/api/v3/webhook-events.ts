@@ -15,28 +15,25 @@ import {
   v3ServiceSchema,
 } from './schemas.ts';
 
-const text = z
-  .string()
-  .nullish()
-  .transform((v) => v ?? null);
+const text = z.string().nullable().default(null);
 const flag = z
   .boolean()
   .nullish()
   .transform((v) => v ?? false);
 const id = v3IdSchema;
-const optionalId = v3IdSchema.nullish().transform((v) => v ?? null);
+const optionalId = v3IdSchema.nullable().default(null);
 
 /** A handle in event data: a ChatHandle object, or just its handle string. */
 const eventHandle = z
   .union([v3ChatHandleSchema, z.string().transform((handle) => ({ handle }))])
-  .nullish()
-  .transform((v) => v ?? null);
+  .nullable()
+  .default(null);
 
 export const v3EventChatSchema = z.object({
   id,
   is_group: flag,
   owner_handle: eventHandle,
-  health_status: v3HealthSchema.nullish().transform((v) => v ?? null),
+  health_status: v3HealthSchema.nullable().default(null),
 });
 
 /** message.sent | received | delivered | read. */
@@ -44,7 +41,7 @@ export const v3MessageEventData = z
   .object({
     id: id.optional(),
     message_id: id.optional(),
-    chat: v3EventChatSchema.nullish().transform((v) => v ?? null),
+    chat: v3EventChatSchema.nullable().default(null),
     chat_id: optionalId,
     direction: z.string().transform((v) => v as 'inbound' | 'outbound' | (string & {})),
     sender_handle: eventHandle,
@@ -55,9 +52,9 @@ export const v3MessageEventData = z
     sent_at: text,
     delivered_at: text,
     read_at: text,
-    reply_to: v3ReplyToSchema.nullish().transform((v) => v ?? null),
-    effect: v3EffectSchema.nullish().transform((v) => v ?? null),
-    service: v3ServiceSchema.nullish().transform((v) => v ?? null),
+    reply_to: v3ReplyToSchema.nullable().default(null),
+    effect: v3EffectSchema.nullable().default(null),
+    service: v3ServiceSchema.nullable().default(null),
     idempotency_key: text,
   })
   .refine((data) => data.id !== undefined || data.message_id !== undefined, 'the message id is missing')
@@ -79,7 +76,7 @@ export const v3MessageFailedData = z.object({
 
 export const v3MessageEditedData = z.object({
   id,
-  chat: v3EventChatSchema.nullish().transform((v) => v ?? null),
+  chat: v3EventChatSchema.nullable().default(null),
   direction: text,
   edited_at: text,
   part: z.object({ index: z.number().int().nonnegative(), text: z.string() }),
@@ -113,7 +110,7 @@ export const v3ChatCreatedData = z.object({
   id: id.optional(),
   display_name: text,
   is_group: flag,
-  service: v3ServiceSchema.nullish().transform((v) => v ?? null),
+  service: v3ServiceSchema.nullable().default(null),
   handles: z
     .array(v3ChatHandleSchema)
     .nullish()

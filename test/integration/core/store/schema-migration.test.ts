@@ -10,6 +10,7 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { reactionKey } from '../../../../electron/core/api/v3/domain-map.ts';
 import { LocalStore } from '../../../../electron/core/store/local-store.ts';
 import { MIGRATIONS } from '../../../../electron/core/store/migrations.ts';
 import type { ApiVersion, Chat, Line, Message } from '../../../../shared/domain.ts';
@@ -101,6 +102,29 @@ describe('what a V3 workspace at schema 9 held beyond its timelines', () => {
     expect(store.remoteIds.message(message.v3Id as string)).toBe(message.id);
     const chat = before.chats.find((c) => c.v3ChatId) as Chat;
     expect(store.remoteIds.chat(chat.v3ChatId as string)).toBe(chat.id);
+    store.close();
+  });
+
+  it("a chat's messages and reactions are found by their V3 ids within their chat, and none is given a new id", () => {
+    const { store, before } = workspaceAtSchema9('v3');
+    const mapped = () =>
+      inspectStore(store, (db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM remote_ids')?.n);
+    const mappedAtFirst = mapped();
+    let looked = 0;
+    for (const chat of before.chats.filter((c) => c.v3ChatId)) {
+      const ids = store.remoteIds.inChat(chat.v3ChatId as string);
+      for (const message of before.timelines[chat.id]!.filter((m) => m.v3Id)) {
+        const v3Id = message.v3Id as string;
+        expect(ids.message(v3Id)).toBe(message.id);
+        for (const r of message.reactions) {
+          const key = reactionKey(v3Id, r.partIndex ?? 0, r.from, r.fromMe, r.kind, r.customEmoji ?? null);
+          expect(ids.reaction(key)).toBe(r.id);
+        }
+        looked++;
+      }
+    }
+    expect(looked).toBeGreaterThan(0);
+    expect(mapped()).toBe(mappedAtFirst);
     store.close();
   });
 });
