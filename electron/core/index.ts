@@ -9,7 +9,6 @@ export { AppCore, type AppCoreOptions } from './app/app-core.ts';
 export type { DispatchResult } from './app/dispatch.ts';
 export { toBridgeError, UserFacingError } from './app/errors.ts';
 export { safeExternalUrl } from './app/external-links.ts';
-export { MAX_ATTACHMENT_BYTES } from './api/limits.ts';
 export type { LocalAttachment } from './attachments/attachment-cache.ts';
 export type { Staging } from './outbox/staging.ts';
 export {
@@ -42,7 +41,6 @@ export { encodeJoinCode } from './relay/join-code.ts';
 export { ChangeRequestSchema, type ParsedChange } from './relay/changes.ts';
 export { ensureAgentFiles, getFile, openAgentFiles, putFile } from './relay/files.ts';
 export type { ChangeOutcome, RemoteIds } from './relay/protocol.ts';
-export { RelayMessaging } from './relay/relay-messaging.ts';
 export {
   agentPermissions,
   EVENT_LOG_STREAM,

@@ -6,13 +6,13 @@
 import type { z } from 'zod';
 import { appMethods } from './app-methods.ts';
 import { chatMethods } from './chat-methods.ts';
-import { BUBBLE_EFFECTS, PREFERRED_SERVICES, SCREEN_EFFECTS } from './effects.ts';
+import { BUBBLE_EFFECTS, SCREEN_EFFECTS } from './effects.ts';
 import { messageMethods } from './message-methods.ts';
 import type { MethodSpec } from './method-fields.ts';
 import { workbenchMethods } from './workbench-methods.ts';
 import { workspaceMethods } from './workspace-methods.ts';
 
-export { BUBBLE_EFFECTS, PREFERRED_SERVICES, SCREEN_EFFECTS };
+export { BUBBLE_EFFECTS, SCREEN_EFFECTS };
 export type { MethodSpec } from './method-fields.ts';
 
 /** The one table, by area (each area's file says what its methods take, return and refuse). */

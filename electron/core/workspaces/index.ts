@@ -1,5 +1,5 @@
 /** Workspaces: the services the user is connected to, and the built-in demo. */
-export { openWorkspaceRegistry, WORKSPACES_FILE, WorkspaceRegistry } from './registry.ts';
+export { openWorkspaceRegistry, WorkspaceRegistry } from './registry.ts';
 export type {
   AddWorkspaceInput,
   ApiVersionsAvailable,
@@ -10,12 +10,8 @@ export type {
   WorkspaceRegistryOptions,
 } from './registry-types.ts';
 export {
-  DEFAULT_TOKEN_HEADER,
-  isLoopbackHost,
-  WorkspaceError,
   WorkspaceInputError,
   WorkspaceNotFoundError,
-  WorkspaceTokenMissingError,
   type DemoWorkspace,
   type RemoteWorkspace,
   type Workspace,
