@@ -206,10 +206,7 @@ export class AppCore implements HandlerContext {
    * cache, then served from disk through the host's app-owned URL.
    */
   async attachmentFile(attachmentId: string): Promise<LocalAttachment | undefined> {
-    const session = this.#session;
-    const workspaceId = this.#sessionWorkspaceId;
-    if (!session || !workspaceId) return undefined;
-    return this.#attachments.file(session, workspaceId, attachmentId);
+    return this.#attachment('file', attachmentId);
   }
 
   /**
@@ -217,10 +214,14 @@ export class AppCore implements HandlerContext {
    * the file itself when it has none (and a staged file as it is).
    */
   async attachmentThumbnail(attachmentId: string): Promise<LocalAttachment | undefined> {
+    return this.#attachment('thumbnail', attachmentId);
+  }
+
+  async #attachment(which: 'file' | 'thumbnail', attachmentId: string): Promise<LocalAttachment | undefined> {
     const session = this.#session;
     const workspaceId = this.#sessionWorkspaceId;
     if (!session || !workspaceId) return undefined;
-    return this.#attachments.thumbnail(session, workspaceId, attachmentId);
+    return this.#attachments.find(which, session, workspaceId, attachmentId);
   }
 
   /** What the live connection is doing (webhooks through a tunnel, or polling only). */

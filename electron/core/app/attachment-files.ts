@@ -28,22 +28,19 @@ export class AttachmentFiles {
     this.#dataDirFor = dataDirFor;
   }
 
-  /** The attachment's file. */
-  file(
+  /**
+   * The attachment's file, or what the timeline draws for it: its display-size thumbnail, made once
+   * by the cache (the file itself when it has none).
+   */
+  find(
+    which: 'file' | 'thumbnail',
     session: ServiceSession,
     workspaceId: string,
     attachmentId: string,
   ): Promise<LocalAttachment | undefined> {
-    return this.#cached(session, workspaceId, attachmentId, (cache, row) => cache.file(row));
-  }
-
-  /** Its display-size thumbnail, made once by the cache; the file itself when it has none. */
-  thumbnail(
-    session: ServiceSession,
-    workspaceId: string,
-    attachmentId: string,
-  ): Promise<LocalAttachment | undefined> {
-    return this.#cached(session, workspaceId, attachmentId, (cache, row) => cache.thumbnail(row));
+    return this.#cached(session, workspaceId, attachmentId, (cache, row) =>
+      which === 'file' ? cache.file(row) : cache.thumbnail(row),
+    );
   }
 
   async #cached(

@@ -1,3 +1,4 @@
+import type { LiveStatus } from '../../../shared/contract/views.ts';
 import type { ConnectionStatus } from '../../../shared/domain.ts';
 import type { V3LocalIds } from '../api/v3/domain-map.ts';
 import type { V3WebhooksApi } from '../api/v3/endpoints/webhooks.ts';
@@ -42,16 +43,11 @@ export interface RealtimeServiceOptions {
   v3?: { webhooks: V3WebhooksApi; ids: V3LocalIds };
 }
 
-/** What the UI shows about live events (fits the bridge's LiveStatus). */
-export interface RealtimeDetails extends ConnectionStatus {
+/**
+ * What the UI shows about live events (the bridge's LiveStatus, less the sync's part); `publicUrl`
+ * is the tunnel's public base URL (the webhook path, a capability, is left out).
+ */
+export interface RealtimeDetails
+  extends ConnectionStatus, Pick<LiveStatus, 'publicUrl' | 'lastEventAt' | 'subscription'> {
   provider: string;
-  /** The tunnel's public base URL (the webhook path, a capability, is left out). */
-  publicUrl: string | null;
-  lastEventAt: number | null;
-  subscription: {
-    id: number;
-    active: boolean;
-    deliveryAttempts: number;
-    lastDeliveredAt: number | null;
-  } | null;
 }
