@@ -101,6 +101,3 @@ export function deliveryFailureInfo(code: string | number): DeliveryFailureInfo 
     retryWithNewKey: transient,
   };
 }
-
-/** Every code with its own wording (for tests and a renderer legend). */
-export const KNOWN_DELIVERY_FAILURE_CODES: readonly string[] = Object.keys(FAILURES);

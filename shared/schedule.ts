@@ -4,9 +4,9 @@
  * the platform's time-zone database (Intl), so a DST change in between moves the instant, never
  * the clock time the agent picked.
  */
-export const MORNING_HOUR = 8;
+const MORNING_HOUR = 8;
 /** "Later today" is this many hours ahead, rounded up to a quarter hour. */
-export const LATER_TODAY_HOURS = 3;
+const LATER_TODAY_HOURS = 3;
 const QUARTER_HOUR = 15 * 60_000;
 
 export type SchedulePreset = 'laterToday' | 'tomorrowMorning' | 'mondayMorning' | 'nextWeek';
@@ -84,7 +84,7 @@ export function instantOf(wall: WallTime, timeZone: string): number {
 }
 
 /** `wall`'s calendar date moved by `days` (time of day unchanged). */
-export function addDays(wall: WallTime, days: number): WallTime {
+function addDays(wall: WallTime, days: number): WallTime {
   const d = new Date(Date.UTC(wall.year, wall.month - 1, wall.day + days));
   return { ...wall, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }

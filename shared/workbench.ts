@@ -37,7 +37,7 @@ const KNOWN = new Set<string>(TEMPLATE_VARIABLES);
 const TOKEN = /\{\{|\}\}|\{([a-z_]+)(?:\|([^{}]*))?\}/g;
 
 /** Today's date as the agent reads it, in their time zone. */
-export function formatTemplateDate(now: number, timeZone: string, locale = 'en-US'): string {
+function formatTemplateDate(now: number, timeZone: string, locale = 'en-US'): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone }).format(new Date(now));
 }
 

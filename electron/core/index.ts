@@ -9,7 +9,6 @@ export { AppCore, type AppCoreOptions } from './app/app-core.ts';
 export type { DispatchResult } from './app/dispatch.ts';
 export { toBridgeError, UserFacingError } from './app/errors.ts';
 export { safeExternalUrl } from './app/external-links.ts';
-export { MAX_ATTACHMENT_BYTES } from './api/limits.ts';
 export type { LocalAttachment } from './attachments/attachment-cache.ts';
 export type { Staging } from './outbox/staging.ts';
 export {

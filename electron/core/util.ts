@@ -57,3 +57,8 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
+
+/** An error's message, or the thrown value as text. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -54,10 +54,6 @@ export const STORAGE_ERROR_CODES = [
 ] as const;
 export type StorageErrorCode = (typeof STORAGE_ERROR_CODES)[number];
 
-export function isStorageErrorCode(code: string): code is StorageErrorCode {
-  return (STORAGE_ERROR_CODES as readonly string[]).includes(code);
-}
-
 /** Whether the workspace's store can write: `problem` is null again once a write succeeds. */
 export interface StorageStatus {
   problem: { code: StorageErrorCode; message: string } | null;

@@ -83,26 +83,3 @@ export interface Events {
 }
 
 export type EventName = keyof Events;
-
-export const EVENT_NAMES: readonly EventName[] = [
-  'chats.changed',
-  'chats.removed',
-  'chats.replaced',
-  'messages.changed',
-  'messages.removed',
-  'typing.changed',
-  'contacts.changed',
-  'contacts.removed',
-  'lines.changed',
-  'calls.changed',
-  'scheduled.changed',
-  'live.status',
-  'storage.status',
-  'workspaces.changed',
-  'settings.changed',
-  'notification.incoming',
-  'app.openChat',
-  'app.command',
-  'team.changed',
-  'team.mention',
-];

@@ -10,7 +10,7 @@
  * start a sentence. A field not named here falls back to `COMMON_FIELD_LABELS`, then to its own name
  * in words ("firstName" → "the first name").
  */
-export const FIELD_LABELS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+const FIELD_LABELS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   'notes.add': { text: 'the note', chatId: 'the conversation', contactId: 'the contact' },
   'notes.edit': { text: 'the note' },
   'canned.save': { title: 'the title', body: 'the reply', group: 'the group', stagedIds: 'files' },
@@ -45,7 +45,7 @@ export const FIELD_LABELS: Readonly<Record<string, Readonly<Record<string, strin
 };
 
 /** Fields that mean the same in every method. */
-export const COMMON_FIELD_LABELS: Readonly<Record<string, string>> = {
+const COMMON_FIELD_LABELS: Readonly<Record<string, string>> = {
   chatId: 'the conversation',
   text: 'the text',
   stagedIds: 'attachments',

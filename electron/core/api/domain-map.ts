@@ -49,7 +49,7 @@ export function chatRecord(chat: ApiChat, lineId: number, lineNumber: string): C
   };
 }
 
-export function attachmentRecord(a: ApiAttachment): AttachmentRecord {
+function attachmentRecord(a: ApiAttachment): AttachmentRecord {
   return { id: a.id, url: a.url, filename: a.filename, mimeType: a.mime_type, size: a.file_size };
 }
 

@@ -19,12 +19,12 @@ import {
 } from './schemas.ts';
 
 /** `{data: T}` → T. */
-export function dataOf<T extends z.ZodType>(schema: T) {
+function dataOf<T extends z.ZodType>(schema: T) {
   return z.object({ data: schema }).transform((body) => (body as { data: z.output<T> }).data);
 }
 
 /** `{data: T[], meta}` (list chats, list messages). */
-export function listWithMeta<T extends z.ZodType>(item: T) {
+function listWithMeta<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), meta: pageMetaSchema });
 }
 

@@ -158,7 +158,7 @@ const TLS_CODE =
   /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
 
 /** The first error `code` found on the error, its cause chain, or an AggregateError's members. */
-export function errorCode(error: unknown, depth = 0): string | undefined {
+function errorCode(error: unknown, depth = 0): string | undefined {
   if (!error || typeof error !== 'object' || depth > 5) return undefined;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') return code;

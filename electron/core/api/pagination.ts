@@ -7,7 +7,7 @@ import { errorFromTransport } from './error-parsing.ts';
 import type { ApiContactPagination, ApiPageMeta } from './schemas.ts';
 
 /** The service refuses nothing above this; it clamps. Asking for more would only mislead our math. */
-export const MAX_PER_PAGE = 100;
+const MAX_PER_PAGE = 100;
 
 export interface Page<T> {
   items: T[];

@@ -38,8 +38,8 @@ const optionalText = z
   .nullish()
   .transform((value) => value ?? null);
 
-export const SERVICES = ['iMessage', 'SMS', 'RCS'] as const;
-export const DELIVERY_STATUSES = [
+const SERVICES = ['iMessage', 'SMS', 'RCS'] as const;
+const DELIVERY_STATUSES = [
   'pending',
   'delivered',
   'service_unavailable',
@@ -69,11 +69,11 @@ export type KnownDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export type KnownReactionType = (typeof REACTION_TYPES)[number];
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
-export const serviceSchema = openEnum(SERVICES);
-export const deliveryStatusSchema = openEnum(DELIVERY_STATUSES);
-export const reactionTypeSchema = openEnum(REACTION_TYPES);
+const serviceSchema = openEnum(SERVICES);
+const deliveryStatusSchema = openEnum(DELIVERY_STATUSES);
+const reactionTypeSchema = openEnum(REACTION_TYPES);
 
-export const chatHandleSchema = z.object({
+const chatHandleSchema = z.object({
   id: idSchema,
   /** A phone number or, for iMessage, an email address. */
   phone_number: z.string(),
@@ -151,7 +151,7 @@ export const createdChatSchema = chatSchema.extend({
     .transform((value) => (Array.isArray(value) ? (value[value.length - 1] as ApiMessage) : value)),
 });
 
-export const contactOwnerSchema = z.object({
+const contactOwnerSchema = z.object({
   id: idSchema,
   email: optionalText,
   first_name: optionalText,

@@ -21,7 +21,7 @@ const webhookHandle = z.object({
   is_me: flag,
 });
 
-export const messageEventData = z.object({
+const messageEventData = z.object({
   id: idSchema,
   chat_id: idSchema,
   text: z
@@ -43,9 +43,9 @@ export const messageEventData = z.object({
     .transform((v) => v ?? []),
 });
 
-export const messageReadData = z.object({ id: idSchema, chat_id: idSchema, read_at: text });
+const messageReadData = z.object({ id: idSchema, chat_id: idSchema, read_at: text });
 
-export const reactionEventData = z.object({
+const reactionEventData = z.object({
   id: idSchema,
   chat_message_id: idSchema,
   chat_id: idSchema,
@@ -61,7 +61,7 @@ export const reactionEventData = z.object({
   associated_message: z.object({ id: idSchema, text: text, sent_at: text }).nullish(),
 });
 
-export const typingEventData = z.object({
+const typingEventData = z.object({
   chat_id: idSchema,
   display: z.boolean().nullish(),
   timestamp: text,
@@ -71,7 +71,7 @@ export const typingEventData = z.object({
     .transform((v) => v ?? []),
 });
 
-export const callEventData = z.object({
+const callEventData = z.object({
   id: z.union([z.string(), z.number()]).transform(String),
   to: z.string(),
   from: z.string(),
@@ -102,7 +102,7 @@ export const callEventData = z.object({
     .transform((v) => v ?? null),
 });
 
-export const chatCreatedData = z.object({
+const chatCreatedData = z.object({
   chat_id: idSchema,
   service: text,
   is_direct: flag,
@@ -123,9 +123,9 @@ export const chatCreatedData = z.object({
   created_at: text,
 });
 
-export const contactDeletedData = z.object({ id: idSchema });
+const contactDeletedData = z.object({ id: idSchema });
 
-export const participantEventData = z.object({
+const participantEventData = z.object({
   chat_id: idSchema,
   handle: z.object({ id: idSchema.nullish(), identifier: z.string(), display_name: text }).nullish(),
   chat_handles: z
@@ -142,7 +142,7 @@ const envelopeBase = z.object({
   data: z.looseObject({}),
 });
 
-export const webhookEnvelopeSchema = z.discriminatedUnion('api_version', [
+const webhookEnvelopeSchema = z.discriminatedUnion('api_version', [
   envelopeBase.extend({ api_version: z.literal('v2') }),
   envelopeBase.extend({ api_version: z.literal('v3'), trace_id: text }),
 ]);

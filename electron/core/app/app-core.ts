@@ -1,75 +1,46 @@
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { StorageStatus } from '../../../shared/contract/errors.ts';
-import type { EventName, Events } from '../../../shared/contract/events.ts';
 import type {
   LiveStatus,
   PublicSettings,
-  TunnelProvider,
   WorkspaceInfo,
   WorkspaceList,
 } from '../../../shared/contract/views.ts';
-import { stagedIdOf } from '../../../shared/contract/staged.ts';
-import { vaultKeys } from '../vault/index.ts';
-import { isPartnerApiError } from '../api/errors.ts';
-import { AttachmentCache, type CachedAttachmentRow } from '../attachments/attachment-cache.ts';
+import type { LocalAttachment } from '../attachments/attachment-cache.ts';
 import { createLogger } from '../log/logger.ts';
-import { within } from '../util.ts';
 import { type ServiceSession, type SessionOptions, WorkspaceSession } from '../session.ts';
 import { probeRelay } from '../relay/join.ts';
-import { JoinedSession, type JoinedSessionOptions, type RelayPortsFactory } from '../relay/joined-session.ts';
-import type { JoinedLiveEvents } from '../relay/joined-live.ts';
-import { RelayConnectionError } from '../relay/relay-link.ts';
-import { relayPorts } from '../relay/relay-ports.ts';
+import { JoinedSession } from '../relay/joined-session.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import { workspaceSyncOf } from '../settings/index.ts';
-import { STORE_EVENT_NAMES, type StoreEvents } from '../store/events.ts';
+import { STORE_EVENT_NAMES } from '../store/events.ts';
 import { storageProblemOf } from '../store/storage-errors.ts';
-import type { SyncOptions } from '../sync/engine.ts';
 import type { Vault } from '../vault/index.ts';
 import {
   openWorkspaceRegistry,
   probeWorkspaceVersions,
-  type DemoSandboxPort,
   type WorkspaceRegistry,
 } from '../workspaces/index.ts';
-import { createTunnel, forgetWorkspaceWebhooks, RealtimeService } from '../realtime/index.ts';
-import { InMemoryVault } from '../vault/memory-vault.ts';
+import { AttachmentFiles, stagedFileOf } from './attachment-files.ts';
+import { demoLiveByDefault, forgetDemoCache } from './demo-workspace.ts';
+import type { AppCoreOptions } from './core-options.ts';
 import { createDispatcher, type DispatchResult } from './dispatch.ts';
 import { UserFacingError } from './errors.ts';
-import type { HandlerContext, HostPorts, LocalAttachment } from './handler-context.ts';
+import type { HandlerContext, HostPorts } from './handler-context.ts';
 import { createHandlers } from './handlers.ts';
+import { forwardTeamEvents, openJoinedWorkspace } from './joined-workspace.ts';
+import { LiveEvents, saveLiveChoice, type LiveChoice } from './live-events.ts';
+import { liveStatusOf, onePerTurn } from './live-status.ts';
+import { notifyFrom } from './notifications.ts';
 import { Notifier } from './notifier.ts';
+import { followIntervals, inboxGate, intervalsOf, type SyncIntervals } from './session-start.ts';
+import { publicSettingsOf, workspaceInfoOf, workspaceListOf } from './workspace-views.ts';
 
 const log = createLogger('app');
 /** How long a cached inbox waits for a page to list it before the session catches up anyway. */
 const INBOX_GATE_MS = 2_000;
 
 export type { HostPorts } from './handler-context.ts';
-
-export interface AppCoreOptions {
-  dataDir: string;
-  host: 'electron' | 'browser';
-  version: string;
-  platform: string;
-  vault: Vault;
-  settings: SettingsStore;
-  ports: HostPorts;
-  emit: <E extends EventName>(event: E, payload: Events[E]) => void;
-  /** The demo workspace's service, built by the host (hosts/demo-sandbox.ts); stopped with the core. */
-  demo: DemoSandboxPort & { stop?(): Promise<void> };
-  /** Overrides for tests and benchmarks. */
-  sync?: Partial<SyncOptions>;
-  reachability?: SessionOptions['reachability'];
-  /** How long a cached inbox waits for a page to list it before catching up anyway (default 2 s). */
-  inboxGateMs?: number;
-  /** The relay's messaging and contacts ports for joined workspaces (relay/relay-ports.ts). */
-  relayPorts?: RelayPortsFactory;
-  /** How long a joined workspace whose relay could not be reached waits to try again (default 5 s). */
-  relayRetryMs?: number;
-  /** Presence timings of a joined workspace's team layer (tests). */
-  team?: JoinedSessionOptions['team'];
-}
+export type { AppCoreOptions } from './core-options.ts';
 
 /**
  * The application behind the bridge, the same in both hosts: the workspace registry, the session of
@@ -85,18 +56,15 @@ export class AppCore implements HandlerContext {
   #detach: Array<() => void> = [];
   #switching: Promise<void> = Promise.resolve();
   #stopped = false;
-  #realtime: RealtimeService | JoinedLiveEvents | undefined;
+  readonly #live: LiveEvents;
   /** Why the active joined workspace could not reach its relay (its session then waits to open). */
   #relayProblem: string | null = null;
   #relayRetry: ReturnType<typeof setTimeout> | undefined;
-  /** The open workspace's attachment cache, made on first use. */
-  #attachments: { workspaceId: string; cache: AttachmentCache } | undefined;
-  /** The live-events restart under way (started without waiting when a session opens). */
-  #realtimeRestarts: Promise<void> = Promise.resolve();
-  /** Why live events could not even be set up (the realtime service has its own status otherwise). */
-  #realtimeError: string | null = null;
-  #liveAnnounced: ReturnType<typeof setImmediate> | undefined;
-  readonly #demoVault = new InMemoryVault();
+  readonly #attachments: AttachmentFiles;
+  /** Sends the live status to the renderer, once per turn however many of its parts changed. */
+  readonly #announceLive = onePerTurn(() => {
+    if (!this.#stopped) this.options.emit('live.status', this.liveStatus());
+  });
   /** Why the last workspace could not even open (its store); cleared when one opens. */
   #openProblem: StorageStatus['problem'] = null;
   /**
@@ -113,6 +81,18 @@ export class AppCore implements HandlerContext {
     this.options = options;
     this.registry = registry;
     this.dispatch = createDispatcher(createHandlers(this));
+    this.#attachments = new AttachmentFiles((id) => registry.dataDirFor(id));
+    this.#live = new LiveEvents({
+      vault: options.vault,
+      target: () => {
+        const session = this.#session;
+        const workspaceId = this.#sessionWorkspaceId;
+        if (!session || !workspaceId || this.#closing) return undefined;
+        const kind = registry.get(workspaceId)?.kind;
+        return { session, workspaceId, kind, sync: workspaceSyncOf(options.settings.get(), workspaceId) };
+      },
+      announce: () => this.#announceLive(),
+    });
   }
 
   static async start(options: AppCoreOptions): Promise<AppCore> {
@@ -198,41 +178,15 @@ export class AppCore implements HandlerContext {
   }
 
   workspaceList(): WorkspaceList {
-    const active = this.registry.active()?.id ?? null;
-    return { workspaces: this.registry.list().map((w) => this.workspaceInfo(w.id)), activeId: active };
+    return workspaceListOf(this.registry);
   }
 
   workspaceInfo(id: string): WorkspaceInfo {
-    const w = this.registry.get(id);
-    if (!w) throw new UserFacingError('not_found', 'No such workspace');
-    return {
-      id: w.id,
-      name: w.name,
-      kind: w.kind,
-      baseUrl: w.baseUrl,
-      relayUrl: w.kind === 'relay' ? w.relayUrl : null,
-      tokenHeader: w.tokenHeader,
-      apiVersion: w.apiVersion,
-      active: this.registry.active()?.id === w.id,
-    };
+    return workspaceInfoOf(this.registry, id);
   }
 
   publicSettings(): PublicSettings {
-    const settings = this.options.settings.get();
-    const id = this.registry.active()?.id;
-    const sync = id ? workspaceSyncOf(settings, id) : workspaceSyncOf(settings, '_');
-    return {
-      theme: settings.theme,
-      typingMode: settings.typingMode,
-      notifications: { ...settings.notifications },
-      sync: {
-        pollIntervalMs: sync.pollIntervalMs,
-        backgroundPollIntervalMs: sync.backgroundPollIntervalMs,
-        webhooksEnabled: sync.webhooksEnabled,
-        tunnel: { provider: sync.tunnel.provider, customPublicUrl: sync.tunnel.customPublicUrl ?? null },
-      },
-      place: sync.place ?? null,
-    };
+    return publicSettingsOf(this.options.settings.get(), this.registry.active()?.id);
   }
 
   /** Total unread chats of the active workspace (badge, tray, title). */
@@ -245,8 +199,7 @@ export class AppCore implements HandlerContext {
 
   /** A file the agent staged in the open workspace; undefined when there is none (or no workspace). */
   stagedFile(stagedId: string): LocalAttachment | undefined {
-    const staged = this.#session?.staging.get(stagedId);
-    return staged ? { path: staged.path, mimeType: staged.mimeType, filename: staged.filename } : undefined;
+    return this.#session ? stagedFileOf(this.#session, stagedId) : undefined;
   }
 
   /**
@@ -254,7 +207,7 @@ export class AppCore implements HandlerContext {
    * cache, then served from disk through the host's app-owned URL.
    */
   async attachmentFile(attachmentId: string): Promise<LocalAttachment | undefined> {
-    return this.#cachedAttachment(attachmentId, (cache, row) => cache.file(row));
+    return this.#attachment('file', attachmentId);
   }
 
   /**
@@ -262,97 +215,34 @@ export class AppCore implements HandlerContext {
    * the file itself when it has none (and a staged file as it is).
    */
   async attachmentThumbnail(attachmentId: string): Promise<LocalAttachment | undefined> {
-    return this.#cachedAttachment(attachmentId, (cache, row) => cache.thumbnail(row));
+    return this.#attachment('thumbnail', attachmentId);
   }
 
-  async #cachedAttachment(
-    attachmentId: string,
-    pick: (cache: AttachmentCache, row: CachedAttachmentRow) => Promise<LocalAttachment>,
-  ): Promise<LocalAttachment | undefined> {
+  async #attachment(which: 'file' | 'thumbnail', attachmentId: string): Promise<LocalAttachment | undefined> {
     const session = this.#session;
     const workspaceId = this.#sessionWorkspaceId;
     if (!session || !workspaceId) return undefined;
-    const row = session.store.messages.attachment(attachmentId);
-    if (!row) return undefined;
-    const stagedId = stagedIdOf(row.url);
-    if (stagedId) return this.stagedFile(stagedId);
-    if (this.#attachments?.workspaceId !== workspaceId) {
-      const dir = join(this.registry.dataDirFor(workspaceId), 'attachments');
-      this.#attachments = { workspaceId, cache: new AttachmentCache(dir, downloadThrough(session)) };
-    }
-    return pick(this.#attachments.cache, row);
+    return this.#attachments.find(which, session, workspaceId, attachmentId);
   }
 
   /** What the live connection is doing (webhooks through a tunnel, or polling only). */
   liveStatus(): LiveStatus {
-    const settings = this.publicSettings();
-    const sync = this.#session?.sync.status ?? {
-      phase: 'idle',
-      chatsKnown: 0,
-      chatsWithMessages: 0,
-      lastSyncedAt: null,
-      error: null,
-    };
-    const joined = this.registry.active()?.kind === 'relay';
-    const push = this.#realtime?.details() ?? {
-      state: 'polling' as const,
-      reason:
-        this.#relayProblem ??
-        (settings.sync.webhooksEnabled || joined
-          ? (this.#realtimeError ?? 'Starting live events…')
-          : 'Live events are off: new messages arrive by polling'),
-      provider: settings.sync.tunnel.provider,
-      publicUrl: null,
-      lastEventAt: null,
-      subscription: null,
-    };
-    const reachability = this.#session?.reachability.state;
-    return {
-      ...push,
-      provider: joined ? 'relay' : settings.sync.tunnel.provider,
-      // Offline trumps everything the push path says: nothing reaches the service either way.
-      ...(reachability?.reachable === false ? { state: 'offline', reason: reachability.reason } : {}),
-      sync,
-      pollIntervalMs: this.#session?.sync.inboxIntervalMs ?? settings.sync.backgroundPollIntervalMs,
-    };
-  }
-
-  /** Sends the live status to the renderer, once per turn however many of its parts changed. */
-  #announceLive(): void {
-    if (this.#liveAnnounced) return;
-    this.#liveAnnounced = setImmediate(() => {
-      this.#liveAnnounced = undefined;
-      if (!this.#stopped) this.options.emit('live.status', this.liveStatus());
+    return liveStatusOf({
+      settings: this.publicSettings(),
+      session: this.#session,
+      joined: this.registry.active()?.kind === 'relay',
+      push: this.#live.details(),
+      relayProblem: this.#relayProblem,
+      realtimeError: this.#live.error,
     });
   }
 
   /** Chooses how live events reach this workspace; the realtime service (when attached) follows. */
-  async configureLive(input: {
-    enabled: boolean;
-    provider: TunnelProvider;
-    customPublicUrl?: string | undefined;
-    ngrokAuthtoken?: string | undefined;
-  }): Promise<LiveStatus> {
+  async configureLive(input: LiveChoice): Promise<LiveStatus> {
     const id = this.registry.active()?.id;
     if (!id) throw new UserFacingError('no_workspace', 'No workspace is open');
-    if (input.provider === 'custom' && !input.customPublicUrl) {
-      throw new UserFacingError('invalid_input', 'A custom tunnel needs its public URL', {
-        field: 'customPublicUrl',
-      });
-    }
-    if (input.ngrokAuthtoken) await this.options.vault.set(vaultKeys.ngrokAuthtoken, input.ngrokAuthtoken);
-    this.options.settings.update({
-      workspaces: {
-        [id]: {
-          webhooksEnabled: input.enabled,
-          tunnel: {
-            provider: input.provider,
-            ...(input.customPublicUrl ? { customPublicUrl: input.customPublicUrl } : {}),
-          },
-        },
-      },
-    });
-    await this.#restartRealtime();
+    await saveLiveChoice(id, input, this.options.settings, this.options.vault);
+    await this.#live.restart();
     return this.liveStatus();
   }
 
@@ -405,8 +295,7 @@ export class AppCore implements HandlerContext {
     const workspace = this.registry.get(id);
     if (!workspace) return;
     const dataDir = this.registry.dataDirFor(id);
-    // The demo's service is in-memory and new each launch: yesterday's cache would not match it.
-    if (workspace.kind === 'demo') rmSync(dataDir, { recursive: true, force: true });
+    forgetDemoCache(workspace.kind, dataDir);
     const sync = workspaceSyncOf(this.options.settings.get(), id);
     const options = {
       dataDir,
@@ -427,42 +316,28 @@ export class AppCore implements HandlerContext {
     this.#sessionWorkspaceId = id;
     this.#syncIntervals = intervalsOf(sync);
     this.#openProblem = null;
-    this.#notifier = new Notifier(session.store);
-    this.#detach = STORE_EVENT_NAMES.map((name) =>
-      session.store.events.on(name, (changes) => {
-        this.options.emit(name, changes);
-        if (name === 'messages.changed') this.#notifyArrivals(changes as StoreEvents['messages.changed']);
-      }),
-    );
-    if (session instanceof JoinedSession)
-      this.#detach.push(
-        session.team.onChanged((change) => this.options.emit('team.changed', change)),
-        session.team.onMention((notice) => this.options.emit('team.mention', notice)),
-      );
-    this.#detach.push(
+    const notifier = new Notifier(session.store);
+    this.#notifier = notifier;
+    this.#detach = [
+      ...STORE_EVENT_NAMES.map((name) =>
+        session.store.events.on(name, (changes) => this.options.emit(name, changes)),
+      ),
+      ...notifyFrom(session, notifier, this.options.settings, this.options.emit),
       session.sync.onStatus(() => this.#announceLive()),
       session.reachability.onChange(() => this.#announceLive()),
-      session.scheduler.onSnoozeWoke((snooze) => {
-        const settings = this.options.settings.get().notifications;
-        const notice = settings.enabled && this.#notifier?.snoozeReturned(snooze, settings.showPreview);
-        if (notice) this.options.emit('notification.incoming', notice);
-      }),
-    );
+      ...(session instanceof JoinedSession ? forwardTeamEvents(session, this.options.emit) : []),
+    ];
     this.options.emit('workspaces.changed', this.workspaceList());
-    const gate = this.#inboxGate(session);
+    const gate = inboxGate(session, this.options.inboxGateMs ?? INBOX_GATE_MS);
+    this.#openInboxGate = gate.open;
     // The first sync runs in the background: the inbox fills as it goes.
     void session
-      .start({ resumeAfter: gate })
+      .start({ resumeAfter: gate.passed })
       .catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
-    // The demo's service runs on this machine, so its webhooks reach us directly: live by default.
-    if (workspace.kind === 'demo' && !(id in this.options.settings.get().workspaces)) {
-      this.options.settings.update({
-        workspaces: { [id]: { webhooksEnabled: true, tunnel: { provider: 'direct' } } },
-      });
-    }
+    demoLiveByDefault(workspace.kind, id, this.options.settings);
     // Live events wait on the network (tunnel, subscription): the cached inbox is served meanwhile.
-    this.#realtimeRestarts = this.#realtimeRestarts.then(() => gate);
-    this.#restartRealtime().catch(() => undefined); // logged where the restarts are chained
+    this.#live.waitFor(gate.passed);
+    this.#live.restart().catch(() => undefined); // logged where the restarts are chained
   }
 
   /**
@@ -472,43 +347,21 @@ export class AppCore implements HandlerContext {
   async #openJoined(
     id: string,
     options: Omit<SessionOptions, 'connection'>,
-  ): Promise<JoinedSession | undefined> {
-    const ports = this.options.relayPorts ?? relayPorts;
-    try {
-      const team = this.options.team ? { team: this.options.team } : {};
-      return await JoinedSession.open(await this.registry.relayCredentialsFor(id), {
-        ...options,
-        ports,
-        ...team,
-      });
-    } catch (error) {
-      if (!(error instanceof RelayConnectionError)) throw error;
-      this.#relayProblem = error.message;
-      log.warn('could not reach the relay', { reason: error.message });
-      if (!error.refused)
-        this.#relayRetry = setTimeout(() => this.#switchTo(id), this.options.relayRetryMs ?? 5_000);
-      this.options.emit('workspaces.changed', this.workspaceList());
-      this.#announceLive();
-      return undefined;
-    }
-  }
-
-  /**
-   * Resolves once the page has listed the inbox (and the rest of its first calls, queued behind
-   * that one, are answered), or after INBOX_GATE_MS without a page; at once without a cached inbox
-   * (a first sync is what fills it).
-   */
-  #inboxGate(session: ServiceSession): Promise<void> {
-    this.#openInboxGate = undefined;
-    if (!session.sync.hasCachedInbox) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, this.options.inboxGateMs ?? INBOX_GATE_MS);
-      this.#openInboxGate = () => {
-        this.#openInboxGate = undefined;
-        clearTimeout(timer);
-        setTimeout(resolve, 0);
-      };
-    });
+  ): Promise<ServiceSession | undefined> {
+    const opened = await openJoinedWorkspace(
+      this.registry,
+      id,
+      options,
+      this.options.relayPorts,
+      this.options.team,
+    );
+    if ('session' in opened) return opened.session;
+    this.#relayProblem = opened.problem;
+    if (opened.tryAgain)
+      this.#relayRetry = setTimeout(() => this.#switchTo(id), this.options.relayRetryMs ?? 5_000);
+    this.options.emit('workspaces.changed', this.workspaceList());
+    this.#announceLive();
+    return undefined;
   }
 
   /** The inbox was listed (`chats.list`): the open session may catch up now. */
@@ -516,87 +369,10 @@ export class AppCore implements HandlerContext {
     this.#openInboxGate?.();
   }
 
-  /**
-   * Follows the poll intervals the settings now say. Only when they changed: reconfiguring polls the
-   * open chat at once, and most writes (the agent's place, saved as they scroll) are not about sync.
-   */
+  /** Follows the poll intervals the settings now say (only when they changed: see followIntervals). */
   #reconfigureSync(settings: PublicSettings): void {
-    const next = intervalsOf(settings.sync);
-    const current = this.#syncIntervals;
-    if (!this.#session || (current && sameIntervals(current, next))) return;
-    this.#syncIntervals = next;
-    this.#session.sync.configure({
-      openChatIntervalMs: next.pollIntervalMs,
-      backgroundIntervalMs: next.backgroundPollIntervalMs,
-    });
-  }
-
-  /** Customers' new messages become notices (the notifier decides which), from the messages the event carries. */
-  #notifyArrivals({ chatId, keys, messages }: StoreEvents['messages.changed']): void {
-    const settings = this.options.settings.get().notifications;
-    if (!settings.enabled) return;
-    for (const notice of this.#notifier?.consider(chatId, keys, settings.showPreview, messages) ?? [])
-      this.options.emit('notification.incoming', notice);
-  }
-
-  /** (Re)starts live events for the open workspace as its settings say; one restart at a time, in order. */
-  #restartRealtime(): Promise<void> {
-    const restart = this.#realtimeRestarts.then(() => this.#restartRealtimeNow());
-    this.#realtimeRestarts = restart.catch((error: unknown) =>
-      log.warn('restarting live events failed', { error: String(error) }),
-    );
-    return restart;
-  }
-
-  /** Off means polling only. */
-  async #restartRealtimeNow(): Promise<void> {
-    const previous = this.#realtime;
-    this.#realtime = undefined;
-    this.#realtimeError = null;
-    await previous
-      ?.stop()
-      .catch((error: unknown) => log.warn('stopping live events failed', { error: String(error) }));
-    const session = this.#session;
-    const id = this.#sessionWorkspaceId;
-    if (!session || !id || this.#closing) return;
-    this.#announceLive();
-    // A joined desktop's live events are the relay's event log: no tunnel, nothing to choose.
-    if (session instanceof JoinedSession) {
-      const live = session.liveEvents(() => this.#announceLive());
-      this.#realtime = live;
-      await live.start();
-      return;
-    }
-    if (!(session instanceof WorkspaceSession)) return;
-    const sync = workspaceSyncOf(this.options.settings.get(), id);
-    if (!sync.webhooksEnabled) {
-      session.sync.setWebhooksLive(false);
-      return;
-    }
-    try {
-      const tunnel = createTunnel(
-        {
-          provider: sync.tunnel.provider,
-          ...(sync.tunnel.customPublicUrl ? { customPublicUrl: sync.tunnel.customPublicUrl } : {}),
-        },
-        { vault: this.options.vault },
-      );
-      // The demo's sandbox lives and dies with this process, so its webhook secret needs no keychain.
-      const vault = this.registry.get(id)?.kind === 'demo' ? this.#demoVault : this.options.vault;
-      const realtime = new RealtimeService({
-        workspaceId: id,
-        session,
-        vault,
-        tunnel,
-        onStatus: () => this.#announceLive(),
-      });
-      this.#realtime = realtime;
-      // start() never throws for push-path trouble: it becomes the status (polling, with the reason).
-      await realtime.start();
-    } catch (error) {
-      this.#realtimeError = error instanceof Error ? error.message : String(error);
-      this.#announceLive();
-    }
+    if (!this.#session) return;
+    this.#syncIntervals = followIntervals(this.#session, this.#syncIntervals, intervalsOf(settings.sync));
   }
 
   /**
@@ -605,22 +381,7 @@ export class AppCore implements HandlerContext {
    */
   async forgetLive(workspaceId: string): Promise<void> {
     const session = this.#session;
-    if (this.#sessionWorkspaceId === workspaceId && session) {
-      const realtime = this.#realtime;
-      this.#realtime = undefined;
-      // A joined workspace subscribed nothing: the relay's subscription is the team's.
-      if (!(session instanceof WorkspaceSession)) await realtime?.stop();
-      else if (realtime instanceof RealtimeService)
-        await realtime
-          .removeWorkspace()
-          .catch((error: unknown) => log.warn('removing webhooks failed', { error: String(error) }));
-      else
-        await forgetWorkspaceWebhooks({
-          workspaceId,
-          session,
-          vault: this.options.vault,
-        }).catch(() => undefined);
-    }
+    if (this.#sessionWorkspaceId === workspaceId && session) await this.#live.forget(session, workspaceId);
   }
 
   async #closeSession(): Promise<void> {
@@ -637,19 +398,7 @@ export class AppCore implements HandlerContext {
   async #closeOpenSession(session: ServiceSession): Promise<void> {
     // A session closed before its gate opened does not wait out the gate's time.
     this.#openInboxGate?.();
-    // Quit or switch: the subscription is deactivated, the tunnel and listener closed (once a start
-    // under way has settled, so nothing is left running behind it; a stuck one is not waited for).
-    if (!(await within(this.#realtimeRestarts, 5_000)))
-      log.warn('live events were still starting; closing anyway');
-    const realtime = this.#realtime;
-    this.#realtime = undefined;
-    if (realtime) {
-      // Deactivating the subscription is a courtesy to the service: it may not hold up a quit.
-      const stopping = realtime
-        .stop()
-        .catch((error: unknown) => log.warn('stopping live events failed', { error: String(error) }));
-      if (!(await within(stopping, 5_000))) log.warn('live events did not stop in time; closing anyway');
-    }
+    await this.#live.stop();
     this.#session = undefined;
     this.#sessionWorkspaceId = undefined;
     this.#notifier = undefined;
@@ -657,33 +406,4 @@ export class AppCore implements HandlerContext {
     this.#detach = [];
     await session.close();
   }
-}
-
-interface SyncIntervals {
-  pollIntervalMs: number;
-  backgroundPollIntervalMs: number;
-}
-
-function intervalsOf(sync: SyncIntervals): SyncIntervals {
-  return { pollIntervalMs: sync.pollIntervalMs, backgroundPollIntervalMs: sync.backgroundPollIntervalMs };
-}
-
-function sameIntervals(a: SyncIntervals, b: SyncIntervals): boolean {
-  return a.pollIntervalMs === b.pollIntervalMs && a.backgroundPollIntervalMs === b.backgroundPollIntervalMs;
-}
-
-/** Downloads through the session's client: retried, budgeted and heard by reachability. */
-function downloadThrough(session: ServiceSession) {
-  return (row: CachedAttachmentRow, to: string) =>
-    session.messaging.downloadAttachment(row, to, {}).catch((error: unknown) => {
-      if (isPartnerApiError(error) && error.status > 0)
-        throw new UserFacingError(
-          'not_found',
-          `The attachment could not be downloaded (HTTP ${error.status})`,
-          {
-            retryable: true,
-          },
-        );
-      throw error;
-    });
 }

@@ -8,7 +8,7 @@
  */
 import { redactText, redactValue } from './redact.ts';
 
-export { registerSecret, redactText, redactValue, REDACTED } from './redact.ts';
+export { registerSecret, redactText } from './redact.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
@@ -48,7 +48,7 @@ export function setLogLevel(level: LogLevel | undefined): void {
 }
 
 /** The level in force: the override, else PARLEY_LOG_LEVEL, else info. Read per call so tests can flip it. */
-export function currentLogLevel(): LogLevel {
+function currentLogLevel(): LogLevel {
   if (levelOverride) return levelOverride;
   const fromEnv = process.env.PARLEY_LOG_LEVEL?.trim().toLowerCase();
   return fromEnv && fromEnv in LEVELS ? (fromEnv as LogLevel) : 'info';

@@ -6,17 +6,17 @@
  *    replaced whatever they contain, so an unregistered secret in a structured field still never leaks.
  */
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** Keys whose values are never printed. */
-export const SECRET_KEY = /token|secret|authorization|password|signature/i;
+const SECRET_KEY = /token|secret|authorization|password|signature/i;
 
 /**
  * Shorter values are not registered: replacing every "t" or "abc" in all text would make logs and
  * error messages unreadable, and no real token or webhook secret is that short. (Values under
  * secret-named keys are masked whatever their length.)
  */
-export const MIN_SECRET_LENGTH = 6;
+const MIN_SECRET_LENGTH = 6;
 
 const secrets = new Set<string>();
 

@@ -22,7 +22,7 @@ import { AttachmentRejected, type Staging } from './staging.ts';
 export type { NewChatInput } from './jobs/create-chat.ts';
 export type { OutboxHooks } from './jobs/job-type.ts';
 export type { SendInput } from './jobs/send-message.ts';
-export { ClientKeyInUse, NotSendableAgain } from './send-rules.ts';
+export { NotSendableAgain } from './send-rules.ts';
 
 const log = createLogger('outbox');
 const WATCHDOG_MS = 2_000;

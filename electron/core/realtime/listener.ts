@@ -35,7 +35,7 @@ export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
 /** Answers GET with 204 and LISTENER_ID_HEADER, so a tunnel probe knows it reached this listener. */
 export const HEALTH_PATH = '/hooks/health';
 export const LISTENER_ID_HEADER = 'x-parley-listener';
-export const SIGNATURE_HEADER = 'x-webhook-signature';
+const SIGNATURE_HEADER = 'x-webhook-signature';
 
 export type ReceiptOutcome = 'queued' | 'duplicate';
 

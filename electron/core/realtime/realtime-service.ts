@@ -23,15 +23,15 @@ import type { V3LocalIds } from '../api/v3/domain-map.ts';
 import type { V3WebhooksApi } from '../api/v3/endpoints/webhooks.ts';
 import type { V3WebhookSubscription } from '../api/v3/schemas.ts';
 import { isPartnerApiError } from '../api/errors.ts';
-import { createLogger, redactText, registerSecret } from '../log/logger.ts';
-import type { WorkspaceSession } from '../session.ts';
-import { vaultKeys, type Vault } from '../vault/vault.ts';
+import { createLogger, redactText } from '../log/logger.ts';
+import { messageOf } from '../util.ts';
 import { isLoopbackHost } from '../workspaces/workspace.ts';
 import { LiveInbox } from './live-inbox.ts';
-import { type ReceiptOutcome, type WebhookRoute, WebhookListener } from './listener.ts';
+import { type ReceiptOutcome, WebhookListener } from './listener.ts';
 import type { LiveEvent } from './live-event.ts';
+import type { RealtimeDetails, RealtimeServiceOptions } from './realtime-options.ts';
 import { ReceiptBatcher } from './receipt-batcher.ts';
-import { newWebhookSecret } from './signature.ts';
+import { subscriptionFor, viewOf, webhookSecretOf } from './subscription-choice.ts';
 import {
   type DeliveryCounters,
   failedDeliveriesBetween,
@@ -41,62 +41,11 @@ import {
 import { publicWebhookUrl } from './webhook-url.ts';
 import { V3SubscriptionManager } from './v3-subscriptions.ts';
 import { liveStatus, type Pointing } from './live-status.ts';
-import { type Backoff, probeListener, type TunnelState, TunnelSupervisor } from './tunnel-supervisor.ts';
-import type { Tunnel } from './tunnels/tunnel.ts';
+import { probeListener, type TunnelState, TunnelSupervisor } from './tunnel-supervisor.ts';
+
+export type { RealtimeDetails, RealtimeServiceOptions, RealtimeSession } from './realtime-options.ts';
 
 const log = createLogger('realtime');
-
-/** Where the store remembers which subscription this workspace kept (sync_cursors). */
-const SUBSCRIPTION_CURSOR = 'realtime:subscription-id';
-const V3_SUBSCRIPTION_CURSOR = 'realtime:v3-subscription-id';
-
-export type RealtimeSession = Pick<WorkspaceSession, 'store' | 'client' | 'sync' | 'reachability'> &
-  Partial<Pick<WorkspaceSession, 'apiVersion' | 'v3'>>;
-
-export interface RealtimeServiceOptions {
-  workspaceId: string;
-  session: RealtimeSession;
-  vault: Vault;
-  tunnel: Tunnel;
-  /** The listener's port; default the tunnel's fixed port, else any free one. */
-  port?: number;
-  /** Tunnel health checks while up. Default 30 s. */
-  healthIntervalMs?: number;
-  /** Reading the subscription back (its delivery counters) while up. Default 60 s. */
-  subscriptionCheckIntervalMs?: number;
-  /** Tunnel restarts and subscription retries. Default 1 s doubling to 60 s. */
-  backoff?: Backoff;
-  /** How long a fresh tunnel URL may take to reach the listener. Default 20 s. */
-  probeGraceMs?: number;
-  /** Failed delivery attempts in a row (by the service's counters, since one last reached Parley) that mean "not live". Default 3. */
-  failedDeliveryThreshold?: number;
-  /** Hears every status change (the app core announces it with the rest of the live status). */
-  onStatus?: (status: ConnectionStatus) => void;
-  /**
-   * Runs before a verified delivery is recorded, and is awaited: throwing or rejecting answers 500,
-   * so the service retries. The team relay appends the raw delivery to its event log here (the 200
-   * waits for the log's ack); tests use it to fail a delivery on purpose.
-   */
-  beforeRecord?: (event: LiveEvent, body: Buffer) => void | Promise<void>;
-  /** The workspace's API version. Default the session's, else 'v2'. */
-  apiVersion?: 'v2' | 'v3';
-  /** What V3 live events need. Default the session's V3 client and the store's V3 id mapping. */
-  v3?: { webhooks: V3WebhooksApi; ids: V3LocalIds };
-}
-
-/** What the UI shows about live events (fits the bridge's LiveStatus). */
-export interface RealtimeDetails extends ConnectionStatus {
-  provider: string;
-  /** The tunnel's public base URL (the webhook path, a capability, is left out). */
-  publicUrl: string | null;
-  lastEventAt: number | null;
-  subscription: {
-    id: number;
-    active: boolean;
-    deliveryAttempts: number;
-    lastDeliveredAt: number | null;
-  } | null;
-}
 
 export class RealtimeService {
   readonly #options: RealtimeServiceOptions;
@@ -186,48 +135,17 @@ export class RealtimeService {
     }
     let secret: string;
     try {
-      secret = await this.#loadSecret();
+      secret = await webhookSecretOf(this.#options.vault, this.#options.workspaceId);
     } catch (error) {
       return this.#fail(`Live events need the system keychain: ${messageOf(error)}`);
     }
-    const v2Subscriptions = new SubscriptionManager({
-      api: session.client.webhooks,
-      workspaceId: this.#options.workspaceId,
-      secret,
-      signal: this.#abort.signal,
-      rememberedId: Number(session.store.cursors.get(SUBSCRIPTION_CURSOR)) || null,
-      onKept: (id) => session.store.cursors.set(SUBSCRIPTION_CURSOR, String(id)),
-    });
-    let route: WebhookRoute['version'] = 'v2';
     const v3 = this.#apiVersion === 'v3' ? this.#v3Parts : undefined;
     if (this.#apiVersion === 'v3' && !v3)
       return this.#fail('Live events of a V3 workspace need the V3 client');
-    if (v3) {
-      const manager = new V3SubscriptionManager({
-        api: v3.webhooks,
-        vault: this.#options.vault,
-        workspaceId: this.#options.workspaceId,
-        pathKey: secret,
-        signal: this.#abort.signal,
-        rememberedId: session.store.cursors.get(V3_SUBSCRIPTION_CURSOR) ?? null,
-        onKept: (id) => session.store.cursors.set(V3_SUBSCRIPTION_CURSOR, id),
-      });
-      try {
-        await manager.load();
-      } catch (error) {
-        return this.#fail(`Live events need the system keychain: ${messageOf(error)}`);
-      }
-      this.#subscriptions = manager;
-      route = 'v3';
-      // Both versions subscribed would deliver every event twice, under different ids.
-      void v2Subscriptions
-        .deactivate({ signal: this.#abort.signal })
-        .catch((error: unknown) =>
-          log.debug('could not deactivate the V2 subscription', { error: messageOf(error) }),
-        );
-    } else {
-      this.#subscriptions = v2Subscriptions;
-    }
+    const chosen = await subscriptionFor({ ...this.#options, secret, v3, signal: this.#abort.signal });
+    if ('problem' in chosen) return this.#fail(chosen.problem);
+    this.#subscriptions = chosen.manager;
+    const route = chosen.route;
     const live = new LiveInbox(session, v3?.ids);
     this.#live = live;
     live.start(); // whatever an earlier run acknowledged but did not apply
@@ -434,18 +352,6 @@ export class RealtimeService {
     this.#publish();
   }
 
-  async #loadSecret(): Promise<string> {
-    const { vault, workspaceId } = this.#options;
-    const key = vaultKeys.webhookSecret(workspaceId);
-    let secret = await vault.get(key);
-    if (!secret) {
-      secret = newWebhookSecret();
-      await vault.set(key, secret);
-    }
-    registerSecret(secret);
-    return secret;
-  }
-
   #later(ms: number, work: () => unknown): void {
     if (this.#stopped) return;
     const timer = setTimeout(() => {
@@ -455,31 +361,4 @@ export class RealtimeService {
     timer.unref?.();
     this.#timers.add(timer);
   }
-}
-
-/** What the service says of a subscription of either version (V3 keeps no delivery counters). */
-function viewOf(subscription: ApiWebhookSubscription | V3WebhookSubscription): {
-  active: boolean;
-  url: string;
-  counters: DeliveryCounters;
-} {
-  if ('target_url' in subscription) {
-    return {
-      active: subscription.is_active,
-      url: subscription.target_url,
-      counters: { attempts: 0, lastDeliveredAt: null },
-    };
-  }
-  return {
-    active: subscription.active,
-    url: subscription.webhook_url,
-    counters: {
-      attempts: subscription.delivery_attempts,
-      lastDeliveredAt: subscription.last_delivered_at ?? null,
-    },
-  };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -23,7 +23,7 @@ import { publicWebhookUrl } from './webhook-url.ts';
 const log = createLogger('webhooks');
 
 /** Every V2 event type: the inbox shows them all. */
-export const SUBSCRIBED_EVENTS = WEBHOOK_EVENTS;
+const SUBSCRIBED_EVENTS = WEBHOOK_EVENTS;
 
 /** The listener path of a workspace: `/hooks/<workspaceId>/<HMAC(secret, workspaceId), base64url>`. */
 export function webhookPathFor(workspaceId: string, secret: string): string {
@@ -171,7 +171,7 @@ export class SubscriptionManager {
  * service cannot delete: the spec lists no DELETE). Needs no secret, so it also works for a
  * workspace whose realtime service never started. Resolves how many there were.
  */
-export async function removeOwnSubscriptions(
+async function removeOwnSubscriptions(
   api: WebhooksApi,
   workspaceId: string,
   options: CallOptions = {},

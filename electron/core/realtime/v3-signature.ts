@@ -25,7 +25,7 @@ export type V3SignatureResult =
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
 /** The HMAC key of a `whsec_` secret (the prefix is optional), or undefined when it is not base64. */
-export function v3SigningKey(secret: string): Buffer | undefined {
+function v3SigningKey(secret: string): Buffer | undefined {
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined;
   const key = Buffer.from(encoded, 'base64');

@@ -23,7 +23,7 @@ import { publicWebhookUrl } from './webhook-url.ts';
 const log = createLogger('webhooks');
 
 /** Every V3 event type this client applies. */
-export const V3_SUBSCRIBED_EVENTS: readonly string[] = V3_EVENT_TYPES;
+const V3_SUBSCRIBED_EVENTS: readonly string[] = V3_EVENT_TYPES;
 
 /** `/hooks/<workspaceId>/v3/<HMAC(pathKey, workspaceId), base64url>`. */
 export function v3WebhookPathFor(workspaceId: string, pathKey: string): string {

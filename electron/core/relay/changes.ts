@@ -17,7 +17,7 @@ const Id = z.number().int().safe();
 const ChatId = Id.refine((id) => id > 0, 'a stored chat id');
 
 /** A file the desktop put into its own bucket (`<key>/<n>`) for this change. */
-export const FileObjectName = /^[A-Za-z0-9_-]{1,128}\/\d{1,2}$/;
+const FileObjectName = /^[A-Za-z0-9_-]{1,128}\/\d{1,2}$/;
 
 const content = {
   text: z.string().max(MAX_MESSAGE_CHARS),

@@ -17,9 +17,9 @@ import { Objm, type ObjectStore } from '@nats-io/obj';
 import { agentFilesBucket } from './subjects.ts';
 
 /** How long an uploaded or downloaded file stays in a bucket: long enough for a retried send. */
-export const AGENT_FILES_TTL_MS = 24 * 60 * 60 * 1000;
+const AGENT_FILES_TTL_MS = 24 * 60 * 60 * 1000;
 /** What one agent's files may hold at once. */
-export const AGENT_FILES_MAX_BYTES = 512 * 1024 * 1024;
+const AGENT_FILES_MAX_BYTES = 512 * 1024 * 1024;
 
 /** Creates (or opens) the agent's bucket with its limits; the relay's connection only. */
 export async function ensureAgentFiles(nc: NatsConnection, agentId: string): Promise<ObjectStore> {

@@ -15,7 +15,7 @@ import type { RelayLink, RelayLinkState } from './relay-link.ts';
 
 const log = createLogger('relay-live');
 
-export const LIVE_VIA_RELAY = "Live via your team's relay";
+const LIVE_VIA_RELAY = "Live via your team's relay";
 
 export interface JoinedLiveEventsOptions {
   session: Pick<ServiceSession, 'store' | 'sync' | 'apiVersion'>;

@@ -16,7 +16,7 @@ const Time = z.number().finite();
 const Text = z.string().max(100_000);
 const Short = z.string().max(2_000);
 
-export const HandleRecordSchema = z.object({
+const HandleRecordSchema = z.object({
   id: Id,
   identifier: Short,
   service: Short,
@@ -110,16 +110,16 @@ export type RemoteIds = z.infer<typeof RemoteIdsSchema>;
 
 const withIds = <T extends z.ZodType>(data: T) => z.object({ data, ids: RemoteIdsSchema.optional() });
 
-export const MessagesPageSchema = z.object({
+const MessagesPageSchema = z.object({
   messages: z.array(MessageRecordSchema).max(500),
   complete: z.boolean(),
 });
 
 /** Where the next older page of a chat's messages starts (the relay's timeline cursor). */
-export const MessageCursorSchema = z.object({ sentAt: Time, key: Short });
+const MessageCursorSchema = z.object({ sentAt: Time, key: Short });
 
 /** Contacts as the V2 contact list gives them (what the sync engine's reconciler takes). */
-export const RelayContactSchema = z.object({
+const RelayContactSchema = z.object({
   id: Id,
   first_name: Short.nullable(),
   last_name: Short.nullable(),

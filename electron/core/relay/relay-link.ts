@@ -28,7 +28,7 @@ export class RelayConnectionError extends Error {
   }
 }
 
-export const REFUSED_MESSAGE =
+const REFUSED_MESSAGE =
   "Your team's relay refused this desktop's credentials (the agent may have been removed). Ask your team for a new join code";
 
 export function unreachableMessage(url: string): string {

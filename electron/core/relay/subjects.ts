@@ -10,6 +10,7 @@
  *   $KV.parley_send_outcomes.<agent>.<key>   what became of a send
  *   $O.parley_files_<agent>.>        the agent's own object store bucket (attachments both ways)
  */
+import { SUBJECT_TOKEN } from './subject-token.ts';
 import { teamPermissions } from './team-subjects.ts';
 
 export const EVENT_LOG_STREAM = 'PARLEY_EVENTS';
@@ -21,8 +22,7 @@ export const READ_SUBJECTS = 'parley.read.*';
 /** Asked by a desktop joining (and on every start): what the relay serves. */
 export const RELAY_INFO_SUBJECT = 'parley.info';
 
-/** An agent id, a send key: one subject token each (no dots, no wildcards, nothing empty). */
-export const SUBJECT_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
+export { SUBJECT_TOKEN };
 
 export function eventLogSubject(apiVersion: 'v2' | 'v3'): string {
   return `parley.events.${apiVersion}`;

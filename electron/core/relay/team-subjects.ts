@@ -15,7 +15,7 @@
  *                                 team reply; the subject names the asker, and only that agent may
  *                                 publish on it, so the relay knows who to audit.
  */
-import { SUBJECT_TOKEN } from './subjects.ts';
+import { SUBJECT_TOKEN } from './subject-token.ts';
 
 export const PRESENCE_BUCKET = 'parley_presence';
 export const ASSIGNMENTS_BUCKET = 'parley_assignments';

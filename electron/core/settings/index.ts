@@ -1,14 +1,8 @@
 /** App settings: one schema, one store interface, a file-backed store for the browser host. */
 export {
-  applySettingsPatch,
-  InvalidSettingsError,
   normalizeSettings,
   settingsDefaults,
-  settingsSchema,
-  tunnelProviderSchema,
-  workspaceIdSchema,
   workspaceSyncOf,
-  workspaceSyncSchema,
   type NotificationSettings,
   type Settings,
   type SettingsPatch,
@@ -25,4 +19,4 @@ export {
   type SettingsPersistence,
   type SettingsStore,
 } from './store.ts';
-export { FileSettingsStore, SETTINGS_FILE, type FileSettingsStoreOptions } from './file-store.ts';
+export { FileSettingsStore, type FileSettingsStoreOptions } from './file-store.ts';

@@ -27,7 +27,7 @@ const notificationsSchema = z.object({
   sound: z.boolean().default(true),
 });
 
-export const tunnelProviderSchema = z.enum(['direct', 'ngrok', 'cloudflare', 'custom']);
+const tunnelProviderSchema = z.enum(['direct', 'ngrok', 'cloudflare', 'custom']);
 
 /** How one workspace stays in sync; absent entries mean "all defaults". */
 export const workspaceSyncSchema = z.object({

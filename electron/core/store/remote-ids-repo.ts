@@ -15,7 +15,7 @@ const SCOPED: ReadonlySet<RemoteIdKind> = new Set(['message', 'reaction']);
  * Local ids of entities first seen through V3 start here: far above any V2 id the service hands out
  * and below the provisional (negative) ids of chats being created, so the three never meet.
  */
-export const V3_LOCAL_ID_BASE = 2 ** 40;
+const V3_LOCAL_ID_BASE = 2 ** 40;
 
 /**
  * The store keys chats, messages, handles, lines and reactions by local integers (V2's ids). This

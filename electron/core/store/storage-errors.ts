@@ -44,7 +44,7 @@ const PATH_ERRNOS: Readonly<Record<string, StorageErrorCode>> = {
   EPERM: 'storage_permission',
 };
 
-export function storageProblem(code: StorageErrorCode): StorageProblem {
+function storageProblem(code: StorageErrorCode): StorageProblem {
   return { code, message: PROBLEMS[code] };
 }
 

@@ -2,7 +2,7 @@ import type { WorkbenchSettings } from '../../../shared/contract/views.ts';
 import { byLongestWait, type WaitingEntry } from '../../../shared/workbench.ts';
 import type { Database } from './database.ts';
 
-export const DEFAULT_WORKBENCH_SETTINGS: WorkbenchSettings = {
+const DEFAULT_WORKBENCH_SETTINGS: WorkbenchSettings = {
   agentName: '',
   overdueMinutes: 15,
   undoSeconds: 0,

@@ -25,7 +25,7 @@ const STORAGE_PROBE_CURSOR = 'sync:storage-probe';
  * Slack on the in-step point: the service stamps messages by its clock, the point is taken by this
  * machine's, and a message may be listed a little after the time it carries.
  */
-export const CLOCK_SLACK_MS = 5 * 60_000;
+const CLOCK_SLACK_MS = 5 * 60_000;
 
 /** The last point at which every chat's messages were known to be stored (ms, this machine's clock). */
 export class InStepMark {

@@ -38,7 +38,7 @@ export function parsePresenceKey(key: string): PresenceKey | undefined {
   return undefined;
 }
 
-export function isStale(updatedAt: number, now: number, staleAfterMs: number): boolean {
+function isStale(updatedAt: number, now: number, staleAfterMs: number): boolean {
   return now - updatedAt > staleAfterMs;
 }
 

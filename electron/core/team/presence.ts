@@ -31,12 +31,12 @@ import {
 
 const log = createLogger('team-presence');
 
-export const DEFAULT_HEARTBEAT_MS = 10_000;
+const DEFAULT_HEARTBEAT_MS = 10_000;
 /** Three missed heartbeats, plus room for clock drift between this machine and the server. */
-export const DEFAULT_STALE_AFTER_MS = 45_000;
-export const DEFAULT_IDLE_AWAY_MS = 5 * 60_000;
+const DEFAULT_STALE_AFTER_MS = 45_000;
+const DEFAULT_IDLE_AWAY_MS = 5 * 60_000;
 
-export function openPresenceBucket(nc: NatsConnection): Promise<KV> {
+function openPresenceBucket(nc: NatsConnection): Promise<KV> {
   return new Kvm(nc).open(PRESENCE_BUCKET);
 }
 

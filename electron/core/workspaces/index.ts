@@ -1,23 +1,17 @@
 /** Workspaces: the services the user is connected to, and the built-in demo. */
+export { openWorkspaceRegistry, WorkspaceRegistry } from './registry.ts';
+export type {
+  AddWorkspaceInput,
+  ApiVersionsAvailable,
+  ConnectionProbe,
+  DemoSandboxPort,
+  VersionCheck,
+  WorkspaceEvent,
+  WorkspaceRegistryOptions,
+} from './registry-types.ts';
 export {
-  openWorkspaceRegistry,
-  WORKSPACES_FILE,
-  WorkspaceRegistry,
-  type AddWorkspaceInput,
-  type ApiVersionsAvailable,
-  type ConnectionProbe,
-  type DemoSandboxPort,
-  type VersionCheck,
-  type WorkspaceEvent,
-  type WorkspaceRegistryOptions,
-} from './registry.ts';
-export {
-  DEFAULT_TOKEN_HEADER,
-  isLoopbackHost,
-  WorkspaceError,
   WorkspaceInputError,
   WorkspaceNotFoundError,
-  WorkspaceTokenMissingError,
   type DemoWorkspace,
   type RemoteWorkspace,
   type Workspace,

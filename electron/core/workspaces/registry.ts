@@ -13,124 +13,48 @@
  *    then workspaces.json, then the data folder.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiVersion } from '../../../shared/domain.ts';
 import { createLogger, registerSecret } from '../log/logger.ts';
-import { type JoinCode, parseJoinCode, RELAY_URL } from '../relay/join-code.ts';
-import { readJsonFile, writeJsonFileAtomic } from '../settings/json-file.ts';
-import type { SettingsStore } from '../settings/store.ts';
+import type { JoinCode } from '../relay/join-code.ts';
 import { KeyedSequencer } from '../vault/sequencer.ts';
-import { vaultKeys, type Vault } from '../vault/vault.ts';
+import { vaultKeys } from '../vault/vault.ts';
+import { connectionOf, relayCredentialsOf } from './credentials.ts';
+import { DemoService, newDemoWorkspace } from './demo.ts';
+import { chooseApiVersion, NO_VERSION_REPORT, probeRelay, probeService } from './probes.ts';
+import type {
+  AddWorkspaceInput,
+  JoinTeamInput,
+  VersionCheck,
+  WorkspaceEvent,
+  WorkspaceRegistryOptions,
+} from './registry-types.ts';
 import {
   DEFAULT_TOKEN_HEADER,
-  parseBaseUrl,
   parseName,
   parseToken,
-  parseTokenHeader,
   WorkspaceError,
   WorkspaceInputError,
   WorkspaceNotFoundError,
-  workspacesFileSchema,
-  WorkspaceTokenMissingError,
   type DemoWorkspace,
   type RelayWorkspace,
   type RemoteWorkspace,
   type Workspace,
   type WorkspaceConnection,
 } from './workspace.ts';
+import {
+  deleteWorkspaceData,
+  loadWorkspaces,
+  saveWorkspaces,
+  sweepOrphanFolders,
+  workspaceDataDir,
+  WORKSPACES_FILE,
+} from './workspace-files.ts';
+
+export type { ConnectionProbe, WorkspaceEvent } from './registry-types.ts';
+export { WORKSPACES_FILE } from './workspace-files.ts';
 
 const log = createLogger('workspaces');
-
-export const WORKSPACES_FILE = 'workspaces.json';
-
-/**
- * Checks that a service answers and accepts a token with one cheap authenticated call. Throws an
- * error whose message the user can act on (core/api/probe.ts `probeConnection` is the real one).
- */
-export type ConnectionProbe = (
-  connection: { baseUrl: string; tokenHeader: string; token: string },
-  options?: { signal?: AbortSignal },
-) => Promise<{ lines: number; versions?: ApiVersionsAvailable }>;
-
-/**
- * Connects to a team's relay with an agent's credentials and asks what it serves; throws an error
- * whose message the user can act on (relay unreachable, credentials refused). core/relay/join.ts.
- */
-export type RelayProbe = (
-  target: JoinCode,
-  options?: { signal?: AbortSignal },
-) => Promise<{ apiVersion: ApiVersion }>;
-
-/** What "Join your team" is given: a join code, and the relay's address when it differs from the code's. */
-export interface JoinTeamInput {
-  joinCode: string;
-  /** Default: the address in the join code. */
-  relayUrl?: string;
-  /** Default: "Team". */
-  name?: string;
-}
-
-/** Which API versions the token works with (V2 always does once the probe passed). */
-export interface ApiVersionsAvailable {
-  v2: boolean;
-  v3: boolean;
-  /** Why V3 does not take the token (the service's answer in words), when it does not. */
-  v3Refusal?: string;
-}
-
-/** What a connect form is shown before the agent picks a version: nothing is stored by the check. */
-export interface VersionCheck {
-  lines: number;
-  versions: ApiVersionsAvailable;
-  /** What `add` uses when not told: V3 where it works, else V2. */
-  recommended: ApiVersion;
-}
-
-/** Starts (once) the embedded sandbox behind the demo workspace; the host implements it. */
-export interface DemoSandboxPort {
-  start(): Promise<{ url: string; token: string }>;
-}
-
-export interface WorkspaceRegistryOptions {
-  /** The app's data folder: workspaces.json and `workspaces/<id>/` live here. */
-  dataDir: string;
-  vault: Vault;
-  settings: SettingsStore;
-  probe: ConnectionProbe;
-  /** Asks a team's relay before a workspace is joined to it. Without one, joining is refused. */
-  relayProbe?: RelayProbe;
-  demo: DemoSandboxPort;
-  /**
-   * Called before a workspace's data folder is deleted, so the host can close what it holds open
-   * there (its SQLite database: Windows cannot delete open files).
-   */
-  release?: (workspaceId: string) => Promise<void>;
-  /** Allow plain http to non-loopback hosts (default false: the token would travel in clear text). */
-  allowInsecureHttp?: boolean;
-  now?: () => Date;
-  newId?: () => string;
-}
-
-export interface AddWorkspaceInput {
-  name: string;
-  baseUrl: string;
-  token: string;
-  /** Default X-PARTNER-INTEGRATION-TOKEN. */
-  tokenHeader?: string;
-  /** The API to use; default: V3 when the token works there, else V2. */
-  apiVersion?: ApiVersion;
-}
-
-export type WorkspaceEvent =
-  | { type: 'added'; workspace: Workspace }
-  | { type: 'renamed'; workspace: Workspace }
-  /** The token changed: connections made with the old one should be rebuilt through connectionFor. */
-  | { type: 'token-updated'; workspace: Workspace }
-  /** The API version changed: its session should be rebuilt through connectionFor. */
-  | { type: 'api-version-changed'; workspace: Workspace }
-  | { type: 'removed'; workspace: Workspace }
-  | { type: 'activated'; workspace: Workspace };
 
 /** Opens the registry: loads workspaces.json, brings the demo back if needed, settles the active one. */
 export async function openWorkspaceRegistry(options: WorkspaceRegistryOptions): Promise<WorkspaceRegistry> {
@@ -150,7 +74,7 @@ export class WorkspaceRegistry {
   readonly #listeners = new Set<(event: WorkspaceEvent) => void>();
   readonly #unsubscribeSettings: () => void;
   #workspaces: readonly Workspace[];
-  #demoConnection: Promise<{ url: string; token: string }> | undefined;
+  readonly #demo: DemoService;
 
   /** Prefer openWorkspaceRegistry, which also ensures the demo workspace. */
   constructor(options: WorkspaceRegistryOptions) {
@@ -158,7 +82,8 @@ export class WorkspaceRegistry {
     this.#file = join(options.dataDir, WORKSPACES_FILE);
     this.#now = options.now ?? (() => new Date());
     this.#newId = options.newId ?? (() => randomBytes(9).toString('base64url'));
-    this.#workspaces = this.#load();
+    this.#demo = new DemoService(options.demo);
+    this.#workspaces = loadWorkspaces(this.#file, this.#now());
     // The active workspace is a setting; whoever changes it (switch, or a settings sync), we announce it.
     this.#unsubscribeSettings = options.settings.onChange((next, previous) => {
       if (next.activeWorkspaceId === previous.activeWorkspaceId) return;
@@ -183,7 +108,7 @@ export class WorkspaceRegistry {
 
   /** Where a workspace keeps its local data (cache database, downloaded attachments). */
   dataDirFor(id: string): string {
-    return join(this.#options.dataDir, 'workspaces', this.#require(id).id);
+    return workspaceDataDir(this.#options.dataDir, this.#require(id).id);
   }
 
   /**
@@ -196,14 +121,8 @@ export class WorkspaceRegistry {
     options: { signal?: AbortSignal; activate?: boolean } = {},
   ): Promise<RemoteWorkspace> {
     const name = parseName(input.name);
-    const token = parseToken(input.token);
-    registerSecret(token);
-    const baseUrl = parseBaseUrl(input.baseUrl, this.#options.allowInsecureHttp);
-    const tokenHeader = parseTokenHeader(input.tokenHeader);
-    const { lines, versions } = await this.#options.probe(
-      { baseUrl, tokenHeader, token },
-      { signal: options.signal },
-    );
+    const { connection, lines, versions } = await probeService(input, this.#options, options.signal);
+    const { baseUrl, tokenHeader, token } = connection;
     options.signal?.throwIfAborted();
     const apiVersion = chooseApiVersion(input.apiVersion, versions);
 
@@ -231,13 +150,7 @@ export class WorkspaceRegistry {
     input: JoinTeamInput,
     options: { signal?: AbortSignal; activate?: boolean } = {},
   ): Promise<RelayWorkspace> {
-    const code = parseJoinCodeInput(input.joinCode);
-    registerSecret(code.seed);
-    const relayUrl = parseRelayUrl(input.relayUrl, code.url);
-    const name = parseName(input.name?.trim() || 'Team');
-    const probe = this.#options.relayProbe;
-    if (!probe) throw new WorkspaceError('Joining a team is not available here');
-    const { apiVersion } = await probe({ ...code, url: relayUrl }, { signal: options.signal });
+    const { code, relayUrl, name, apiVersion } = await probeRelay(input, this.#options, options.signal);
     options.signal?.throwIfAborted();
     const created: RelayWorkspace = {
       id: this.#unusedId(),
@@ -296,11 +209,7 @@ export class WorkspaceRegistry {
     input: Pick<AddWorkspaceInput, 'baseUrl' | 'token' | 'tokenHeader'>,
     options: { signal?: AbortSignal } = {},
   ): Promise<VersionCheck> {
-    const token = parseToken(input.token);
-    registerSecret(token);
-    const baseUrl = parseBaseUrl(input.baseUrl, this.#options.allowInsecureHttp);
-    const tokenHeader = parseTokenHeader(input.tokenHeader);
-    const probed = await this.#options.probe({ baseUrl, tokenHeader, token }, { signal: options.signal });
+    const probed = await probeService(input, this.#options, options.signal);
     const versions = probed.versions ?? NO_VERSION_REPORT;
     return { lines: probed.lines, versions, recommended: chooseApiVersion(undefined, versions) };
   }
@@ -425,37 +334,14 @@ export class WorkspaceRegistry {
     });
   }
 
-  /**
-   * What the API client needs for a workspace. A remote workspace's token comes from the vault
-   * (VaultUnavailableError if the keychain is unavailable, WorkspaceTokenMissingError if it is gone);
-   * the demo's comes from the embedded sandbox, started on first use.
-   */
+  /** What the API client needs for a workspace (credentials.ts: its token, or the demo's). */
   async connectionFor(id: string): Promise<WorkspaceConnection> {
-    const workspace = this.#require(id);
-    if (workspace.kind === 'demo') {
-      this.#demoConnection ??= this.#options.demo.start().catch((error: unknown) => {
-        this.#demoConnection = undefined; // let a later call try again
-        throw error;
-      });
-      const { url, token } = await this.#demoConnection;
-      registerSecret(token);
-      return { baseUrl: url, tokenHeader: workspace.tokenHeader, token };
-    }
-    if (workspace.kind === 'relay')
-      throw new WorkspaceError(`"${workspace.name}" reaches its service through the team's relay`);
-    const token = await this.#options.vault.get(vaultKeys.workspaceToken(id));
-    if (token === null) throw new WorkspaceTokenMissingError(workspace);
-    return { baseUrl: workspace.baseUrl, tokenHeader: workspace.tokenHeader, token };
+    return connectionOf(this.#require(id), this.#options.vault, this.#demo);
   }
 
   /** A joined workspace's way to its relay: address, agent and seed (from the vault). */
   async relayCredentialsFor(id: string): Promise<JoinCode> {
-    const workspace = this.#require(id);
-    if (workspace.kind !== 'relay') throw new WorkspaceError(`"${workspace.name}" is not joined to a relay`);
-    const seed = await this.#options.vault.get(vaultKeys.relaySeed(id));
-    if (seed === null) throw new WorkspaceTokenMissingError(workspace);
-    registerSecret(seed);
-    return { url: workspace.relayUrl, agentId: workspace.agentId, seed };
+    return relayCredentialsOf(this.#require(id), this.#options.vault);
   }
 
   onChange(listener: (event: WorkspaceEvent) => void): () => void {
@@ -476,66 +362,19 @@ export class WorkspaceRegistry {
    * its folder (a file still open), or by a crash between the steps of remove().
    */
   sweepOrphanFolders(): void {
-    const root = join(this.#options.dataDir, 'workspaces');
-    let names: string[];
-    try {
-      names = readdirSync(root);
-    } catch {
-      return; // no folder yet
-    }
-    for (const name of names) {
-      if (this.get(name)) continue;
-      try {
-        rmSync(join(root, name), { recursive: true, force: true });
-        log.info('deleted data of a removed workspace', { id: name });
-      } catch (error) {
-        log.warn('could not delete data of a removed workspace', { id: name, error });
-      }
-    }
-  }
-
-  #load(): readonly Workspace[] {
-    const result = readJsonFile(this.#file, (raw) => workspacesFileSchema.parse(raw), this.#now());
-    if (result.kind === 'corrupt') {
-      log.error('workspaces file was invalid; kept aside, starting without workspaces', {
-        keptAs: result.keptAs,
-        reason: result.reason,
-      });
-    }
-    if (result.kind !== 'ok') return [];
-    const all = result.value.workspaces;
-    // The demo only lives alongside nothing else (a crash in add() could have left both).
-    return frozen(all.some((w) => w.kind !== 'demo') ? all.filter((w) => w.kind !== 'demo') : all);
+    sweepOrphanFolders(this.#options.dataDir, (id) => this.get(id) !== undefined);
   }
 
   #save(workspaces: Workspace[]): void {
-    writeJsonFileAtomic(this.#file, { version: 1, workspaces });
-    this.#workspaces = frozen(workspaces);
+    this.#workspaces = saveWorkspaces(this.#file, workspaces);
   }
 
   async #deleteLocalData(workspace: Workspace): Promise<void> {
-    const folder = join(this.#options.dataDir, 'workspaces', workspace.id);
-    try {
-      await this.#options.release?.(workspace.id);
-      // Retries ride out brief locks (antivirus, a just-closed database on Windows).
-      rmSync(folder, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
-    } catch (error) {
-      // The workspace is already gone from the list; sweepOrphanFolders() finishes this next start.
-      log.warn('could not delete workspace data; will retry at next start', { id: workspace.id, error });
-    }
+    await deleteWorkspaceData(this.#options.dataDir, workspace.id, this.#options.release);
   }
 
   #newDemo(): DemoWorkspace {
-    return {
-      id: this.#unusedId(),
-      name: 'Demo',
-      kind: 'demo',
-      baseUrl: null,
-      tokenHeader: DEFAULT_TOKEN_HEADER,
-      createdAt: this.#now().toISOString(),
-      // The embedded sandbox speaks both; the demo starts on V2, where every feature is.
-      apiVersion: 'v2',
-    };
+    return newDemoWorkspace(this.#unusedId(), this.#now());
   }
 
   #unusedId(): string {
@@ -577,48 +416,4 @@ export class WorkspaceRegistry {
       }
     }
   }
-}
-
-/** What a probe that does not report versions (an older one) means: V2 only. */
-const NO_VERSION_REPORT: ApiVersionsAvailable = { v2: true, v3: false };
-
-/**
- * The version to use: the one asked for when the token works there (else an input error saying so),
- * or V3 when it works, else V2. A probe that does not tell (an older one) means V2 only.
- */
-function chooseApiVersion(
-  asked: ApiVersion | undefined,
-  versions: ApiVersionsAvailable | undefined,
-): ApiVersion {
-  const available = versions ?? NO_VERSION_REPORT;
-  if (asked === undefined) return available.v3 ? 'v3' : 'v2';
-  if (!available[asked]) {
-    const refusal =
-      (asked === 'v3' && available.v3Refusal) ||
-      `This service does not accept the token for the ${asked.toUpperCase()} API`;
-    throw new WorkspaceInputError('apiVersion', `${refusal}; keep ${asked === 'v3' ? 'V2' : 'V3'}`);
-  }
-  return asked;
-}
-
-/** Workspaces handed out are frozen: changes go through the registry, which persists and announces them. */
-function frozen(workspaces: readonly Workspace[]): readonly Workspace[] {
-  return Object.freeze(workspaces.map((w) => Object.freeze({ ...w })));
-}
-
-/** A join code as pasted, or an input error on the join code field. */
-function parseJoinCodeInput(text: string): JoinCode {
-  try {
-    return parseJoinCode(text);
-  } catch (error) {
-    throw new WorkspaceInputError('joinCode', error instanceof Error ? error.message : String(error));
-  }
-}
-
-/** The relay's address: the one typed (an agent may reach it another way), else the join code's. */
-function parseRelayUrl(typed: string | undefined, fromCode: string): string {
-  const url = typed?.trim() || fromCode;
-  if (!RELAY_URL.test(url))
-    throw new WorkspaceInputError('relayUrl', 'The relay address starts with nats:// or tls://');
-  return url;
 }

@@ -3,7 +3,7 @@
  * workspace's contacts always go through it); V3 is reported, and preferred by the registry.
  */
 import { probeApiVersions } from '../api/v3/probe.ts';
-import type { ApiVersionsAvailable } from './registry.ts';
+import type { ApiVersionsAvailable } from './registry-types.ts';
 
 export async function probeWorkspaceVersions(
   connection: { baseUrl: string; tokenHeader: string; token: string },

@@ -59,11 +59,11 @@ export function v3HealthToDomain(health: V3Health | null): ChatHealth | null {
   return health && { status: health.status, docUrl: health.doc_url, updatedAt: time(health.updated_at) };
 }
 
-export function v3ReputationToDomain(reputation: V3Reputation | null): LineReputation | null {
+function v3ReputationToDomain(reputation: V3Reputation | null): LineReputation | null {
   return reputation && { status: reputation.status, docUrl: reputation.doc_url };
 }
 
-export function v3HandleToDomain(handle: V3ChatHandle, ids: V3LocalIds, chatService: string): Handle {
+function v3HandleToDomain(handle: V3ChatHandle, ids: V3LocalIds, chatService: string): Handle {
   return {
     id: ids.handle(handle.id),
     identifier: handle.handle,
@@ -202,7 +202,7 @@ export function reactionKey(
 }
 
 /** The failure of a message and the error the UI shows for it. */
-export function v3FailureToDomain(failure: DeliveryFailure): MessageError {
+function v3FailureToDomain(failure: DeliveryFailure): MessageError {
   const info = deliveryFailureInfo(failure.code);
   return { code: info.code, message: info.title, retryable: info.retryWithNewKey };
 }
@@ -261,7 +261,7 @@ export function v3MessageToDomain(
 }
 
 /** The stable key of a message not sent from here. */
-export function v3MessageKey(v3MessageId: string): string {
+function v3MessageKey(v3MessageId: string): string {
   return `v3:${v3MessageId}`;
 }
 

@@ -10,10 +10,8 @@ import { checkIdempotencyKey } from '../outgoing.ts';
 import { toHandle } from '../phone.ts';
 import { V3_BUBBLE_EFFECTS, V3_SCREEN_EFFECTS } from './schemas.ts';
 
-export const MAX_TEXT_PART_CHARS = 10_000;
-export const MAX_PARTS = 100;
-/** Media by URL: the service downloads at most this much per file. */
-export const MAX_URL_MEDIA_BYTES = 10 * 1024 * 1024;
+const MAX_TEXT_PART_CHARS = 10_000;
+const MAX_PARTS = 100;
 
 /** Effect aliases the service accepts, sent under their canonical names. */
 const EFFECT_ALIASES: Record<string, string> = {
@@ -97,7 +95,7 @@ export function v3MessageBody(
   return body;
 }
 
-export function canonicalEffect(effect: { type: string; name: string }): { type: string; name: string } {
+function canonicalEffect(effect: { type: string; name: string }): { type: string; name: string } {
   const name = EFFECT_ALIASES[effect.name] ?? effect.name;
   const known: readonly string[] =
     effect.type === 'screen' ? V3_SCREEN_EFFECTS : effect.type === 'bubble' ? V3_BUBBLE_EFFECTS : [];

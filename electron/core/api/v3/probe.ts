@@ -36,7 +36,7 @@ export async function probeApiVersions(
 }
 
 /** V3 alone: the number of lines, or a PartnerApiError saying why V3 is not usable with this token. */
-export async function probeV3(target: ProbeTarget, options: ProbeOptions = {}): Promise<{ lines: number }> {
+async function probeV3(target: ProbeTarget, options: ProbeOptions = {}): Promise<{ lines: number }> {
   const baseUrl = normalizeBaseUrl(target.baseUrl);
   const http = new PartnerHttp({
     ...options.http,

@@ -34,8 +34,8 @@ const flag = z
 /** An opaque id: a non-empty string (numbers tolerated and kept as their text). */
 export const v3IdSchema = z.union([z.string().min(1), z.number()]).transform((value) => String(value));
 
-export const V3_SERVICES = ['iMessage', 'SMS', 'RCS'] as const;
-export const V3_DELIVERY_STATUSES = [
+const V3_SERVICES = ['iMessage', 'SMS', 'RCS'] as const;
+const V3_DELIVERY_STATUSES = [
   'pending',
   'queued',
   'sent',
@@ -54,14 +54,14 @@ export const V3_REACTION_TYPES = [
   'custom',
   'sticker',
 ] as const;
-export const V3_HEALTH_STATUSES = ['HEALTHY', 'AT_RISK', 'CRITICAL', 'OPTED_OUT'] as const;
-export const V3_HANDLE_STATUSES = ['active', 'left', 'removed'] as const;
+const V3_HEALTH_STATUSES = ['HEALTHY', 'AT_RISK', 'CRITICAL', 'OPTED_OUT'] as const;
+const V3_HANDLE_STATUSES = ['active', 'left', 'removed'] as const;
 // One list of effect names for the bridge and the client (V3-DECISIONS.md → Effects).
 export {
   BUBBLE_EFFECTS as V3_BUBBLE_EFFECTS,
   SCREEN_EFFECTS as V3_SCREEN_EFFECTS,
 } from '../../../../shared/contract/methods.ts';
-export const V3_ATTACHMENT_STATUSES = ['pending', 'complete', 'failed'] as const;
+const V3_ATTACHMENT_STATUSES = ['pending', 'complete', 'failed'] as const;
 
 export type V3KnownService = (typeof V3_SERVICES)[number];
 export type V3KnownDeliveryStatus = (typeof V3_DELIVERY_STATUSES)[number];
@@ -69,9 +69,9 @@ export type V3KnownReactionType = (typeof V3_REACTION_TYPES)[number];
 export type V3KnownHealthStatus = (typeof V3_HEALTH_STATUSES)[number];
 
 export const v3ServiceSchema = openEnum(V3_SERVICES);
-export const v3DeliveryStatusSchema = openEnum(V3_DELIVERY_STATUSES);
-export const v3ReactionTypeSchema = openEnum(V3_REACTION_TYPES);
-export const v3HealthStatusSchema = openEnum(V3_HEALTH_STATUSES);
+const v3DeliveryStatusSchema = openEnum(V3_DELIVERY_STATUSES);
+const v3ReactionTypeSchema = openEnum(V3_REACTION_TYPES);
+const v3HealthStatusSchema = openEnum(V3_HEALTH_STATUSES);
 
 const nullableService = v3ServiceSchema.nullable().default(null);
 
@@ -107,7 +107,7 @@ export const v3ChatSchema = z.object({
   health_status: v3HealthSchema.nullable().default(null),
 });
 
-export const v3ReactionSchema = z.object({
+const v3ReactionSchema = z.object({
   handle: v3ChatHandleSchema.nullable().default(null),
   is_me: flag,
   type: v3ReactionTypeSchema,
@@ -116,13 +116,13 @@ export const v3ReactionSchema = z.object({
 
 const reactions = listOf(v3ReactionSchema);
 
-export const v3TextPartSchema = z.object({
+const v3TextPartSchema = z.object({
   type: z.literal('text'),
   value: z.string(),
   reactions,
 });
 
-export const v3MediaPartSchema = z.object({
+const v3MediaPartSchema = z.object({
   type: z.literal('media'),
   id: v3IdSchema.nullable().default(null),
   url: nullableText,
@@ -138,14 +138,14 @@ export const v3MediaPartSchema = z.object({
   reactions,
 });
 
-export const v3LinkPartSchema = z.object({
+const v3LinkPartSchema = z.object({
   type: z.literal('link'),
   value: z.string(),
   reactions,
 });
 
 /** A part of a kind this client does not know (an iMessage app card, a voice memo…): kept, not shown. */
-export const v3UnknownPartSchema = z
+const v3UnknownPartSchema = z
   .object({ type: z.string(), reactions })
   .transform((part) => ({ ...part, type: 'unknown' as const, kind: part.type }));
 

@@ -29,7 +29,7 @@ const eventHandle = z
   .nullable()
   .default(null);
 
-export const v3EventChatSchema = z.object({
+const v3EventChatSchema = z.object({
   id,
   is_group: flag,
   owner_handle: eventHandle,
@@ -74,7 +74,7 @@ export const v3MessageFailedData = z.object({
   message_id: id,
 });
 
-export const v3MessageEditedData = z.object({
+const v3MessageEditedData = z.object({
   id,
   chat: v3EventChatSchema.nullable().default(null),
   direction: text,
@@ -99,13 +99,13 @@ export const v3ReactionEventData = z.object({
   reacted_at: text,
 });
 
-export const v3ParticipantEventData = z.object({
+const v3ParticipantEventData = z.object({
   chat_id: id,
   handle: eventHandle,
   changed_at: text,
 });
 
-export const v3ChatCreatedData = z.object({
+const v3ChatCreatedData = z.object({
   chat_id: id.optional(),
   id: id.optional(),
   display_name: text,
@@ -118,16 +118,16 @@ export const v3ChatCreatedData = z.object({
   created_at: text,
 });
 
-export const v3TypingEventData = z.object({ chat_id: id });
+const v3TypingEventData = z.object({ chat_id: id });
 
-export const v3GroupChangeData = z.object({
+const v3GroupChangeData = z.object({
   chat_id: id,
   old_value: text,
   new_value: text,
   updated_at: text,
 });
 
-export const v3GroupChangeFailedData = z.object({
+const v3GroupChangeFailedData = z.object({
   chat_id: id,
   code: z
     .union([z.number(), z.string()])
@@ -136,7 +136,7 @@ export const v3GroupChangeFailedData = z.object({
   reason: text,
 });
 
-export const v3PhoneNumberStatusData = z.object({
+const v3PhoneNumberStatusData = z.object({
   phone_number: z.string(),
   id: optionalId,
   status: z.string().nullish(),
@@ -170,7 +170,7 @@ type V3DataSchemas = typeof V3_DATA;
 export type V3EventType = keyof V3DataSchemas;
 export const V3_EVENT_TYPES = Object.keys(V3_DATA) as V3EventType[];
 
-export const v3EnvelopeSchema = z.object({
+const v3EnvelopeSchema = z.object({
   api_version: z.literal('v3'),
   webhook_version: text,
   event_type: z.string().min(1),

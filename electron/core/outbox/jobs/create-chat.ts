@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { newKey, optimisticAttachments, stagedFiles, type JobContext, type JobType } from './job-type.ts';
 
-export const createChatSchema = z.object({
+const createChatSchema = z.object({
   /** The provisional (negative) chat id the optimistic message sits in until the service answers. */
   provisionalChatId: z.number().int(),
   lineNumber: z.string(),

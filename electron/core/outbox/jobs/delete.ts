@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { JobContext, JobType } from './job-type.ts';
 
-export const deleteSchema = z.object({ chatId: z.number().int(), messageId: z.number().int() });
+const deleteSchema = z.object({ chatId: z.number().int(), messageId: z.number().int() });
 export type DeletePayload = z.output<typeof deleteSchema>;
 
 export const deleteMessage: JobType<DeletePayload> = {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { JobContext, JobType } from './job-type.ts';
 
-export const editSchema = z.object({
+const editSchema = z.object({
   chatId: z.number().int(),
   messageId: z.number().int(),
   text: z.string().min(1),

@@ -7,7 +7,7 @@ import type { JobType } from './job-type.ts';
 import { react } from './react.ts';
 import { sendMessage } from './send-message.ts';
 
-export const JOB_TYPES = {
+const JOB_TYPES = {
   send_message: sendMessage,
   create_chat: createChat,
   react,

@@ -4,7 +4,7 @@ import { REACTION_KINDS } from '../../../../shared/domain.ts';
 import type { ReactionChoice } from '../../sync/messaging.ts';
 import type { JobContext, JobType } from './job-type.ts';
 
-export const reactSchema = z
+const reactSchema = z
   .object({
     messageId: z.number().int(),
     /** `custom` (V3 only) goes with its emoji. */

@@ -109,7 +109,7 @@ function isRepeat(
 }
 
 /** The phone number the chat's messages are sent from. */
-export function lineOfChat({ store }: JobContext, chatId: number): string {
+function lineOfChat({ store }: JobContext, chatId: number): string {
   const chat = store.chats.get(chatId);
   if (!chat) throw new Error(`chat ${chatId} is not known`);
   const line = store.lines.get(chat.lineId);

@@ -6,16 +6,8 @@ import { DirectTunnel } from './direct.ts';
 import { NgrokTunnel } from './ngrok.ts';
 import { type Tunnel, TunnelError, type TunnelKind } from './tunnel.ts';
 
-export {
-  CloudflareQuickTunnel,
-  CLOUDFLARED_MISSING,
-  findCloudflared,
-  parseQuickTunnelUrl,
-} from './cloudflare.ts';
-export { CustomUrlTunnel, DEFAULT_CUSTOM_LOCAL_PORT } from './custom.ts';
-export { DirectTunnel } from './direct.ts';
-export { describeNgrokError, NGROK_AUTHTOKEN_MISSING, NgrokTunnel, type NgrokForward } from './ngrok.ts';
-export { type Tunnel, TunnelError, type TunnelKind, type TunnelUrlListener } from './tunnel.ts';
+export { NGROK_AUTHTOKEN_MISSING, type NgrokForward } from './ngrok.ts';
+export { type Tunnel, type TunnelKind, type TunnelUrlListener } from './tunnel.ts';
 
 /** A workspace's tunnel choice (settings `workspaces[id].tunnel`, plus options the UI may add later). */
 export interface TunnelSettings {

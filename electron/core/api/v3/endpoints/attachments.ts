@@ -251,7 +251,7 @@ function megabytes(bytes: number): string {
 }
 
 /** Whether the slot's URL is expired or about to be (an unreadable expiry counts as expired). */
-export function expiresSoon(slot: V3UploadSlot, now = Date.now()): boolean {
+function expiresSoon(slot: V3UploadSlot, now = Date.now()): boolean {
   const at = Date.parse(slot.expires_at);
   return Number.isNaN(at) || at - now < EXPIRY_MARGIN_MS;
 }

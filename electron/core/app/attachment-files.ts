@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { stagedIdOf } from '../../../shared/contract/staged.ts';
+import { isPartnerApiError } from '../api/errors.ts';
+import {
+  AttachmentCache,
+  type CachedAttachmentRow,
+  type LocalAttachment,
+} from '../attachments/attachment-cache.ts';
+import type { ServiceSession } from '../session.ts';
+import { UserFacingError } from './errors.ts';
+
+/** A file the agent staged in a session; undefined when there is none. */
+export function stagedFileOf(session: ServiceSession, stagedId: string): LocalAttachment | undefined {
+  const staged = session.staging.get(stagedId);
+  return staged ? { path: staged.path, mimeType: staged.mimeType, filename: staged.filename } : undefined;
+}
+
+/**
+ * The open workspace's attachments as local files: a received one is downloaded once from the
+ * service into the workspace's cache (made on first use, in `attachments/` of its data folder), then
+ * served from disk; a staged one is the file the agent chose.
+ */
+export class AttachmentFiles {
+  readonly #dataDirFor: (workspaceId: string) => string;
+  #open: { workspaceId: string; cache: AttachmentCache } | undefined;
+
+  constructor(dataDirFor: (workspaceId: string) => string) {
+    this.#dataDirFor = dataDirFor;
+  }
+
+  /**
+   * The attachment's file, or what the timeline draws for it: its display-size thumbnail, made once
+   * by the cache (the file itself when it has none).
+   */
+  find(
+    which: 'file' | 'thumbnail',
+    session: ServiceSession,
+    workspaceId: string,
+    attachmentId: string,
+  ): Promise<LocalAttachment | undefined> {
+    return this.#cached(session, workspaceId, attachmentId, (cache, row) =>
+      which === 'file' ? cache.file(row) : cache.thumbnail(row),
+    );
+  }
+
+  async #cached(
+    session: ServiceSession,
+    workspaceId: string,
+    attachmentId: string,
+    pick: (cache: AttachmentCache, row: CachedAttachmentRow) => Promise<LocalAttachment>,
+  ): Promise<LocalAttachment | undefined> {
+    const row = session.store.messages.attachment(attachmentId);
+    if (!row) return undefined;
+    const stagedId = stagedIdOf(row.url);
+    if (stagedId) return stagedFileOf(session, stagedId);
+    if (this.#open?.workspaceId !== workspaceId) {
+      const dir = join(this.#dataDirFor(workspaceId), 'attachments');
+      this.#open = { workspaceId, cache: new AttachmentCache(dir, downloadThrough(session)) };
+    }
+    return pick(this.#open.cache, row);
+  }
+}
+
+/** Downloads through the session's client: retried, budgeted and heard by reachability. */
+function downloadThrough(session: ServiceSession) {
+  return (row: CachedAttachmentRow, to: string) =>
+    session.messaging.downloadAttachment(row, to, {}).catch((error: unknown) => {
+      if (isPartnerApiError(error) && error.status > 0)
+        throw new UserFacingError(
+          'not_found',
+          `The attachment could not be downloaded (HTTP ${error.status})`,
+          {
+            retryable: true,
+          },
+        );
+      throw error;
+    });
+}
