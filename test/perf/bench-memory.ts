@@ -44,6 +44,7 @@ import { bulkCustomerPhone } from '../../sandbox/seed/numbers.ts';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/methods.ts';
 import sharp from 'sharp';
 import { machine, ROOT, spawnSandbox, writeReport, type SandboxProcess } from './lib.ts';
+import { observeSentBubbles } from './sent-bubble-mark.ts';
 import { HOST_NODE_ENV, HOST_NODE_FLAGS, NODE_COMPILE_CACHE } from '../../scripts/start.ts';
 
 const { values: args } = parseArgs({
@@ -623,6 +624,7 @@ async function main(): Promise<void> {
     browser = await launchBrowser();
     const others = new Set(await rendererPids(browser));
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await observeSentBubbles(context);
     const launch = async () => {
       const started = await startHost(dataDir, service, vaultService);
       host = started;

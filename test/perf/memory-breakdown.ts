@@ -55,6 +55,7 @@ import {
   waitForMark,
   type HostProcess,
 } from './bench-memory.ts';
+import { observeSentBubbles } from './sent-bubble-mark.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -473,6 +474,7 @@ async function main(): Promise<void> {
     browser = chromium;
     const others = new Set(await rendererPids(chromium));
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await observeSentBubbles(context);
     host = await startHost(dataDir, service, vaultService);
     const page = await context.newPage();
     await page.goto(host.url);
