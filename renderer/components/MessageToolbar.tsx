@@ -1,7 +1,7 @@
 import { Copy, Pencil, Reply, SmilePlus, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { ApiVersion, Message } from '../../shared/domain.ts';
-import { canDelete, canEdit, canReact } from '../lib/message-rules.ts';
+import { canDelete, canEdit, canReact, type Permission } from '../lib/message-rules.ts';
 import { canReply, editAllowance } from '../lib/v3-presentation.ts';
 import type { MessageHandlers } from './message-handlers.ts';
 import { ReactionPicker } from './ReactionPicker.tsx';
@@ -39,61 +39,46 @@ export function MessageToolbar({
   const react = canReact(message);
   return (
     <div className="message-actions" role="toolbar" aria-label="Message actions">
-      <button
-        type="button"
-        className="icon-button"
-        aria-label="React"
-        title={react.allowed ? 'React' : react.reason}
-        disabled={!react.allowed}
-        aria-expanded={picking}
+      <ActionButton
+        label="React"
+        permission={react}
+        title="React"
+        expanded={picking}
         onClick={() => setPicking((p) => !p)}
-      >
-        <SmilePlus size={15} />
-      </button>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label="Reply"
-        title={reply.allowed ? 'Reply in a thread' : reply.reason}
-        disabled={!reply.allowed}
+        icon={<SmilePlus size={15} />}
+      />
+      <ActionButton
+        label="Reply"
+        permission={reply}
+        title="Reply in a thread"
         onClick={() => handlers.onReply(message, author)}
-      >
-        <Reply size={14} />
-      </button>
+        icon={<Reply size={14} />}
+      />
       {outbound && (
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Edit"
-          title={edit.allowed ? (allowance.note ? `Edit · ${allowance.note}` : 'Edit') : edit.reason}
-          disabled={!edit.allowed}
+        <ActionButton
+          label="Edit"
+          permission={edit}
+          title={allowance.note ? `Edit · ${allowance.note}` : 'Edit'}
           onClick={() => handlers.onStartEdit(message)}
-        >
-          <Pencil size={14} />
-        </button>
+          icon={<Pencil size={14} />}
+        />
       )}
       {outbound && (
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Delete"
-          title={del.allowed ? 'Delete for everyone' : del.reason}
-          disabled={!del.allowed}
+        <ActionButton
+          label="Delete"
+          permission={del}
+          title="Delete for everyone"
           onClick={onRequestDelete}
-        >
-          <Trash2 size={14} />
-        </button>
+          icon={<Trash2 size={14} />}
+        />
       )}
-      <button
-        type="button"
-        className="icon-button"
-        aria-label="Copy text"
-        title={message.text ? 'Copy text' : 'No text to copy'}
-        disabled={!message.text}
+      <ActionButton
+        label="Copy text"
+        permission={message.text ? { allowed: true } : { allowed: false, reason: 'No text to copy' }}
+        title="Copy text"
         onClick={() => handlers.onCopy(message.text)}
-      >
-        <Copy size={14} />
-      </button>
+        icon={<Copy size={14} />}
+      />
       {picking && (
         <ReactionPicker
           message={message}
@@ -110,5 +95,36 @@ export function MessageToolbar({
         />
       )}
     </div>
+  );
+}
+
+/** One action: its title says what it does, or, disabled, why it cannot be done. */
+function ActionButton({
+  label,
+  permission,
+  title,
+  expanded,
+  onClick,
+  icon,
+}: {
+  label: string;
+  permission: Permission;
+  title: string;
+  expanded?: boolean;
+  onClick(): void;
+  icon: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className="icon-button"
+      aria-label={label}
+      title={permission.allowed ? title : permission.reason}
+      disabled={!permission.allowed}
+      aria-expanded={expanded}
+      onClick={onClick}
+    >
+      {icon}
+    </button>
   );
 }

@@ -24,6 +24,10 @@
  *      The report gives the end figures and the least-squares slope of the last half (MB/min), for
  *      RSS and for each process's private memory (RSS less its file-backed pages, /proc status
  *      RssFile: the executables' and libraries' pages, shared with every process running them).
+ *      Each sample also breaks both processes down (memory-sample-breakdown.ts: the renderer's
+ *      anonymous and shared memory, Chromium's allocators, DOM counts, image responses; the core's
+ *      heap, Buffers and native rest). The page is measured as an agent's browser holds it:
+ *      Playwright's DevTools network agent keeps no response bodies (devtools-no-bodies.ts).
  *   Customers' photos are phone pictures: 12 megapixels, a 2.3 MB JPEG (phonePhoto).
  *
  *   npm run bench:memory                         20 minutes; writes docs/bench/memory.json
