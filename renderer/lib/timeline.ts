@@ -291,3 +291,20 @@ export function firstUnreadKey(messages: readonly Message[], unreadCount: number
   const inbound = messages.filter((m) => !m.fromMe);
   return inbound[Math.max(0, inbound.length - unreadCount)]?.key ?? null;
 }
+
+/** Replies among the loaded messages: whom each quotes (by V3 id), and how many answer each. */
+export interface ReplyIndex {
+  byV3Id: ReadonlyMap<string, Message>;
+  replies: ReadonlyMap<string, number>;
+}
+
+export function replyIndex(messages: readonly Message[]): ReplyIndex {
+  const byV3Id = new Map<string, Message>();
+  const replies = new Map<string, number>();
+  for (const m of messages) {
+    if (m.v3Id) byV3Id.set(m.v3Id, m);
+    const root = m.replyTo?.messageId;
+    if (root) replies.set(root, (replies.get(root) ?? 0) + 1);
+  }
+  return { byV3Id, replies };
+}

@@ -24,6 +24,10 @@
  *      The report gives the end figures and the least-squares slope of the last half (MB/min), for
  *      RSS and for each process's private memory (RSS less its file-backed pages, /proc status
  *      RssFile: the executables' and libraries' pages, shared with every process running them).
+ *      Each sample also breaks both processes down (memory-sample-breakdown.ts: the renderer's
+ *      anonymous and shared memory, Chromium's allocators, DOM counts, image responses; the core's
+ *      heap, Buffers and native rest). The page is measured as an agent's browser holds it:
+ *      Playwright's DevTools network agent keeps no response bodies (devtools-no-bodies.ts).
  *   Customers' photos are phone pictures: 12 megapixels, a 2.3 MB JPEG (phonePhoto).
  *
  *   npm run bench:memory                         20 minutes; writes docs/bench/memory.json
@@ -44,6 +48,16 @@ import { bulkCustomerPhone } from '../../sandbox/seed/numbers.ts';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/methods.ts';
 import sharp from 'sharp';
 import { machine, ROOT, spawnSandbox, writeReport, type SandboxProcess } from './lib.ts';
+import {
+  coreBreakdown,
+  observeImageResponses,
+  rendererBreakdown,
+  rendererStatus,
+  type CoreBreakdown,
+  type RendererBreakdown,
+} from './memory-sample-breakdown.ts';
+import { observeSentBubbles } from './sent-bubble-mark.ts';
+import { keepNoResponseBodies } from './devtools-no-bodies.ts';
 import { HOST_NODE_ENV, HOST_NODE_FLAGS, NODE_COMPILE_CACHE } from '../../scripts/start.ts';
 
 const { values: args } = parseArgs({
@@ -121,6 +135,13 @@ function fileBackedBytes(pid: number): number {
 
 // ── the host, in its own process ─────────────────────────────────────────────────────────────
 
+export interface CoreHeap {
+  used: number;
+  total: number;
+  external: number;
+  arrayBuffers: number;
+}
+
 export interface HostProcess {
   url: string;
   pid: number;
@@ -129,6 +150,8 @@ export interface HostProcess {
   listeningAt: number;
   call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
   heapUsed(): Promise<number>;
+  /** After a full GC: the V8 heap used and committed, and Node's memory outside it (Buffers). */
+  heap(): Promise<CoreHeap>;
   stop(): Promise<void>;
 }
 
@@ -184,7 +207,8 @@ export async function startHost(
     spawnedAt,
     listeningAt: wallNow(),
     call: (method, input) => request({ cmd: 'dispatch', method, input }) as never,
-    heapUsed: async () => ((await request({ cmd: 'heap' })) as { used: number }).used,
+    heapUsed: async () => ((await request({ cmd: 'heap' })) as CoreHeap).used,
+    heap: async () => (await request({ cmd: 'heap' })) as CoreHeap,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       await request({ cmd: 'stop' }).catch(() => child.kill('SIGTERM'));
@@ -287,6 +311,8 @@ function chromiumPath(): string {
 }
 
 export async function launchBrowser(): Promise<Browser> {
+  // The page as an agent's browser holds it: Playwright's DevTools session keeps no response bodies.
+  keepNoResponseBodies();
   return chromium.launch({
     executablePath: chromiumPath(),
     args: [
@@ -360,6 +386,9 @@ interface Sample {
   host_private_mb: number;
   renderer_private_mb: number;
   private_together_mb: number;
+  /** Where each process's memory is (test/perf/memory-sample-breakdown.ts). */
+  renderer_breakdown: RendererBreakdown;
+  core_breakdown: CoreBreakdown;
 }
 
 /** `others`: renderers that existed before the page was opened (not the page's). */
@@ -375,6 +404,8 @@ async function sample(
   const rendererRss = pids.reduce((sum, pid) => sum + rssBytes(pid), 0);
   const hostFileBacked = fileBackedBytes(host.pid);
   const rendererFileBacked = pids.reduce((sum, pid) => sum + fileBackedBytes(pid), 0);
+  const status = rendererStatus(pids);
+  const coreHeap = await host.heap();
   return {
     minute: round((wallNow() - startedAt) / 60_000, 2),
     host_rss_mb: mb(hostRss),
@@ -388,13 +419,15 @@ async function sample(
           ?.slice('--launch-time-ticks='.length) ?? '',
     })),
     together_mb: mb(hostRss + rendererRss),
-    core_heap_after_gc_mb: mb(await host.heapUsed()),
+    core_heap_after_gc_mb: mb(coreHeap.used),
     page_heap_after_gc_mb: mb(await pageHeapUsed(page)),
     host_rss_file_backed_mb: mb(hostFileBacked),
     renderer_rss_file_backed_mb: mb(rendererFileBacked),
     host_private_mb: mb(hostRss - hostFileBacked),
     renderer_private_mb: mb(rendererRss - rendererFileBacked),
     private_together_mb: mb(hostRss - hostFileBacked + rendererRss - rendererFileBacked),
+    renderer_breakdown: await rendererBreakdown(browser, page, pids, status),
+    core_breakdown: coreBreakdown(coreHeap, hostRss - hostFileBacked),
   };
 }
 
@@ -623,6 +656,8 @@ async function main(): Promise<void> {
     browser = await launchBrowser();
     const others = new Set(await rendererPids(browser));
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await observeSentBubbles(context);
+    await observeImageResponses(context);
     const launch = async () => {
       const started = await startHost(dataDir, service, vaultService);
       host = started;

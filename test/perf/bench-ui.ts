@@ -54,6 +54,7 @@ import {
   type Manifest,
 } from './boot-budget.ts';
 import { machine, ROOT, writeReport } from './lib.ts';
+import { observeSentBubbles } from './sent-bubble-mark.ts';
 
 const QUICK = process.env.BENCH_UI_QUICK === '1';
 const CHATS = 2_000;
@@ -341,6 +342,7 @@ function instrument(): void {
 async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await context.addInitScript(instrument);
+  await observeSentBubbles(context);
   return { context, page: await context.newPage() };
 }
 

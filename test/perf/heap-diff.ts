@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import type { CDPSession, Page } from '@playwright/test';
 import { launchBrowser, pageNow, startHost, waitForMark } from './bench-memory.ts';
 import { spawnSandbox } from './lib.ts';
+import { observeSentBubbles } from './sent-bubble-mark.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } } });
 const ROUNDS = Number(values.rounds);
@@ -94,7 +95,9 @@ const service = await spawnSandbox(['--quiet']);
 const host = await startHost(dataDir, service, `parley-heap-diff-${randomUUID()}`);
 const browser = await launchBrowser();
 try {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await observeSentBubbles(context);
+  const page = await context.newPage();
   await page.goto(host.url);
   await waitForMark(page, 'inbox-interactive');
   await page.getByRole('listbox', { name: 'Conversations' }).getByRole('option').first().click();

@@ -39,7 +39,8 @@ import {
   waitForMark,
   type HostProcess,
 } from './bench-memory.ts';
-import { memoryInfraDump, smaps } from './memory-breakdown.ts';
+import { smaps } from './memory-breakdown.ts';
+import { memoryInfraDump } from './memory-infra.ts';
 
 const { values: args } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, repeat: { type: 'string', default: '10' } },

@@ -4,7 +4,8 @@
  * points at a sandbox running in another process. Talks to the benchmark over stdio, one JSON
  * object a line: it announces `{ "event": "listening", "url" }`, then answers requests
  * `{ "id", "cmd": "dispatch", "method", "input" }` (a core method) and `{ "id", "cmd": "heap" }`
- * (the V8 heap after a full GC; the process runs with --expose-gc).
+ * (after a full GC, the process runs with --expose-gc: the V8 heap used and committed, and the memory
+ * outside it that Node accounts for: Buffers and ArrayBuffers).
  *
  *   node --expose-gc test/perf/memory-host.ts --data-dir <dir> --service-url <url> --token <t> --vault-service <s>
  */
@@ -66,7 +67,12 @@ createInterface({ input: process.stdin }).on('line', (line) => {
         if (!gc) throw new Error('run with --expose-gc');
         gc();
         const heap = getHeapStatistics();
-        send({ id: request.id, ok: true, value: { used: heap.used_heap_size, total: heap.total_heap_size } });
+        const { external, arrayBuffers } = process.memoryUsage();
+        send({
+          id: request.id,
+          ok: true,
+          value: { used: heap.used_heap_size, total: heap.total_heap_size, external, arrayBuffers },
+        });
       } else if (request.cmd === 'dispatch' && request.method) {
         const result = await (await starting).core.dispatch(request.method, request.input as never);
         send({ id: request.id, ...result });

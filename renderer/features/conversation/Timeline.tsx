@@ -1,91 +1,37 @@
 import { ArrowDown } from 'lucide-react';
-import { forwardRef, useCallback, useEffect, useMemo, useRef, useState, type HTMLAttributes } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Virtuoso, type FlatIndexLocationWithAlign, type VirtuosoHandle } from 'react-virtuoso';
-import type { Message, ReactionKind } from '../../../shared/domain.ts';
-import { attachmentSrc, thumbnailSrc } from '../../actions/resources.ts';
-import { openLink } from '../../actions/workspace.ts';
-import { openAttachment } from '../../actions/attachments.ts';
-import {
-  copyText,
-  deleteMessage,
-  discardMessage,
-  editMessage,
-  loadOlder,
-  retryMessage,
-  toggleReaction,
-} from '../../actions/messages.ts';
-import { CallRecord } from '../../components/CallRecord.tsx';
+import { loadOlder } from '../../actions/messages.ts';
+import { notePlace } from '../../actions/place.ts';
 import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
-import { MessageBubble, type MessageHandlers } from '../../components/MessageBubble.tsx';
 import { useClock } from '../../hooks/use-clock.ts';
-import { formatDayLabel, plural } from '../../lib/format.ts';
+import { plural } from '../../lib/format.ts';
 import { markNextFrame } from '../../lib/perf.ts';
 import { usePhoneFormat } from '../../lib/phone-format.ts';
-import { createTimelineBuilder, type TimelineItem } from '../../lib/timeline.ts';
+import { createTimelineBuilder, replyIndex, type TimelineItem } from '../../lib/timeline.ts';
+import { apiVersionOf } from '../../lib/v3-presentation.ts';
 import { getState, useStore } from '../../store/index.ts';
-import { notePlace } from '../../actions/place.ts';
 import { EMPTY_TIMELINE } from '../../store/messages-slice.ts';
 import { reachabilityOf } from '../../store/workspace-slice.ts';
-import { useFirstItemIndex } from './use-first-item-index.ts';
-import { openThread, sendAgain, startReply, toggleCustomReaction } from '../../actions/v3.ts';
-import { revealMessage } from '../../actions/chats.ts';
-import { apiVersionOf } from '../../lib/v3-presentation.ts';
 import { workspaceVersionOf } from '../../store/workspace-version.ts';
-import { NoteItem } from '../workbench/Notes.tsx';
-
-interface HeaderContext {
-  chatId: number;
-  loadingOlder: boolean;
-  complete: boolean;
-  olderError: string | null;
-}
-
-/** The message log: role=log, not live (one separate polite region announces new inbound messages). */
-const LogList = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(function LogList(props, ref) {
-  return <div {...props} ref={ref} role="log" aria-live="off" aria-label="Messages" />;
-});
-
-function HistoryHeader({ context }: { context?: HeaderContext }) {
-  if (!context) return null;
-  if (context.loadingOlder)
-    return (
-      <div className="timeline-edge">
-        <Spinner label="Loading older messages" /> Loading older messages…
-      </div>
-    );
-  if (context.olderError)
-    return (
-      <div className="timeline-edge is-error" role="alert">
-        Older messages could not be loaded: {context.olderError}{' '}
-        <button type="button" className="link-button" onClick={() => void loadOlder(context.chatId)}>
-          Try again
-        </button>
-      </div>
-    );
-  if (context.complete) return <div className="timeline-edge">Beginning of the conversation</div>;
-  return <div className="timeline-edge" style={{ height: 32 }} />;
-}
+import { TIMELINE_COMPONENTS } from './TimelineEdges.tsx';
+import { placeKey, startOf } from './timeline-place.ts';
+import { timelineRow } from './timeline-row.tsx';
+import { useFirstItemIndex } from './use-first-item-index.ts';
 
 const NONE: readonly never[] = [];
 
-const COMPONENTS = { List: LogList, Header: HistoryHeader, Footer: () => <div style={{ height: 28 }} /> };
-
+/**
+ * One conversation's messages, calls and notes, virtualized: opens at the newest (or a marker, a
+ * search hit, a kept place), loads older history at the top, counts arrivals while the agent reads above.
+ */
 export function Timeline({ chatId }: { chatId: number }) {
   const timeline = useStore((s) => s.timelines[chatId] ?? EMPTY_TIMELINE);
   const chat = useStore((s) => s.chatsById[chatId]);
   const formatHandle = usePhoneFormat();
   const version = apiVersionOf(chat, { apiVersion: useStore(workspaceVersionOf) });
   // Replies among the loaded messages: whom each quotes, and how many answer each.
-  const threads = useMemo(() => {
-    const byV3Id = new Map<string, Message>();
-    const replies = new Map<string, number>();
-    for (const m of timeline.messages) {
-      if (m.v3Id) byV3Id.set(m.v3Id, m);
-      const root = m.replyTo?.messageId;
-      if (root) replies.set(root, (replies.get(root) ?? 0) + 1);
-    }
-    return { byV3Id, replies };
-  }, [timeline.messages]);
+  const threads = useMemo(() => replyIndex(timeline.messages), [timeline.messages]);
   const calls = useStore((s) => s.details[chatId]?.calls);
   const notes = useStore((s) => s.chatContexts[chatId]?.notes);
   const editingKey = useStore((s) => (s.editing?.chatId === chatId ? s.editing.key : null));
@@ -217,98 +163,20 @@ export function Timeline({ chatId }: { chatId: number }) {
     return (identifier: string) => named.get(identifier) ?? formatHandle(identifier);
   }, [names, formatHandle]);
 
-  const handlers = useMemo<MessageHandlers>(
-    () => ({
-      srcOf: attachmentSrc,
-      thumbnailOf: thumbnailSrc,
-      onView: (a, kind) =>
-        getState().setViewer({
-          url: attachmentSrc(a),
-          filename: a.filename,
-          kind,
-        }),
-      onOpen: openAttachment,
-      onReact: (m: Message, kind: ReactionKind) => void toggleReaction(m, kind),
-      onStartEdit: (m) => getState().setEditing({ key: m.key, chatId: m.chatId }),
-      onSaveEdit: (m, text) => {
-        getState().setEditing(null);
-        void editMessage(m.key, text);
-      },
-      onCancelEdit: () => getState().setEditing(null),
-      onDelete: (m) => void deleteMessage(m.key),
-      onCopy: (text) => void copyText(text),
-      onRetry: (key) => void retryMessage(key),
-      onDiscard: (key) => void discardMessage(key),
-      onSendAgain: (m) => void sendAgain(m),
-      onReply: (m, author) => startReply(m, author),
-      onOpenThread: (m) => void openThread(m),
-      onRevealQuoted: (m) => {
-        const quoted = m.replyTo
-          ? getState().timelines[m.chatId]?.messages.find((x) => x.v3Id === m.replyTo?.messageId)
-          : undefined;
-        if (quoted) void revealMessage(m.chatId, quoted.key);
-        else void openThread(m);
-      },
-      onCustomReact: (m, emoji) => void toggleCustomReaction(m, emoji),
-      onOpenLink: (url) => void openLink(url).catch(() => undefined),
-    }),
-    [],
-  );
-
   const renderItem = useCallback(
-    (_index: number, item: TimelineItem) => {
-      switch (item.kind) {
-        case 'day':
-          return (
-            <div className="day-separator" role="separator" aria-label={formatDayLabel(item.at, now)}>
-              <span>{formatDayLabel(item.at, now)}</span>
-            </div>
-          );
-        case 'new-marker':
-          return (
-            <div className="new-marker" role="separator" aria-label="New messages">
-              <span>New messages</span>
-            </div>
-          );
-        case 'call':
-          return <CallRecord call={item.call} />;
-        case 'note':
-          return <NoteItem note={item.note} now={now} highlighted={highlightKey === item.key} />;
-        case 'message':
-          return (
-            <MessageBubble
-              message={item.message}
-              service={chat?.service ?? 'SMS'}
-              isGroup={chat?.isGroup ?? false}
-              startsRun={item.startsRun}
-              endsRun={item.endsRun}
-              now={now}
-              offline={offline}
-              editing={editingKey === item.message.key}
-              highlighted={highlightKey === item.message.key}
-              nameOf={nameOf}
-              handlers={handlers}
-              version={version}
-              quoted={
-                item.message.replyTo ? (threads.byV3Id.get(item.message.replyTo.messageId) ?? null) : null
-              }
-              replies={item.message.v3Id ? (threads.replies.get(item.message.v3Id) ?? 0) : 0}
-            />
-          );
-      }
-    },
-    [
-      chat?.service,
-      chat?.isGroup,
-      now,
-      offline,
-      editingKey,
-      highlightKey,
-      nameOf,
-      handlers,
-      version,
-      threads,
-    ],
+    (_index: number, item: TimelineItem) =>
+      timelineRow(item, {
+        service: chat?.service ?? 'SMS',
+        isGroup: chat?.isGroup ?? false,
+        now,
+        offline,
+        editingKey,
+        highlightKey,
+        nameOf,
+        version,
+        threads,
+      }),
+    [chat?.service, chat?.isGroup, now, offline, editingKey, highlightKey, nameOf, version, threads],
   );
 
   if (timeline.status === 'loading' && timeline.messages.length === 0)
@@ -362,7 +230,7 @@ export function Timeline({ chatId }: { chatId: number }) {
         initialTopMostItemIndex={startAt.current}
         computeItemKey={(_i, item) => item.key}
         itemContent={renderItem}
-        components={COMPONENTS}
+        components={TIMELINE_COMPONENTS}
         context={{
           chatId,
           loadingOlder: timeline.loadingOlder,
@@ -406,30 +274,4 @@ export function Timeline({ chatId }: { chatId: number }) {
       )}
     </div>
   );
-}
-
-function startOf(
-  items: readonly TimelineItem[],
-  reveal: { index: number; highlight: boolean } | null,
-): FlatIndexLocationWithAlign {
-  if (reveal) return { index: reveal.index, align: reveal.highlight ? 'center' : 'start' };
-  const marker = items.findIndex((item) => item.kind === 'new-marker');
-  return marker >= 0
-    ? { index: Math.max(0, marker - 1), align: 'start' }
-    : { index: items.length - 1, align: 'end' };
-}
-
-/**
- * Where the agent is in the scroller: null at the newest (within the at-bottom threshold), else the
- * key of the first message whose bubble shows at the top.
- */
-function placeKey(scroller: HTMLElement | null): string | null {
-  if (!scroller || scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= 48) return null;
-  const top = scroller.getBoundingClientRect().top;
-  for (const row of scroller.querySelectorAll<HTMLElement>('[data-testid="message"]')) {
-    const key = row.dataset['key'];
-    // Every row's key is stored, a sent message's echo included (its client key).
-    if (key && row.getBoundingClientRect().bottom > top + 4) return key;
-  }
-  return null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTimeline, firstUnreadKey, mergeMessages } from '../../../renderer/lib/timeline.ts';
+import { buildTimeline, firstUnreadKey, mergeMessages, replyIndex } from '../../../renderer/lib/timeline.ts';
 import { local, message } from './fixtures.ts';
 
 describe('buildTimeline', () => {
@@ -99,5 +99,24 @@ describe('firstUnreadKey', () => {
     const list = [message({ key: 'a' }), message({ key: 'me', fromMe: true }), message({ key: 'b' })];
     expect(firstUnreadKey(list, 1)).toBe('b');
     expect(firstUnreadKey(list, 0)).toBeNull();
+  });
+});
+
+describe('replyIndex', () => {
+  it('finds whom each loaded reply quotes and counts the replies each message has', () => {
+    // Given a V3 message with two replies among the loaded messages, and a reply to one not loaded
+    const root = message({ key: 'root', v3Id: 'm-root' });
+    const first = message({ key: 'r1', v3Id: 'm-r1', replyTo: { messageId: 'm-root' } });
+    const second = message({ key: 'r2', v3Id: 'm-r2', replyTo: { messageId: 'm-root' } });
+    const orphan = message({ key: 'r3', replyTo: { messageId: 'm-gone' } });
+
+    // When the timeline indexes them
+    const index = replyIndex([root, first, second, orphan]);
+
+    // Then the root is found by its V3 id with its two replies; the missing one is not found
+    expect(index.byV3Id.get('m-root')).toBe(root);
+    expect(index.replies.get('m-root')).toBe(2);
+    expect(index.byV3Id.get('m-gone')).toBeUndefined();
+    expect(index.replies.get('m-r1')).toBeUndefined();
   });
 });
