@@ -106,9 +106,9 @@ describe('replyIndex', () => {
   it('finds whom each loaded reply quotes and counts the replies each message has', () => {
     // Given a V3 message with two replies among the loaded messages, and a reply to one not loaded
     const root = message({ key: 'root', v3Id: 'm-root' });
-    const first = message({ key: 'r1', v3Id: 'm-r1', replyTo: { messageId: 'm-root' } });
-    const second = message({ key: 'r2', v3Id: 'm-r2', replyTo: { messageId: 'm-root' } });
-    const orphan = message({ key: 'r3', replyTo: { messageId: 'm-gone' } });
+    const first = message({ key: 'r1', v3Id: 'm-r1', replyTo: { messageId: 'm-root', partIndex: 0 } });
+    const second = message({ key: 'r2', v3Id: 'm-r2', replyTo: { messageId: 'm-root', partIndex: 0 } });
+    const orphan = message({ key: 'r3', replyTo: { messageId: 'm-gone', partIndex: 0 } });
 
     // When the timeline indexes them
     const index = replyIndex([root, first, second, orphan]);
