@@ -27,6 +27,7 @@ import {
   RealtimeService,
   SENDS_STREAM,
   WorkspaceSession,
+  allocateEventIds,
   createTunnel,
   ensureAgentFiles,
   isV3Event,
@@ -40,6 +41,7 @@ import { AgentDirectory } from './agents.ts';
 import { appendToEventLog } from './event-log.ts';
 import { fsyncBeforeAckSupported, startNatsServer, type RunningNatsServer } from './nats-server.ts';
 import { serveRelayInfo } from './info.ts';
+import { logPolledChanges } from './poll-log.ts';
 import { serveReads } from './reads.ts';
 import { serveSends } from './sends.ts';
 import { ensureRelayStreams, type RelayStreamOptions } from './streams.ts';
@@ -144,11 +146,15 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
         // Refused at once while nats-server is away: a publish would wait in the client's buffer
         // and go out later, after the service had been told 500 and was retrying anyway.
         if (!link.up) throw new Error('the event log (nats-server) is unreachable');
-        const delivery = {
-          eventId: event.eventId,
-          apiVersion: isV3Event(event) ? 'v3' : 'v2',
-          body,
-        } as const;
+        // V3: the relay gives the event's UUIDs their local ids now, so every desktop uses the same.
+        const delivery = isV3Event(event)
+          ? {
+              eventId: event.eventId,
+              apiVersion: 'v3' as const,
+              body,
+              ids: allocateEventIds(session.store, event),
+            }
+          : { eventId: event.eventId, apiVersion: 'v2' as const, body };
         await appendToEventLog(js, delivery, options.eventLogAckTimeoutMs);
       },
     });
@@ -162,6 +168,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     stack.push(() => team.stop());
     const sends = await serveSends(connection, session);
     stack.push(() => sends.stop());
+    const stopPollLog = logPolledChanges(js, session);
+    stack.push(stopPollLog);
     void session.start().catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
     await realtime.start();
     return {

@@ -3,6 +3,7 @@
  * permissions are derived from the same names, so a renamed subject cannot leave a stale grant.
  *
  *   parley.events.<v2|v3>            the event log: each verified webhook delivery, raw
+ *   parley.events.poll               the event log: what the relay's polls changed (polled-changes.ts)
  *   parley.sends.<agent>.<key>       one send per subject; <key> is the outbox's idempotency key
  *   parley.read.<what>               request/reply reads answered from the relay's store
  *   parley.info                      request/reply: what the relay serves (the organization's API version)
@@ -27,6 +28,9 @@ export const SUBJECT_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
 export function eventLogSubject(apiVersion: 'v2' | 'v3'): string {
   return `parley.events.${apiVersion}`;
 }
+
+/** Where the relay logs what its polls changed, beside the webhook deliveries. */
+export const POLLED_CHANGES_SUBJECT = 'parley.events.poll';
 
 export function sendSubject(agentId: string, idempotencyKey: string): string {
   return `parley.sends.${token(agentId)}.${token(idempotencyKey)}`;
