@@ -52,6 +52,7 @@ export {
   eventLogSubject,
   parseSendSubject,
   POLLED_CHANGES_SUBJECT,
+  POLL_LEASE_BUCKET,
   READ_SUBJECTS,
   RELAY_INFO_SUBJECT,
   SEND_OUTCOMES_BUCKET,

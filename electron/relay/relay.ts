@@ -42,6 +42,7 @@ import { appendToEventLog } from './event-log.ts';
 import { fsyncBeforeAckSupported, startNatsServer, type RunningNatsServer } from './nats-server.ts';
 import { serveRelayInfo } from './info.ts';
 import { logPolledChanges } from './poll-log.ts';
+import { holdPollLease } from './poll-lease.ts';
 import { serveReads } from './reads.ts';
 import { serveSends } from './sends.ts';
 import { ensureRelayStreams, type RelayStreamOptions } from './streams.ts';
@@ -49,7 +50,11 @@ import { startTeam } from './team.ts';
 
 const log = createLogger('relay');
 
-/** The relay's one workspace id (its webhook path and secret are keyed by it). */
+/**
+ * The relay's workspace id (its webhook path, subscription and secret are keyed by it). Two relays of
+ * one organization need two (`RelayOptions.instance`): each owns one subscription, and a relay takes
+ * over any subscription of its own id as a stale one of its own.
+ */
 const RELAY_WORKSPACE_ID = 'relay';
 
 export interface RelayService {
@@ -66,6 +71,15 @@ export interface RelayOptions {
   service?: RelayService;
   /** How the service's webhooks reach this relay. Default `direct` (the demo: same machine). */
   tunnel?: TunnelSettings;
+  /**
+   * A nats-server run elsewhere (shared by the organization's relays, or a cluster): its URL and the
+   * relay's nkey seed there. Default: the relay starts its own server in its data folder.
+   */
+  nats?: { url: string; seed: string };
+  /** This relay's name beside the organization's other relays (a subscription each). Default none. */
+  instance?: string;
+  /** How long the polling lease lasts without renewal (poll-lease.ts). Default POLL_LEASE_MS. */
+  pollLeaseMs?: number;
   /** Where the relay's own nats-server listens for agents. Default 127.0.0.1. */
   natsHost?: string;
   /** The address agents are told to connect to (join codes). Default the server's own URL. */
@@ -79,7 +93,10 @@ export interface RelayOptions {
 }
 
 export interface RunningRelay {
-  readonly nats: RunningNatsServer;
+  /** The relay's own nats-server (null when it uses one run elsewhere: `RelayOptions.nats`). */
+  readonly nats: RunningNatsServer | null;
+  /** Whether this relay holds the polling lease now (only the holder polls the service). */
+  readonly polling: () => boolean;
   readonly agents: AgentDirectory;
   readonly session: WorkspaceSession;
   readonly realtime: RealtimeService;
@@ -94,21 +111,26 @@ export interface RunningRelay {
 }
 
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
+  if (options.instance !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(options.instance))
+    throw new Error('A relay instance name is 1 to 40 letters, digits, - or _');
   const agents = new AgentDirectory(join(options.dataDir, 'relay'), join(options.dataDir, 'nats'));
   const natsHost = options.natsHost ?? agents.state()?.natsHost ?? '127.0.0.1';
-  await agents.writeConfig(natsHost);
-  const nats = await startNatsServer({ dir: join(options.dataDir, 'nats') });
-  const stack: Array<() => Promise<unknown>> = [() => nats.stop()];
+  const stack: Array<() => Promise<unknown>> = [];
   const unwind = async () => {
     for (const step of stack.reverse()) await step().catch(() => undefined);
   };
   try {
-    agents.recordState({ joinUrl: options.joinUrl ?? nats.url, natsHost });
+    const nats = options.nats ? null : await startOwnNatsServer(options.dataDir, agents, natsHost);
+    if (nats) stack.push(() => nats.stop());
+    const natsUrl = options.nats?.url ?? (nats as RunningNatsServer).url;
+    agents.recordState({ joinUrl: options.joinUrl ?? natsUrl, natsHost });
     // The relay's connection never gives up: nats-server restarts are ridden out, and meanwhile
     // deliveries are answered 500 (the service retries them).
     const connection = await connect({
-      servers: nats.url,
-      authenticator: nkeyAuthenticator(agents.relaySeed()),
+      servers: natsUrl,
+      authenticator: nkeyAuthenticator(
+        options.nats ? new TextEncoder().encode(options.nats.seed) : agents.relaySeed(),
+      ),
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
       name: 'parley-relay',
@@ -137,7 +159,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     stack.push(() => session.close());
     const js = jetstream(connection);
     const realtime = new RealtimeService({
-      workspaceId: RELAY_WORKSPACE_ID,
+      workspaceId: options.instance ? `${RELAY_WORKSPACE_ID}-${options.instance}` : RELAY_WORKSPACE_ID,
       session,
       // The demo's service lives and dies with this process: its webhook secret needs no keychain.
       vault: options.vault ?? (demo ? new InMemoryVault() : new KeyringVault()),
@@ -170,6 +192,13 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     stack.push(() => sends.stop());
     const stopPollLog = logPolledChanges(js, session);
     stack.push(stopPollLog);
+    // Only the lease holder polls the service (every relay still makes its first sync, to answer reads).
+    session.sync.setPolling(false);
+    const lease = await holdPollLease(connection, {
+      ...(options.pollLeaseMs ? { leaseMs: options.pollLeaseMs } : {}),
+      onChange: (held) => session.sync.setPolling(held),
+    });
+    stack.push(() => lease.stop());
     void session.start().catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
     await realtime.start();
     return {
@@ -179,6 +208,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       realtime,
       team,
       connection,
+      polling: () => lease.held,
       demo,
       durabilityWarning: durability.warning,
       stop: unwind,
@@ -187,6 +217,16 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     await unwind();
     throw error;
   }
+}
+
+/** The relay's own nats-server, its config written with the current agents first. */
+async function startOwnNatsServer(
+  dataDir: string,
+  agents: AgentDirectory,
+  natsHost: string,
+): Promise<RunningNatsServer> {
+  await agents.writeConfig(natsHost);
+  return startNatsServer({ dir: join(dataDir, 'nats') });
 }
 
 /**

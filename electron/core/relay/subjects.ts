@@ -18,6 +18,8 @@ export const EVENT_LOG_SUBJECTS = 'parley.events.>';
 export const SENDS_STREAM = 'PARLEY_SENDS';
 export const SENDS_SUBJECTS = 'parley.sends.>';
 export const SEND_OUTCOMES_BUCKET = 'parley_send_outcomes';
+/** Which of the organization's relays polls the service (relay only; agents have no access). */
+export const POLL_LEASE_BUCKET = 'parley_relay_lease';
 export const READ_SUBJECTS = 'parley.read.*';
 /** Asked by a desktop joining (and on every start): what the relay serves. */
 export const RELAY_INFO_SUBJECT = 'parley.info';
