@@ -56,7 +56,7 @@ describe('two relays on one organization', () => {
         () => relay.session.store.messages.page(chat.id, { limit: 5 }).some((m) => m.text === text),
         'the message on each relay',
       );
-    const logged = (await loggedEvents(relays[0]!.connection)).filter((e) => e.body.data.text === text);
+    const logged = (await loggedEvents(relays[0]!.connection)).filter((e) => e.body.data?.text === text);
     expect(logged).toHaveLength(1);
     const delivered = (await deliveries(sandbox, 'message.received')).filter(
       (d) => d.event_id === logged[0]?.id && d.status_code === 200,

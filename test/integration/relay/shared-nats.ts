@@ -49,7 +49,7 @@ export async function loggedEvents(nc: NatsConnection): Promise<
   Array<{
     id: string;
     subject: string;
-    body: { event_type: string; data: { id?: number | string; text?: string } };
+    body: { event_type?: string; data?: { id?: number | string; text?: string } };
   }>
 > {
   const jsm = await jetstreamManager(nc);
