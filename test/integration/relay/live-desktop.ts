@@ -51,6 +51,8 @@ export async function followLog(
     inbox: live.inbox,
     queued: (seq, event) => live.processor.queued(seq, event),
     polled: (change) => applyPolledChange(session, change),
+    // As JoinedLiveEvents: the log lost what this desktop had not taken, so it resyncs from the relay.
+    onGap: () => sync.resync(),
   });
   await source.start();
   return {
