@@ -127,7 +127,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     // The relay's connection never gives up: nats-server restarts are ridden out, and meanwhile
     // deliveries are answered 500 (the service retries them).
     const connection = await connect({
-      servers: natsUrl,
+      // A cluster is named by its nodes' URLs, comma-separated: the client fails over between them.
+      servers: natsUrl.split(','),
       authenticator: nkeyAuthenticator(
         options.nats ? new TextEncoder().encode(options.nats.seed) : agents.relaySeed(),
       ),
