@@ -322,7 +322,7 @@ function waitUntilReady(
 }
 
 /** A port free on loopback right now (the server binds it a moment later). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -4,7 +4,6 @@
  * and the relay goes on — what was logged before is still there, and the next customer message is
  * logged and stored once.
  */
-import { createServer } from 'node:net';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { nkeys } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import type { RunningSandbox } from '../../../sandbox/index.ts';
 import { EVENT_LOG_STREAM } from '../../../electron/core/relay/subjects.ts';
 import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import {
+  freePort,
   startNatsServer,
   writeNatsConfig,
   type RunningNatsServer,
@@ -28,14 +28,6 @@ let sandbox: RunningSandbox;
 let relay: RunningRelay;
 let chat: Chat;
 let customer: string;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function customerSays(text: string): Promise<void> {
   await control(sandbox, 'POST', '/inbound/message', { chat_id: chat.id, from: customer, text });

@@ -6,37 +6,24 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { control, eventually } from '../core/helpers.ts';
-import { followLog, type LiveDesktop } from './live-desktop.ts';
-import { startPortRelay, type PortRelay } from './port-helpers.ts';
+import { startFollowingTeam, type LiveDesktop } from './live-desktop.ts';
+import type { PortRelay } from './port-helpers.ts';
 
 const call = { priority: 'user' as const };
 const nothing = { files: [], attachmentUrls: [] };
 const newcomer = '+14155550177';
+let team: Awaited<ReturnType<typeof startFollowingTeam>>;
 let org: PortRelay;
 let ana: LiveDesktop;
 let ben: LiveDesktop;
 
-/** A desktop that knows the lines but has read no chat: every chat it meets comes by event. */
-async function desktop(name: string): Promise<LiveDesktop> {
-  const joined = await org.desktop(name);
-  const live = await followLog(joined, { fromNow: true });
-  live.sync.reconciler.applyLines(await joined.port.lines(call));
-  return live;
-}
-
 beforeAll(async () => {
-  org = await startPortRelay('v3');
-  await eventually(() => org.relay.realtime.status.state === 'live', "the relay's live events");
+  team = await startFollowingTeam('v3');
+  ({ org, ana, ben } = team);
   await control(org.sandbox, 'PUT', `/customers/${encodeURIComponent(newcomer)}`, { auto_reply: false });
-  ana = await desktop('Ana');
-  ben = await desktop('Ben');
 }, 90_000);
 
-afterAll(async () => {
-  await ana?.stop();
-  await ben?.stop();
-  await org?.stop();
-});
+afterAll(() => team?.stop());
 
 describe('a chat a customer starts, on a V3 organization', () => {
   let chatId: number;

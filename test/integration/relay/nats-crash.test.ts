@@ -9,13 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat } from '../../../shared/domain.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
 import { connectWithJoinCode } from '../../../electron/core/relay/connect.ts';
-import { RelayMessaging } from '../../../electron/core/relay/relay-messaging.ts';
 import { sendSubject, SENDS_STREAM } from '../../../electron/core/relay/subjects.ts';
-import { LocalStore } from '../../../electron/core/store/local-store.ts';
 import { control, eventually, sandboxFor, tempDir } from '../core/helpers.ts';
 import { fastRetries } from '../core/realtime/helpers.ts';
 import { startTestNats, type TestNats } from './helpers.ts';
-import { followLog, type LiveDesktop } from './live-desktop.ts';
+import { closeDesktops, joinOnNats, type LiveDesktop } from './live-desktop.ts';
 import { loggedEvents, onService, startSharedRelay } from './shared-nats.ts';
 
 const call = { priority: 'user' as const };
@@ -23,21 +21,13 @@ const nothing = { files: [], attachmentUrls: [] };
 let nats: TestNats;
 let sandbox: RunningSandbox;
 let relay: Awaited<ReturnType<typeof startSharedRelay>>;
-let desktops: LiveDesktop[] = [];
+let desktops: Array<LiveDesktop & { joinCode: string }> = [];
 let chat: Chat;
 let customer: string;
 const dir = tempDir('parley-nats-crash-');
 
-const joinCodes = new Map<string, string>();
-
-async function joinedDesktop(name: string): Promise<LiveDesktop> {
-  const { joinCode } = await nats.directory.add(name);
-  joinCodes.set(name, joinCode);
-  const { nc, agentId } = await connectWithJoinCode(joinCode, { reconnect: true });
-  const store = new LocalStore(`${dir.path}/${agentId}.db`, { apiVersion: 'v2' });
-  const port = new RelayMessaging({ nc, agentId, store, version: 'v2', outcomeTimeoutMs: 30_000 });
-  const desktop = await followLog({ nc, agentId, store, port }, { fromNow: true });
-  desktop.sync.reconciler.applyLines(await port.lines(call));
+async function joinedDesktop(name: string): Promise<LiveDesktop & { joinCode: string }> {
+  const desktop = await joinOnNats(nats, dir.path, name);
   await desktop.sync.refreshChat(chat.id);
   return desktop;
 }
@@ -63,11 +53,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const desktop of desktops) {
-    await desktop.stop().catch(() => undefined);
-    await desktop.nc.close().catch(() => undefined);
-    desktop.store.close();
-  }
+  await closeDesktops(desktops);
   await relay?.dispose();
   await sandbox?.stop();
   await nats?.close();
@@ -76,14 +62,14 @@ afterAll(async () => {
 
 describe('nats-server SIGKILLed and restarted', () => {
   it('keeps every acknowledged event and send, and the relay and desktops resume', async () => {
-    const [ana, ben] = desktops as [LiveDesktop, LiveDesktop];
+    const [ana, ben] = desktops as [LiveDesktop & { joinCode: string }, LiveDesktop];
     await customerSays('before the crash');
     for (const desktop of desktops) await eventually(() => hasText(desktop, 'before the crash'), 'the event');
     const sent = await ana.port.send(chat.id, { text: 'sent before the crash', ...nothing }, call);
     const key = `crash-${Date.now()}`;
     const twice = JSON.stringify({ kind: 'send', chatId: chat.id, text: 'one send, published by two' });
     // Ana's second desktop (her join code on another machine) publishes the same send at once.
-    const anaElsewhere = await connectWithJoinCode(joinCodes.get('Ana') as string, { reconnect: true });
+    const anaElsewhere = await connectWithJoinCode(ana.joinCode, { reconnect: true });
     const published = await Promise.allSettled(
       [ana.nc, anaElsewhere.nc].map((nc) => jetstream(nc).publish(sendSubject(ana.agentId, key), twice)),
     );
@@ -108,6 +94,11 @@ describe('nats-server SIGKILLed and restarted', () => {
     await anaElsewhere.nc.close();
 
     await customerSays('after the crash');
+    await eventually(
+      async () => (await loggedEvents(relay.connection)).some((e) => e.body.data?.text === 'after the crash'),
+      'the next event logged',
+      30_000,
+    );
     for (const desktop of desktops)
       await eventually(() => hasText(desktop, 'after the crash'), 'the next event on each desktop', 30_000);
     await ben.port.send(chat.id, { text: 'sent after the crash', ...nothing }, call);

@@ -11,22 +11,16 @@ import { EVENT_LOG_STREAM, POLLED_CHANGES_SUBJECT } from '../../../electron/core
 import { messageRecords } from '../../../electron/relay/port-records.ts';
 import type { Chat } from '../../../shared/domain.ts';
 import { control, eventually } from '../core/helpers.ts';
-import { followLog, type LiveDesktop } from './live-desktop.ts';
-import { startPortRelay, type PortRelay } from './port-helpers.ts';
+import { startFollowingTeam, type LiveDesktop } from './live-desktop.ts';
+import type { PortRelay } from './port-helpers.ts';
 
 const call = { priority: 'user' as const };
 const nothing = { files: [], attachmentUrls: [] };
+let team: Awaited<ReturnType<typeof startFollowingTeam>>;
 let org: PortRelay;
 let ana: LiveDesktop;
 let ben: LiveDesktop;
 let chat: Chat;
-
-async function desktop(name: string): Promise<LiveDesktop> {
-  const joined = await org.desktop(name);
-  const live = await followLog(joined, { fromNow: true });
-  live.sync.reconciler.applyLines(await joined.port.lines(call));
-  return live;
-}
 
 async function polledInLog(): Promise<number> {
   const jsm = await jetstreamManager(org.relay.connection);
@@ -35,19 +29,13 @@ async function polledInLog(): Promise<number> {
 }
 
 beforeAll(async () => {
-  org = await startPortRelay('v2');
-  await eventually(() => org.relay.realtime.status.state === 'live', "the relay's live events");
+  team = await startFollowingTeam('v2');
+  ({ org, ana, ben } = team);
   await control(org.sandbox, 'PUT', '/config', { delivery_delay_ms: { iMessage: 300, SMS: 300, RCS: 300 } });
   chat = org.relay.session.store.chats.list().find((c) => c.service === 'iMessage' && !c.isGroup) as Chat;
-  ana = await desktop('Ana');
-  ben = await desktop('Ben');
 }, 90_000);
 
-afterAll(async () => {
-  await ana?.stop();
-  await ben?.stop();
-  await org?.stop();
-});
+afterAll(() => team?.stop());
 
 describe('changes the relay learns by polling', () => {
   it("show a V2 reply's delivery on a teammate's desktop", async () => {

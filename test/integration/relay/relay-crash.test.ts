@@ -5,18 +5,15 @@
  * exactly once, in the order the customer sent them. (200 messages here; bench:team runs 1,000.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat } from '../../../shared/domain.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
-import { connectWithJoinCode } from '../../../electron/core/relay/connect.ts';
-import { RelayMessaging } from '../../../electron/core/relay/relay-messaging.ts';
-import { LocalStore } from '../../../electron/core/store/local-store.ts';
 import { KeyringVault } from '../../../electron/core/vault/keyring-vault.ts';
 import { control, eventually, sandboxFor, tempDir } from '../core/helpers.ts';
 import { fastRetries } from '../core/realtime/helpers.ts';
 import { startTestNats, type TestNats } from './helpers.ts';
-import { followLog, type LiveDesktop } from './live-desktop.ts';
+import { closeDesktops, joinOnNats, type LiveDesktop } from './live-desktop.ts';
+import { freePort } from '../../../electron/relay/nats-server.ts';
 import type { RelayChildConfig } from './relay-child.ts';
 
 const BURST = 200;
@@ -31,14 +28,6 @@ let chat: Chat;
 let customer: string;
 const dir = tempDir('parley-relay-crash-');
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** Starts the relay process and waits for its "ready". */
 async function startRelayProcess(): Promise<ChildProcess> {
   const started = spawn(process.execPath, ['test/integration/relay/relay-child.ts', JSON.stringify(config)], {
@@ -51,16 +40,6 @@ async function startRelayProcess(): Promise<ChildProcess> {
     started.once('exit', (code) => reject(new Error(`the relay exited (${code})`)));
   });
   return started;
-}
-
-async function joinedDesktop(name: string): Promise<LiveDesktop> {
-  const { joinCode } = await nats.directory.add(name);
-  const { nc, agentId } = await connectWithJoinCode(joinCode, { reconnect: true });
-  const store = new LocalStore(`${dir.path}/${agentId}.db`, { apiVersion: 'v2' });
-  const port = new RelayMessaging({ nc, agentId, store, version: 'v2', outcomeTimeoutMs: 30_000 });
-  const desktop = await followLog({ nc, agentId, store, port }, { fromNow: true });
-  desktop.sync.reconciler.applyLines(await port.lines({ priority: 'user' }));
-  return desktop;
 }
 
 beforeAll(async () => {
@@ -78,7 +57,7 @@ beforeAll(async () => {
     pollLeaseMs: 1_500,
   };
   child = await startRelayProcess();
-  desktops = [await joinedDesktop('Ana'), await joinedDesktop('Ben')];
+  desktops = [await joinOnNats(nats, dir.path, 'Ana'), await joinOnNats(nats, dir.path, 'Ben')];
   const [ana] = desktops as [LiveDesktop];
   const listed = await ana.port.chatPages(ana.store.lines.list()[0] as never, { priority: 'user' }).next();
   chat = (listed.value as Chat[]).find((c) => c.service === 'iMessage' && !c.isGroup) as Chat;
@@ -88,11 +67,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const desktop of desktops) {
-    await desktop.stop().catch(() => undefined);
-    await desktop.nc.close().catch(() => undefined);
-    desktop.store.close();
-  }
+  await closeDesktops(desktops);
   if (child && child.exitCode === null) {
     const exited = new Promise((resolve) => child?.once('exit', resolve));
     child.kill('SIGTERM');
@@ -117,7 +92,11 @@ describe('the relay SIGKILLed during a burst of customer messages', () => {
         desktop.store.messages
           .page(chat.id, { limit: BURST * 2 })
           .filter((m) => m.text.startsWith('burst '))
-          .sort((a, b) => a.sentAt - b.sentAt || (a.id ?? 0) - (b.id ?? 0))
+          // The timeline's order at the spec's precision: a webhook's sent_at has whole seconds, a
+          // listing's milliseconds, so within one second the service's ids say which came first.
+          .sort(
+            (a, b) => Math.floor(a.sentAt / 1000) - Math.floor(b.sentAt / 1000) || (a.id ?? 0) - (b.id ?? 0),
+          )
           .map((m) => m.text);
       await eventually(() => burstOn().length >= BURST, `the burst on ${desktop.agentId}`, 45_000);
       expect(burstOn()).toEqual(texts);
