@@ -65,16 +65,11 @@ const EVENTS = [
   }),
 ];
 
+const NO_DETAILS = { forwardingNumber: null, responseRate: null, userName: null, userEmail: null };
+
 function storeWithLine(): LocalStore {
   const store = new LocalStore(':memory:');
-  store.lines.upsert({
-    id: 1,
-    phoneNumber: LINE,
-    forwardingNumber: null,
-    responseRate: null,
-    userName: null,
-    userEmail: null,
-  });
+  store.lines.upsert({ id: 1, phoneNumber: LINE, ...NO_DETAILS });
   return store;
 }
 
