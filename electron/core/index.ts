@@ -38,6 +38,8 @@ export { InMemoryVault } from './vault/memory-vault.ts';
 export type { Vault } from './vault/vault.ts';
 // What the relay and a desktop joined to it both speak: subjects, permissions, join codes.
 export { encodeJoinCode } from './relay/join-code.ts';
+export { allocateEventIds, EVENT_IDS_HEADER } from './relay/event-ids.ts';
+export { polledChangeId, type PolledChange } from './relay/polled-changes.ts';
 export { ChangeRequestSchema, type ParsedChange } from './relay/changes.ts';
 export { ensureAgentFiles, getFile, openAgentFiles, putFile } from './relay/files.ts';
 export { ChangeOutcomeSchema, type ChangeOutcome, type RemoteIds } from './relay/protocol.ts';
@@ -48,6 +50,8 @@ export {
   EVENT_LOG_SUBJECTS,
   eventLogSubject,
   parseSendSubject,
+  POLLED_CHANGES_SUBJECT,
+  POLL_LEASE_BUCKET,
   READ_SUBJECTS,
   RELAY_INFO_SUBJECT,
   SEND_OUTCOMES_BUCKET,

@@ -21,6 +21,8 @@ const USAGE = `Usage:
   npm run relay [-- --data-dir DIR] [--nats-host HOST] [--join-url nats://HOST:PORT]
   npm run relay -- --service-url URL [--api-version v2|v3] [--token-file FILE] \\
                    --public-webhook-url URL [--webhook-port PORT]
+                   [--nats-url nats://HOST:PORT --nats-creds FILE]   a nats-server run elsewhere
+                   [--instance NAME]   a name per relay when two serve one organization
   npm run relay -- agent add NAME | agent remove NAME | agent list [--data-dir DIR]
   npm run relay -- audit [--since 2h|DATE] [--json] [--data-dir DIR]
 The token: --token-file (a file only you can read) or PARLEY_SERVICE_TOKEN.`;
@@ -58,6 +60,10 @@ function parse(argv: string[]) {
       'public-webhook-url': { type: 'string' },
       'webhook-port': { type: 'string' },
       'nats-host': { type: 'string' },
+      'nats-url': { type: 'string' },
+      'nats-creds': { type: 'string' },
+      'poll-lease-ms': { type: 'string' },
+      instance: { type: 'string' },
       'join-url': { type: 'string' },
       since: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -131,6 +137,9 @@ async function runRelay(dataDir: string, values: Parsed['values']): Promise<void
         }
       : {}),
     ...(values['nats-host'] ? { natsHost: values['nats-host'] } : {}),
+    ...natsOf(values),
+    ...(values['poll-lease-ms'] ? { pollLeaseMs: Number(values['poll-lease-ms']) } : {}),
+    ...(values.instance ? { instance: values.instance } : {}),
     ...(values['join-url'] ? { joinUrl: values['join-url'] } : {}),
   };
   const { startRelay } = await import('./relay.ts');
@@ -151,6 +160,18 @@ async function runRelay(dataDir: string, values: Parsed['values']): Promise<void
   };
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+}
+
+/**
+ * A nats-server run elsewhere (two relays of one organization share it): its URL and the relay's nkey
+ * seed there, from a file only its owner may read (as the token).
+ */
+function natsOf(values: Parsed['values']): Pick<RelayOptions, 'nats'> {
+  const url = values['nats-url'];
+  const creds = values['nats-creds'];
+  if (!url && !creds) return {};
+  if (!url || !creds) throw new Error('--nats-url and --nats-creds go together');
+  return { nats: { url, seed: readTokenFile(resolve(creds)) } };
 }
 
 async function auditCommandIn(dataDir: string, values: Parsed['values']): Promise<void> {

@@ -5,7 +5,8 @@
  * makes the relay answer the service 200: a duplicate id is acknowledged as such and stored once.
  */
 import type { JetStreamClient } from '@nats-io/jetstream';
-import { eventLogSubject } from '../core/index.ts';
+import { headers } from '@nats-io/transport-node';
+import { EVENT_IDS_HEADER, eventLogSubject, type RemoteIds } from '../core/index.ts';
 
 /**
  * How long the relay waits for the stream's ack before answering the service 500 (it retries): well
@@ -17,6 +18,8 @@ export interface LoggedDelivery {
   eventId: string;
   apiVersion: 'v2' | 'v3';
   body: Uint8Array;
+  /** V3: the relay's local ids of the UUIDs the event names (core/relay/event-ids.ts). */
+  ids?: RemoteIds;
 }
 
 export async function appendToEventLog(
@@ -27,6 +30,13 @@ export async function appendToEventLog(
   const ack = await js.publish(eventLogSubject(delivery.apiVersion), delivery.body, {
     msgID: delivery.eventId,
     timeout: timeoutMs,
+    ...(delivery.ids ? { headers: idsHeader(delivery.ids) } : {}),
   });
   return { seq: ack.seq, duplicate: ack.duplicate };
+}
+
+function idsHeader(ids: RemoteIds) {
+  const h = headers();
+  h.set(EVENT_IDS_HEADER, JSON.stringify(ids));
+  return h;
 }

@@ -51,6 +51,11 @@ export interface NatsServerConfig {
    * flushes every 2 minutes, so acknowledged writes can be lost on power failure.
    */
   fsyncBeforeAck?: boolean;
+  /**
+   * One node of a JetStream cluster (RAFT): its name, its route port and its peers' routes
+   * (`nats-route://host:port`). Streams then take replicas (RelayStreamOptions.replicas).
+   */
+  cluster?: { name: string; serverName: string; port: number; routes: readonly string[] };
 }
 
 interface Ports {
@@ -104,6 +109,16 @@ export async function writeNatsConfig(dir: string, config: NatsServerConfig): Pr
       store_dir: files.jetstream,
       ...(config.fsyncBeforeAck ? { sync_interval: 'always' } : {}),
     },
+    ...(config.cluster
+      ? {
+          server_name: config.cluster.serverName,
+          cluster: {
+            name: config.cluster.name,
+            listen: `${host}:${config.cluster.port}`,
+            routes: [...config.cluster.routes],
+          },
+        }
+      : {}),
     authorization: {
       users: config.users.map((user) =>
         user.permissions ? { nkey: user.nkey, permissions: user.permissions } : { nkey: user.nkey },
@@ -307,7 +322,7 @@ function waitUntilReady(
 }
 
 /** A port free on loopback right now (the server binds it a moment later). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -27,6 +27,7 @@ import {
   RealtimeService,
   SENDS_STREAM,
   WorkspaceSession,
+  allocateEventIds,
   createTunnel,
   ensureAgentFiles,
   isV3Event,
@@ -40,6 +41,8 @@ import { AgentDirectory } from './agents.ts';
 import { appendToEventLog } from './event-log.ts';
 import { fsyncBeforeAckSupported, startNatsServer, type RunningNatsServer } from './nats-server.ts';
 import { serveRelayInfo } from './info.ts';
+import { logPolledChanges } from './poll-log.ts';
+import { holdPollLease } from './poll-lease.ts';
 import { serveReads } from './reads.ts';
 import { serveSends } from './sends.ts';
 import { ensureRelayStreams, type RelayStreamOptions } from './streams.ts';
@@ -47,7 +50,11 @@ import { startTeam } from './team.ts';
 
 const log = createLogger('relay');
 
-/** The relay's one workspace id (its webhook path and secret are keyed by it). */
+/**
+ * The relay's workspace id (its webhook path, subscription and secret are keyed by it). Two relays of
+ * one organization need two (`RelayOptions.instance`): each owns one subscription, and a relay takes
+ * over any subscription of its own id as a stale one of its own.
+ */
 const RELAY_WORKSPACE_ID = 'relay';
 
 export interface RelayService {
@@ -64,6 +71,15 @@ export interface RelayOptions {
   service?: RelayService;
   /** How the service's webhooks reach this relay. Default `direct` (the demo: same machine). */
   tunnel?: TunnelSettings;
+  /**
+   * A nats-server run elsewhere (shared by the organization's relays, or a cluster): its URL and the
+   * relay's nkey seed there. Default: the relay starts its own server in its data folder.
+   */
+  nats?: { url: string; seed: string };
+  /** This relay's name beside the organization's other relays (a subscription each). Default none. */
+  instance?: string;
+  /** How long the polling lease lasts without renewal (poll-lease.ts). Default POLL_LEASE_MS. */
+  pollLeaseMs?: number;
   /** Where the relay's own nats-server listens for agents. Default 127.0.0.1. */
   natsHost?: string;
   /** The address agents are told to connect to (join codes). Default the server's own URL. */
@@ -77,7 +93,10 @@ export interface RelayOptions {
 }
 
 export interface RunningRelay {
-  readonly nats: RunningNatsServer;
+  /** The relay's own nats-server (null when it uses one run elsewhere: `RelayOptions.nats`). */
+  readonly nats: RunningNatsServer | null;
+  /** Whether this relay holds the polling lease now (only the holder polls the service). */
+  readonly polling: () => boolean;
   readonly agents: AgentDirectory;
   readonly session: WorkspaceSession;
   readonly realtime: RealtimeService;
@@ -92,21 +111,27 @@ export interface RunningRelay {
 }
 
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
+  if (options.instance !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(options.instance))
+    throw new Error('A relay instance name is 1 to 40 letters, digits, - or _');
   const agents = new AgentDirectory(join(options.dataDir, 'relay'), join(options.dataDir, 'nats'));
   const natsHost = options.natsHost ?? agents.state()?.natsHost ?? '127.0.0.1';
-  await agents.writeConfig(natsHost);
-  const nats = await startNatsServer({ dir: join(options.dataDir, 'nats') });
-  const stack: Array<() => Promise<unknown>> = [() => nats.stop()];
+  const stack: Array<() => Promise<unknown>> = [];
   const unwind = async () => {
     for (const step of stack.reverse()) await step().catch(() => undefined);
   };
   try {
-    agents.recordState({ joinUrl: options.joinUrl ?? nats.url, natsHost });
+    const nats = options.nats ? null : await startOwnNatsServer(options.dataDir, agents, natsHost);
+    if (nats) stack.push(() => nats.stop());
+    const natsUrl = options.nats?.url ?? (nats as RunningNatsServer).url;
+    agents.recordState({ joinUrl: options.joinUrl ?? natsUrl, natsHost });
     // The relay's connection never gives up: nats-server restarts are ridden out, and meanwhile
     // deliveries are answered 500 (the service retries them).
     const connection = await connect({
-      servers: nats.url,
-      authenticator: nkeyAuthenticator(agents.relaySeed()),
+      // A cluster is named by its nodes' URLs, comma-separated: the client fails over between them.
+      servers: natsUrl.split(','),
+      authenticator: nkeyAuthenticator(
+        options.nats ? new TextEncoder().encode(options.nats.seed) : agents.relaySeed(),
+      ),
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
       name: 'parley-relay',
@@ -135,7 +160,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     stack.push(() => session.close());
     const js = jetstream(connection);
     const realtime = new RealtimeService({
-      workspaceId: RELAY_WORKSPACE_ID,
+      workspaceId: options.instance ? `${RELAY_WORKSPACE_ID}-${options.instance}` : RELAY_WORKSPACE_ID,
       session,
       // The demo's service lives and dies with this process: its webhook secret needs no keychain.
       vault: options.vault ?? (demo ? new InMemoryVault() : new KeyringVault()),
@@ -144,11 +169,15 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
         // Refused at once while nats-server is away: a publish would wait in the client's buffer
         // and go out later, after the service had been told 500 and was retrying anyway.
         if (!link.up) throw new Error('the event log (nats-server) is unreachable');
-        const delivery = {
-          eventId: event.eventId,
-          apiVersion: isV3Event(event) ? 'v3' : 'v2',
-          body,
-        } as const;
+        // V3: the relay gives the event's UUIDs their local ids now, so every desktop uses the same.
+        const delivery = isV3Event(event)
+          ? {
+              eventId: event.eventId,
+              apiVersion: 'v3' as const,
+              body,
+              ids: allocateEventIds(session.store, event),
+            }
+          : { eventId: event.eventId, apiVersion: 'v2' as const, body };
         await appendToEventLog(js, delivery, options.eventLogAckTimeoutMs);
       },
     });
@@ -162,6 +191,15 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     stack.push(() => team.stop());
     const sends = await serveSends(connection, session, team);
     stack.push(() => sends.stop());
+    const stopPollLog = logPolledChanges(js, session);
+    stack.push(stopPollLog);
+    // Only the lease holder polls the service (every relay still makes its first sync, to answer reads).
+    session.sync.setPolling(false);
+    const lease = await holdPollLease(connection, {
+      ...(options.pollLeaseMs ? { leaseMs: options.pollLeaseMs } : {}),
+      onChange: (held) => session.sync.setPolling(held),
+    });
+    stack.push(() => lease.stop());
     void session.start().catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
     await realtime.start();
     return {
@@ -171,6 +209,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       realtime,
       team,
       connection,
+      polling: () => lease.held,
       demo,
       durabilityWarning: durability.warning,
       stop: unwind,
@@ -179,6 +218,16 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     await unwind();
     throw error;
   }
+}
+
+/** The relay's own nats-server, its config written with the current agents first. */
+async function startOwnNatsServer(
+  dataDir: string,
+  agents: AgentDirectory,
+  natsHost: string,
+): Promise<RunningNatsServer> {
+  await agents.writeConfig(natsHost);
+  return startNatsServer({ dir: join(dataDir, 'nats') });
 }
 
 /**

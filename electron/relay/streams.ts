@@ -42,6 +42,8 @@ export const DEFAULT_EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 export interface RelayStreamOptions {
   /** Default 30 days. */
   eventRetentionMs?: number;
+  /** Copies of the event log, the sends and their outcomes on a JetStream cluster (3 survives a node). Default 1. */
+  replicas?: number;
 }
 
 /** Creates the streams and the bucket, or updates them to this configuration. Idempotent. */
@@ -50,6 +52,7 @@ export async function ensureRelayStreams(
   options: RelayStreamOptions = {},
 ): Promise<void> {
   assertServerSupportsRelay(nc);
+  const replicas = options.replicas ?? 1;
   const jsm = await jetstreamManager(nc);
   await ensureStream(jsm, {
     name: EVENT_LOG_STREAM,
@@ -61,6 +64,7 @@ export async function ensureRelayStreams(
     duplicate_window: nanos(EVENT_DEDUP_WINDOW_MS),
     // One webhook body is at most 1 MiB (the listener's limit).
     max_msg_size: 1024 * 1024 + 4096,
+    num_replicas: replicas,
   });
   const sends = await ensureStream(jsm, {
     name: SENDS_STREAM,
@@ -71,6 +75,7 @@ export async function ensureRelayStreams(
     discard: DiscardPolicy.New,
     discard_new_per_subject: true,
     max_msg_size: 256 * 1024,
+    num_replicas: replicas,
   });
   if (!sends.discard_new_per_subject || sends.discard !== DiscardPolicy.New)
     throw new Error(
@@ -82,6 +87,7 @@ export async function ensureRelayStreams(
     history: 1,
     storage: StorageType.File,
     allow_direct: true,
+    replicas,
   });
 }
 

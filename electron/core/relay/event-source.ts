@@ -21,7 +21,10 @@ import { MAX_WEBHOOK_BODY_BYTES } from '../realtime/listener.ts';
 import type { WebhookInbox } from '../realtime/inbox.ts';
 import { isV3Event, type LiveEvent, parseLiveEvent } from '../realtime/live-event.ts';
 import type { LocalStore } from '../store/local-store.ts';
-import { EVENT_LOG_STREAM, eventLogSubject } from './subjects.ts';
+import type { V3WebhookEvent } from '../api/v3/webhook-events.ts';
+import { bindRelayIds, EVENT_IDS_HEADER, namedRemoteIds, parseEventIds } from './event-ids.ts';
+import { PolledChangeSchema, type PolledChange } from './polled-changes.ts';
+import { EVENT_LOG_STREAM, eventLogSubject, POLLED_CHANGES_SUBJECT } from './subjects.ts';
 
 const log = createLogger('relay-events');
 
@@ -35,6 +38,8 @@ export interface EventSourceOptions {
   inbox: WebhookInbox;
   /** A newly queued delivery, after its commit (the inbox processor's `queued`). */
   queued?: (inboxSeq: number, event: LiveEvent) => void;
+  /** A change the relay's polls found (polled-changes.ts), applied in the sequence's transaction. */
+  polled?: (change: PolledChange) => void;
   /** The log no longer has what follows `lastApplied`: resync from the relay. */
   onGap?: (gap: { lastApplied: number; firstKept: number }) => void;
 }
@@ -69,7 +74,10 @@ export class EventLogSource {
     this.#messages = messages;
     this.#done = (async () => {
       for await (const msg of messages)
-        this.#take(msg.seq, msg.subject, msg.data, msg.headers?.get('Nats-Msg-Id'));
+        this.#take(msg.seq, msg.subject, msg.data, {
+          msgId: msg.headers?.get('Nats-Msg-Id'),
+          ids: msg.headers?.get(EVENT_IDS_HEADER),
+        });
     })().catch((error: unknown) =>
       log.warn('stopped following the event log', {
         error: error instanceof Error ? error.message : String(error),
@@ -82,21 +90,71 @@ export class EventLogSource {
     await this.#done;
   }
 
-  #take(seq: number, subject: string, data: Uint8Array, msgId: string | undefined): void {
+  #take(
+    seq: number,
+    subject: string,
+    data: Uint8Array,
+    headers: { msgId: string | undefined; ids: string | undefined },
+  ): void {
     const { store, inbox } = this.#options;
-    const checked = checkLogged(subject, data, msgId);
+    if (subject === POLLED_CHANGES_SUBJECT) return this.#takePolled(seq, data, headers.msgId);
+    const checked = checkLogged(subject, data, headers.msgId);
     if (!checked.ok) log.warn('skipped a message in the event log', { seq, reason: checked.reason });
     let queued: number | null = null;
     store.transaction(() => {
+      if (checked.ok && isV3Event(checked.event)) this.#bindIds(seq, checked.event, headers.ids);
       if (checked.ok)
         queued = inbox.enqueueAll([{ eventId: checked.event.eventId, body: checked.body }])[0]?.seq ?? null;
       store.cursors.set(EVENT_LOG_CURSOR, String(seq));
     });
     if (checked.ok && queued !== null) this.#options.queued?.(queued, checked.event);
   }
+
+  #takePolled(seq: number, data: Uint8Array, msgId: string | undefined): void {
+    const checked = checkPolled(data, msgId);
+    if (!checked.ok) log.warn('skipped a message in the event log', { seq, reason: checked.reason });
+    this.#options.store.transaction(() => {
+      if (checked.ok) this.#options.polled?.(checked.change);
+      this.#options.store.cursors.set(EVENT_LOG_CURSOR, String(seq));
+    });
+  }
+
+  /**
+   * The relay's local ids of what a V3 event names, bound before the event is applied (event-ids.ts):
+   * this desktop allocates none. A header missing or short of an id is logged (then that id would be
+   * this desktop's own).
+   */
+  #bindIds(seq: number, event: V3WebhookEvent, header: string | undefined): void {
+    const ids = parseEventIds(header);
+    if (ids) bindRelayIds(this.#options.store, ids);
+    const given = new Set(Object.values(ids ?? {}).flatMap((pairs) => pairs.map(([remote]) => remote)));
+    const missing = Object.values(namedRemoteIds(event))
+      .flat()
+      .filter((remote) => !given.has(remote));
+    if (missing.length > 0)
+      log.warn("a V3 event came without the relay's ids of what it names", { seq, missing: missing.length });
+  }
 }
 
 type Checked = { ok: true; event: LiveEvent; body: string } | { ok: false; reason: string };
+
+/** Validates a polled change in the log as untrusted input. */
+function checkPolled(
+  data: Uint8Array,
+  msgId: string | undefined,
+): { ok: true; change: PolledChange } | { ok: false; reason: string } {
+  if (data.length > MAX_WEBHOOK_BODY_BYTES) return { ok: false, reason: 'body too large' };
+  if (!msgId?.startsWith('poll-')) return { ok: false, reason: 'a polled change without its id' };
+  try {
+    const parsed = PolledChangeSchema.safeParse(
+      JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data)),
+    );
+    if (parsed.success) return { ok: true, change: parsed.data as PolledChange };
+    return { ok: false, reason: `not a polled change: ${z.prettifyError(parsed.error).slice(0, 300)}` };
+  } catch {
+    return { ok: false, reason: 'not JSON' };
+  }
+}
 
 /** Validates one message of the log as untrusted input (see the module's comment). */
 export function checkLogged(subject: string, data: Uint8Array, msgId: string | undefined): Checked {

@@ -11,6 +11,7 @@ import { LiveInbox } from '../realtime/live-inbox.ts';
 import type { RealtimeDetails } from '../realtime/realtime-service.ts';
 import type { ServiceSession } from '../session.ts';
 import { EventLogSource } from './event-source.ts';
+import { applyPolledChange } from './polled-changes.ts';
 import type { RelayLink, RelayLinkState } from './relay-link.ts';
 
 const log = createLogger('relay-live');
@@ -67,6 +68,7 @@ export class JoinedLiveEvents {
         this.#lastEventAt = Date.now();
         this.#live.processor.queued(seq, event);
       },
+      polled: (change) => applyPolledChange(session, change),
       onGap: ({ lastApplied, firstKept }) => {
         log.warn('the relay no longer keeps what this desktop missed; resyncing', { lastApplied, firstKept });
         session.sync.resync();

@@ -15,6 +15,7 @@ import { PartnerApiError, type PartnerApiErrorKind } from '../api/errors.ts';
 import type { CallOptions } from '../api/http.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { CHANGE_RESULTS, type ChangeKind, type ChangeRequest } from './changes.ts';
+import { bindRelayIds } from './event-ids.ts';
 import {
   ChangeOutcomeSchema,
   PORT_READS,
@@ -109,12 +110,7 @@ export class RelayCalls {
 
   /** Names each V3 id by the relay's local id, as the relay does (only what differs is written). */
   bind(ids: RemoteIds): void {
-    const remote = this.#store.remoteIds;
-    this.#store.transaction(() => {
-      for (const kind of ['line', 'chat', 'handle', 'message', 'reaction'] as const)
-        for (const [remoteId, localId] of ids[kind] ?? [])
-          if (remote.find(kind, remoteId) !== localId) remote.bind(kind, remoteId, localId);
-    });
+    bindRelayIds(this.#store, ids);
   }
 
   async #outcome(key: string, options: CallOptions): Promise<unknown> {

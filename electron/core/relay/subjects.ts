@@ -3,6 +3,7 @@
  * permissions are derived from the same names, so a renamed subject cannot leave a stale grant.
  *
  *   parley.events.<v2|v3>            the event log: each verified webhook delivery, raw
+ *   parley.events.poll               the event log: what the relay's polls changed (polled-changes.ts)
  *   parley.sends.<agent>.<key>       one send per subject; <key> is the outbox's idempotency key
  *   parley.read.<what>               request/reply reads answered from the relay's store
  *   parley.info                      request/reply: what the relay serves (the organization's API version)
@@ -18,6 +19,8 @@ export const EVENT_LOG_SUBJECTS = 'parley.events.>';
 export const SENDS_STREAM = 'PARLEY_SENDS';
 export const SENDS_SUBJECTS = 'parley.sends.>';
 export const SEND_OUTCOMES_BUCKET = 'parley_send_outcomes';
+/** Which of the organization's relays polls the service (relay only; agents have no access). */
+export const POLL_LEASE_BUCKET = 'parley_relay_lease';
 export const READ_SUBJECTS = 'parley.read.*';
 /** Asked by a desktop joining (and on every start): what the relay serves. */
 export const RELAY_INFO_SUBJECT = 'parley.info';
@@ -27,6 +30,9 @@ export { SUBJECT_TOKEN };
 export function eventLogSubject(apiVersion: 'v2' | 'v3'): string {
   return `parley.events.${apiVersion}`;
 }
+
+/** Where the relay logs what its polls changed, beside the webhook deliveries. */
+export const POLLED_CHANGES_SUBJECT = 'parley.events.poll';
 
 export function sendSubject(agentId: string, idempotencyKey: string): string {
   return `parley.sends.${token(agentId)}.${token(idempotencyKey)}`;

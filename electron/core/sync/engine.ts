@@ -72,6 +72,8 @@ export class SyncEngine {
   #openChat: { chatId: number; focused: boolean } | null = null;
   #markReadTimer: ReturnType<typeof setTimeout> | undefined;
   #webhooksLive = false;
+  /** Off on a relay that does not hold the polling lease: another relay of the team polls. */
+  #polling = true;
   #inboxPolls = 0;
   #fullSweepNext = false;
   #due = { openChat: 0, inbox: 0, contacts: 0 };
@@ -170,6 +172,16 @@ export class SyncEngine {
   }
 
   /**
+   * Whether this engine polls the service after its first sync (on by default). A team relay without
+   * the polling lease turns it off; reads asked of it (refreshChat, loadOlder) still go out.
+   */
+  setPolling(enabled: boolean): void {
+    if (this.#polling === enabled) return;
+    this.#polling = enabled;
+    if (enabled) this.syncNow();
+  }
+
+  /**
    * A delivery may have been missed (the listener refused it or could not record it): the inbox is
    * polled within a second or so (at most every few seconds, whatever the flood), and every chat
    * that changed is read back until it meets what is stored.
@@ -241,7 +253,7 @@ export class SyncEngine {
         await this.#initialSync();
       } else {
         this.#setStatus({ phase: 'incremental' });
-        await this.#pollInbox(false);
+        if (this.#polling) await this.#pollInbox(false);
       }
     } catch (error) {
       if (this.#signal.aborted) return;
@@ -398,6 +410,7 @@ export class SyncEngine {
 
   /** Does whatever is due; resolves whether anything was (a tick that asked nothing proves nothing). */
   async #tick(): Promise<boolean> {
+    if (!this.#polling) return false;
     const now = Date.now();
     const open = this.#openChat;
     let worked = false;

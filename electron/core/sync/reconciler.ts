@@ -20,8 +20,12 @@ export interface ReconcileOutcome {
  * (`applyWebhook`); V3's applier (realtime/v3-event-applier.ts) decides their order and maps them to
  * records, and hands them over through the `apply…` calls below the paging ones.
  */
+/** Messages a poll changed (new, or a state, text, read mark or reaction moved), after the commit. */
+export type PolledChangesListener = (chatId: number, messageIds: number[]) => void;
+
 export class Reconciler {
   readonly #store: LocalStore;
+  readonly #polledListeners = new Set<PolledChangesListener>();
 
   constructor(store: LocalStore) {
     this.#store = store;
@@ -60,16 +64,46 @@ export class Reconciler {
     });
   }
 
+  /**
+   * What polls change, told after each commit: a relay puts it in its event log, since polling is
+   * how it learns what no webhook says (V2 delivery states, anything missed while it was down).
+   */
+  onPolledChanges(listener: PolledChangesListener): () => void {
+    this.#polledListeners.add(listener);
+    return () => this.#polledListeners.delete(listener);
+  }
+
   /** A page of messages of one chat, from a poll. */
   applyMessages(
     chatId: number,
     messages: readonly MessageRecord[],
     sync?: { syncedMessageCount?: number; historyComplete?: boolean },
   ): void {
+    const watched = this.#polledListeners.size > 0;
+    const before = watched ? this.#facts(messages) : undefined;
     this.#store.transaction(() => {
       this.#store.messages.upsert(messages.map((m) => ({ ...m, chatId })));
       if (sync) this.#store.chats.setSyncState(chatId, sync);
     });
+    if (!before) return;
+    const after = this.#facts(messages);
+    const changed = [...after].filter(([id, facts]) => before.get(id) !== facts).map(([id]) => id);
+    if (changed.length > 0) for (const listener of this.#polledListeners) listener(chatId, changed);
+  }
+
+  /** What a desktop shows of each stored message, as one comparable string per id. */
+  #facts(messages: readonly MessageRecord[]): Map<number, string> {
+    const facts = new Map<number, string>();
+    for (const { id } of messages) {
+      const m = this.#store.messages.byId(id);
+      if (!m) continue;
+      const reactions = m.reactions.map((r) => [r.kind, r.from, r.fromMe, r.partIndex, r.customEmoji]);
+      facts.set(
+        id,
+        JSON.stringify([m.state, m.deliveredAt, m.text, m.editedAt, m.isRead, m.failure ?? null, reactions]),
+      );
+    }
+    return facts;
   }
 
   /** The send response replaces the optimistic message (matched by its idempotency key). */

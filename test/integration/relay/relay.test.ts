@@ -129,7 +129,7 @@ describe('the event log', () => {
   });
 
   it('answers the service 500 while nats-server is down, and logs the retried delivery once', async () => {
-    await relay.nats.stop();
+    await relay.nats?.stop();
     const id = await customerSays('while the log is down');
     const failed = await eventually(
       async () => (await deliveries(sandbox, 'message.received')).find((d) => d.status_code === 500),
