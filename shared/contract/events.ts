@@ -2,6 +2,7 @@
 import type { Chat, Message } from '../domain.ts';
 import type { StorageStatus } from './errors.ts';
 import type { ChatSnooze, IncomingNotice, LiveStatus, PublicSettings, WorkspaceList } from './views.ts';
+import type { TeamChanged, TeamMentionNotice } from './team-views.ts';
 
 /**
  * The most messages one `messages.changed` carries, and chats one `chats.changed` carries: a bigger
@@ -75,6 +76,10 @@ export interface Events {
   'app.openChat': { chatId: number };
   /** The host asks the UI to show a view (menu shortcuts). */
   'app.command': { command: 'newChat' | 'quickSwitcher' | 'settings' | 'shortcuts' | 'search' };
+  /** Joined workspaces: the team's presence, assignments, counts or settings changed (what changed). */
+  'team.changed': TeamChanged;
+  /** Joined workspaces: a teammate named this agent in a team note (show it as a notification). */
+  'team.mention': TeamMentionNotice;
 }
 
 export type EventName = keyof Events;
@@ -98,4 +103,6 @@ export const EVENT_NAMES: readonly EventName[] = [
   'notification.incoming',
   'app.openChat',
   'app.command',
+  'team.changed',
+  'team.mention',
 ];

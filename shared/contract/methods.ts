@@ -20,6 +20,7 @@ import {
 } from './limits.ts';
 import { EMPTY_MESSAGE, isSendable } from '../message-rules.ts';
 import { CLOCK_TIME, MAX_UNDO_SECONDS } from '../schedule.ts';
+import { teamMethods } from './team-methods.ts';
 import type {
   ApiVersionCheck,
   AppInfo,
@@ -634,6 +635,8 @@ export const methods = {
   )<{
     key: string;
   }>(),
+  // ── the team inbox (joined workspaces only): team-methods.ts ──────────────────────────────
+  ...teamMethods,
 } as const;
 
 export type Methods = typeof methods;

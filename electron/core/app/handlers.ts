@@ -11,6 +11,7 @@ import { draftView } from './draft-view.ts';
 import { UserFacingError } from './errors.ts';
 import { safeExternalUrl } from './external-links.ts';
 import { createSendHandlers } from './send-handlers.ts';
+import { createTeamHandlers } from './team-handlers.ts';
 import { createWorkbenchHandlers } from './workbench-handlers.ts';
 
 /** Every bridge method's implementation, over the app's handler context. Inputs arrive validated. */
@@ -392,6 +393,9 @@ export function createHandlers(core: HandlerContext): Handlers {
 
     // ── sending: every way in passes the outbox's door
     ...createSendHandlers(core),
+
+    // ── the team inbox (joined workspaces only)
+    ...createTeamHandlers(core),
   };
 }
 

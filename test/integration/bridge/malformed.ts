@@ -139,6 +139,19 @@ export const VALID_INPUTS: { [M in MethodName]: MethodInput<M> } = {
   'snooze.set': { chatId: 1, until: 1_900_000_000_000 },
   'snooze.clear': { chatId: 1 },
   'workbench.quickReply': { chatId: 1, text: 'On it!' },
+  'team.state': {},
+  'team.setAvailability': { availability: 'busy' },
+  'team.activity': { chatId: 1, activity: 'viewing' },
+  'team.assign': { chatId: 1, to: 'dana', note: 'Yours now' },
+  'team.takeOver': { chatId: 1 },
+  'team.setDone': { chatId: 1, done: true },
+  'team.listNotes': { chatId: 1 },
+  'team.addNote': { chatId: 1, text: '@dana can you check this?' },
+  'team.listReplies': {},
+  'team.saveReply': { title: 'Hours', body: 'We are open 9 to 5.' },
+  'team.removeReply': { id: 'r1' },
+  'team.updateSettings': { roundRobin: true },
+  'team.answerHeld': { key: 'b7f1c9a4-0c1e-4f7e-9a53-2f0c6a8f3d21', answer: 'sendAnyway' },
 };
 
 export interface MalformedCase {
