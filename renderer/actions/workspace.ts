@@ -13,6 +13,7 @@ import { loadChats, selectChat } from './chats.ts';
 import { loadContacts } from './contacts.ts';
 import { loadLines } from './lines.ts';
 import { restorePlace } from './place.ts';
+import { loadTeam } from './team.ts';
 import { loadWorkbench } from './workbench.ts';
 
 export async function loadWorkspaceData(): Promise<void> {
@@ -27,6 +28,7 @@ export async function loadWorkspaceData(): Promise<void> {
     // its rows are in, so their answers do not stand between the rows and the first frame.
     loadChats().then(() => loadWorkbench()),
     refreshLiveStatus(),
+    loadTeam(),
   ]).catch((error: unknown) => getState().pushToast(errorText(error), 'error'));
 }
 

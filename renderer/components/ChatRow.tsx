@@ -5,7 +5,9 @@ import { chatTitle, isUnread, previewText, typingText } from '../lib/chat-presen
 import { usePhoneFormat } from '../lib/phone-format.ts';
 import { formatListTime } from '../lib/format.ts';
 import { isFailed, isInFlight } from '../lib/message-rules.ts';
+import { presenceSummary, type PresentAgent } from '../lib/team-view.ts';
 import { Avatar } from './Avatar.tsx';
+import { PresenceAvatars } from './PresenceAvatars.tsx';
 import { ServiceBadge } from './ServiceBadge.tsx';
 
 export interface ChatRowProps {
@@ -21,6 +23,10 @@ export interface ChatRowProps {
   total: number;
   onSelect(chatId: number): void;
   onDropFiles(chatId: number, files: File[]): void;
+  /** On a team's workspace: teammates in the conversation (same array until it changes). */
+  present?: readonly PresentAgent[];
+  /** On a team's workspace: who owns it ("You", a teammate's name), null when nobody does. */
+  assigneeName?: string | null;
 }
 
 /** One inbox row. Memoized: a chat's row re-renders only when that chat (or the clock) changes. */
@@ -34,6 +40,8 @@ export const ChatRow = memo(function ChatRow({
   total,
   onSelect,
   onDropFiles,
+  present,
+  assigneeName,
 }: ChatRowProps) {
   const [dropping, setDropping] = useState(false);
   usePhoneFormat();
@@ -60,6 +68,8 @@ export const ChatRow = memo(function ChatRow({
     unread ? (chat.unreadCount > 0 ? `${chat.unreadCount} unread` : 'Marked unread') : null,
     chat.pinned ? 'Pinned' : null,
     chat.service,
+    assigneeName ? `Assigned to ${assigneeName}` : null,
+    present && present.length > 0 ? presenceSummary(present) : null,
     typing ?? preview,
   ]
     .filter(Boolean)
@@ -99,6 +109,8 @@ export const ChatRow = memo(function ChatRow({
             </span>
           )}
           <span className="chat-row-meta">
+            {present && <PresenceAvatars present={present} size={18} />}
+            {assigneeName && <span className="chat-row-assignee">{assigneeName}</span>}
             <ServiceBadge service={chat.service} compact />
             {lineLabel && <span className="chat-row-line">{lineLabel}</span>}
             {unread && (

@@ -300,7 +300,7 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
                 <RotateCw size={12} aria-hidden="true" /> Send again
               </button>
             )}
-            {failure && failure.action !== 'retry' && outbound && (
+            {failure && failure.action !== 'retry' && failure.action !== 'held' && outbound && (
               <button
                 type="button"
                 className="link-button danger"

@@ -2,7 +2,7 @@
  * What the team inbox shows, computed from the team state the core sends (pure, unit-tested in
  * test/unit/renderer/team-view.test.ts): the Mine / Unassigned / All views and their counts, who is
  * in a conversation (avatars, busiest activity first, never the agent itself), how old a
- * teammate's reply is in words, and the `@name` being typed in a note.
+ * teammate's reply is in words as it ages, and the `@name` being typed in a note.
  */
 
 export type TeamView = 'all' | 'mine' | 'unassigned';
@@ -95,16 +95,26 @@ export function agoText(ms: number): string {
   return `${Math.floor(seconds / 3600)} h ago`;
 }
 
-/** What a held send shows: who wrote since the agent last looked, how long ago, and what. */
-export function heldSendText(
-  latest: { kind: 'customer_message' | 'reply'; agentName: string | null; preview: string; at: number },
-  unseenCount: number,
-  now: number,
-): string {
-  const who =
-    latest.kind === 'customer_message' ? 'The customer wrote' : `${latest.agentName ?? 'A teammate'} replied`;
-  const more = unseenCount > 1 ? ` (and ${unseenCount - 1} more)` : '';
-  return `${who} ${agoText(now - latest.at)}: ${latest.preview}${more}`;
+const AGE = /^(.*? (?:replied|wrote)) (just now|(\d+) s ago|(\d+) min ago|(\d+) h ago)(: [\s\S]*)$/;
+
+/**
+ * A held send's words as time passes: the core says what landed when it held the send ("Dana
+ * replied 20 s ago: …"); shown later, the age is counted again from `heldAt`, so the composer
+ * never says "20 s ago" of a reply minutes old. Words of another form are shown as they came.
+ */
+export function heldWords(words: string, heldAt: number, now: number): string {
+  const match = AGE.exec(words);
+  if (!match) return words;
+  const [, who, , seconds, minutes, hours, rest] = match;
+  const ageThen =
+    seconds !== undefined
+      ? Number(seconds) * 1000
+      : minutes !== undefined
+        ? Number(minutes) * 60_000
+        : hours !== undefined
+          ? Number(hours) * 3_600_000
+          : 0;
+  return `${who} ${agoText(now - heldAt + ageThen)}${rest}`;
 }
 
 export interface MentionQuery {

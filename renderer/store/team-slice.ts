@@ -1,37 +1,29 @@
 /**
- * The team inbox on a workspace joined to a relay: who the agent is, its teammates and their
- * availability, who is in which conversation, who owns which, held sends, team notes and team
- * replies. `team` is null on any other workspace: then no team view shows at all.
+ * The team inbox on a workspace joined to a relay: the team picture (lib/team-state.ts), the
+ * inbox's assignment view, team notes per conversation, the team's shared replies and the
+ * mentions not yet opened. `team` is null on any other workspace: then no team view shows at all.
  */
 import type { StateCreator } from 'zustand';
+import type { TeamCannedReply, TeamMentionNotice, TeamNote } from '../../shared/contract/team-views.ts';
+import type { TeamPicture } from '../lib/team-state.ts';
 import type { TeamView } from '../lib/team-view.ts';
 import type { Store } from './index.ts';
-import type {
-  HeldSend,
-  TeamAssignment,
-  TeamCannedReply,
-  TeamMention,
-  TeamNote,
-  TeamPresenceEntry,
-  TeamState,
-} from './team-types.ts';
 
 export interface TeamSlice {
   /** The joined workspace's team (null: not joined to a relay, or not loaded yet). */
-  team: TeamState | null;
+  team: TeamPicture | null;
   /** Which assignment view the inbox shows. */
   teamView: TeamView;
-  /** Per chat: the held send the composer shows with "Send anyway" and "Discard". */
-  heldSends: Record<number, HeldSend>;
   /** Per chat: its team notes, oldest first. */
   teamNotes: Record<number, TeamNote[]>;
-  /** Mentions of this agent not yet opened, newest first. */
-  mentions: TeamMention[];
-  setTeam(team: TeamState | null): void;
+  teamReplies: TeamCannedReply[];
+  /** Mentions of this agent in conversations not opened since, newest first. */
+  mentions: TeamMentionNotice[];
+  setTeam(team: TeamPicture | null): void;
   setTeamView(view: TeamView): void;
-  setHeldSend(chatId: number, held: HeldSend | null): void;
   setTeamNotes(chatId: number, notes: TeamNote[]): void;
-  addMention(mention: TeamMention): void;
+  setTeamReplies(replies: TeamCannedReply[]): void;
+  addMention(mention: TeamMentionNotice): void;
   dismissMentions(chatId: number): void;
   resetTeam(): void;
 }
@@ -39,8 +31,8 @@ export interface TeamSlice {
 const initial = {
   team: null,
   teamView: 'all' as TeamView,
-  heldSends: {},
   teamNotes: {},
+  teamReplies: [],
   mentions: [],
 };
 
@@ -48,32 +40,17 @@ export const createTeamSlice: StateCreator<Store, [], [], TeamSlice> = (set) => 
   ...initial,
   setTeam: (team) => set((s) => ({ team, teamView: team ? s.teamView : 'all' })),
   setTeamView: (teamView) => set({ teamView }),
-  setHeldSend: (chatId, held) =>
-    set((s) => {
-      const heldSends = { ...s.heldSends };
-      if (held) heldSends[chatId] = held;
-      else delete heldSends[chatId];
-      return { heldSends };
-    }),
   setTeamNotes: (chatId, notes) => set((s) => ({ teamNotes: { ...s.teamNotes, [chatId]: notes } })),
+  setTeamReplies: (teamReplies) => set({ teamReplies }),
   addMention: (mention) =>
-    set((s) => (s.mentions.some((m) => m.seq === mention.seq) ? s : { mentions: [mention, ...s.mentions] })),
-  dismissMentions: (chatId) => set((s) => ({ mentions: s.mentions.filter((m) => m.chatId !== chatId) })),
+    set((s) =>
+      s.mentions.some((m) => m.noteSeq === mention.noteSeq) ? s : { mentions: [mention, ...s.mentions] },
+    ),
+  dismissMentions: (chatId) =>
+    set((s) =>
+      s.mentions.some((m) => m.chatId === chatId)
+        ? { mentions: s.mentions.filter((m) => m.chatId !== chatId) }
+        : s,
+    ),
   resetTeam: () => set(initial),
 });
-
-/** Selectors: a conversation's assignee (null: unassigned, or no team) and its presence entries. */
-export function assigneeOf(team: TeamState | null, chatId: number): string | null {
-  return team?.assignments[chatId]?.assignee ?? null;
-}
-
-const NO_ONE: readonly TeamPresenceEntry[] = [];
-export function presenceIn(team: TeamState | null, chatId: number): readonly TeamPresenceEntry[] {
-  return team?.presence[chatId] ?? NO_ONE;
-}
-
-export function agentName(team: TeamState | null, agentId: string): string {
-  return team?.agents.find((a) => a.id === agentId)?.name ?? agentId;
-}
-
-export type { HeldSend, TeamAssignment, TeamCannedReply, TeamMention, TeamNote, TeamState };

@@ -32,6 +32,7 @@ import { revealMessage } from '../../actions/chats.ts';
 import { apiVersionOf } from '../../lib/v3-presentation.ts';
 import { workspaceVersionOf } from '../../store/workspace-version.ts';
 import { NoteItem } from '../workbench/Notes.tsx';
+import { TeamNoteItem } from '../team/TeamNoteItem.tsx';
 
 interface HeaderContext {
   chatId: number;
@@ -88,6 +89,7 @@ export function Timeline({ chatId }: { chatId: number }) {
   }, [timeline.messages]);
   const calls = useStore((s) => s.details[chatId]?.calls);
   const notes = useStore((s) => s.chatContexts[chatId]?.notes);
+  const teamNotes = useStore((s) => s.teamNotes[chatId]);
   const editingKey = useStore((s) => (s.editing?.chatId === chatId ? s.editing.key : null));
   const offline = useStore((s) => reachabilityOf(s) === 'offline');
   const reveal = useStore((s) => (s.reveal?.chatId === chatId ? s.reveal : null));
@@ -113,9 +115,10 @@ export function Timeline({ chatId }: { chatId: number }) {
         messages: timeline.messages,
         calls: calls ?? NONE,
         notes: notes ?? NONE,
+        teamNotes: teamNotes ?? NONE,
         newMarkerKey: timeline.newMarkerKey,
       }),
-    [build, timeline.messages, calls, notes, timeline.newMarkerKey],
+    [build, timeline.messages, calls, notes, teamNotes, timeline.newMarkerKey],
   );
   const firstItemIndex = useFirstItemIndex(items, chatId);
 
@@ -274,6 +277,8 @@ export function Timeline({ chatId }: { chatId: number }) {
           return <CallRecord call={item.call} />;
         case 'note':
           return <NoteItem note={item.note} now={now} highlighted={highlightKey === item.key} />;
+        case 'teamNote':
+          return <TeamNoteItem note={item.note} now={now} highlighted={highlightKey === item.key} />;
         case 'message':
           return (
             <MessageBubble

@@ -8,7 +8,11 @@ import { ChatRow } from '../../components/ChatRow.tsx';
 import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
 import { useClock } from '../../hooks/use-clock.ts';
 import { markNextFrame } from '../../lib/perf.ts';
-import { getState, useStore } from '../../store/index.ts';
+import { getState, useStore, type Store } from '../../store/index.ts';
+import { assigneeOf } from '../../lib/team-state.ts';
+import { chatsInView } from '../../lib/team-view.ts';
+import { useShallow } from 'zustand/react/shallow';
+import { useChatTeam } from '../team/use-team-presence.ts';
 import { useRovingRows } from './use-roving-row.ts';
 
 interface ListContext {
@@ -50,6 +54,13 @@ function markInboxShown(items: readonly unknown[]): void {
   markNextFrame('inbox-interactive');
 }
 
+/** The list's chats in the team's view (Mine, Unassigned, All); all of them on any other workspace. */
+function chatIdsInTeamView(s: Store): readonly number[] {
+  const team = s.team;
+  if (!team) return s.chatIds;
+  return chatsInView(s.chatIds, s.teamView, (id) => assigneeOf(team, id), team.me);
+}
+
 /** Files dropped on a row go to that chat's draft, and the chat opens to show them. */
 function dropOnChat(chatId: number, files: File[]): void {
   selectChat(chatId);
@@ -58,10 +69,11 @@ function dropOnChat(chatId: number, files: File[]): void {
 
 /** The inbox rows (virtualized). Each row subscribes to its own chat, so one event re-renders one row. */
 export function ChatList() {
-  const chatIds = useStore((s) => s.chatIds);
+  const chatIds = useStore(useShallow(chatIdsInTeamView));
   const status = useStore((s) => s.chatsStatus);
   const error = useStore((s) => s.chatsError);
   const filter = useStore((s) => s.chatFilter);
+  const teamView = useStore((s) => (s.team ? s.teamView : 'all'));
   const syncPhase = useStore((s) => s.sync?.phase);
   const virtuoso = useRef<VirtuosoHandle>(null);
 
@@ -86,6 +98,22 @@ export function ChatList() {
         }
       >
         {error}
+      </EmptyState>
+    );
+  if (chatIds.length === 0 && teamView !== 'all')
+    return (
+      <EmptyState
+        icon={<Inbox size={22} />}
+        title={teamView === 'mine' ? 'Nothing assigned to you' : 'Every conversation has an owner'}
+        action={
+          <button type="button" className="button" onClick={() => getState().setTeamView('all')}>
+            Show all conversations
+          </button>
+        }
+      >
+        {teamView === 'mine'
+          ? 'Conversations you take or are given appear here.'
+          : 'New conversations without an owner appear here.'}
       </EmptyState>
     );
   if (chatIds.length === 0) {
@@ -187,6 +215,7 @@ function ChatRowContainer({ chatId, active, position, total }: RowPlace) {
     return line ? (line.userName?.split(' ')[0] ?? formatHandle(line.phoneNumber)) : null;
   });
   const now = useClock();
+  const team = useChatTeam(chatId);
   if (!chat) return null;
   return (
     <ChatRow
@@ -199,6 +228,8 @@ function ChatRowContainer({ chatId, active, position, total }: RowPlace) {
       total={total}
       onSelect={openFromRow}
       onDropFiles={dropOnChat}
+      present={team.present}
+      assigneeName={team.assigneeName}
     />
   );
 }

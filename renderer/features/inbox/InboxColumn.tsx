@@ -5,6 +5,7 @@ import { setChatFilter } from '../../actions/chats.ts';
 import { clearSearch, setSearchQuery } from '../../actions/search.ts';
 import { lazyNamed } from '../../lib/lazy.ts';
 import { useStore } from '../../store/index.ts';
+import { TeamViews } from '../team/TeamViews.tsx';
 import { ChatList } from './ChatList.tsx';
 
 // Search results load on demand (their own chunk, with the highlighting and note results).
@@ -59,6 +60,7 @@ export function InboxColumn() {
             }}
           />
         </div>
+        {!query && <TeamViews />}
         {!query && (
           <div className="filter-row" role="group" aria-label="Filters">
             <div className="segmented" role="radiogroup" aria-label="Show">

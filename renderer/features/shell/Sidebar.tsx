@@ -9,6 +9,7 @@ import { unreadTotal } from '../../store/lines-slice.ts';
 import type { View } from '../../store/ui-slice.ts';
 import { LiveIndicator } from './LiveIndicator.tsx';
 import { NavItem } from './NavItem.tsx';
+import { TeamList } from '../team/TeamList.tsx';
 
 function goTo(view: View): void {
   const s = getState();
@@ -114,6 +115,8 @@ export function Sidebar() {
           </ul>
         </div>
       )}
+
+      <TeamList />
 
       <ul className="nav-list nav-bottom">
         <NavItem

@@ -9,7 +9,7 @@ import {
   chatsInView,
   completeMention,
   countViews,
-  heldSendText,
+  heldWords,
   mentionAt,
   mentionCandidates,
   presenceSummary,
@@ -66,21 +66,26 @@ describe('who is in a conversation', () => {
 });
 
 describe('a held send as time passes', () => {
-  const reply = { kind: 'reply' as const, agentName: 'Dana', preview: 'On its way!', at: 100_000 };
+  const heldAt = 100_000;
 
-  it('says who replied and how long ago, in seconds, minutes, then hours', () => {
-    expect(heldSendText(reply, 1, 100_400)).toBe('Dana replied just now: On its way!');
-    expect(heldSendText(reply, 1, 120_000)).toBe('Dana replied 20 s ago: On its way!');
-    expect(heldSendText(reply, 1, 100_000 + 3 * 60_000 + 5_000)).toBe('Dana replied 3 min ago: On its way!');
-    expect(agoText(2 * 3_600_000 + 1)).toBe('2 h ago');
+  it('counts the teammate’s reply’s age again from when it was held, in seconds, minutes, then hours', () => {
+    const words = 'Dana replied 20 s ago: On its way!';
+    expect(heldWords(words, heldAt, heldAt)).toBe('Dana replied 20 s ago: On its way!');
+    expect(heldWords(words, heldAt, heldAt + 15_000)).toBe('Dana replied 35 s ago: On its way!');
+    expect(heldWords(words, heldAt, heldAt + 3 * 60_000)).toBe('Dana replied 3 min ago: On its way!');
+    expect(heldWords('Dana replied just now: Hi', heldAt, heldAt + 2 * 3_600_000)).toBe(
+      'Dana replied 2 h ago: Hi',
+    );
   });
 
-  it('names the customer for their message, and counts what else came', () => {
-    const customer = { kind: 'customer_message' as const, agentName: null, preview: 'Hello?', at: 0 };
-    expect(heldSendText(customer, 3, 5_000)).toBe('The customer wrote 5 s ago: Hello? (and 2 more)');
+  it('ages the customer’s message too, and keeps what follows the age as it came', () => {
+    expect(heldWords('The customer wrote 2 min ago: Hello? (and 2 more)', heldAt, heldAt + 60_000)).toBe(
+      'The customer wrote 3 min ago: Hello? (and 2 more)',
+    );
   });
 
-  it('never says a reply from the future is ahead of now', () => {
+  it('shows words of another form as they came, and never an age from the future', () => {
+    expect(heldWords('A teammate answered first', heldAt, heldAt + 60_000)).toBe('A teammate answered first');
     expect(agoText(-5_000)).toBe('just now');
   });
 });
