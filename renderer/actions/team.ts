@@ -79,7 +79,6 @@ forgetOnWorkspaceReset(() => {
 
 function onMention(mention: TeamMentionNotice): void {
   const s = getState();
-  s.addMention(mention);
   if (s.teamNotes[mention.chatId]) void loadTeamNotes(mention.chatId);
   s.announce(`${mention.title}: ${mention.body}`);
   s.pushToast(`${mention.title}: ${mention.body}`, 'info');

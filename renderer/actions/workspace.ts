@@ -13,7 +13,6 @@ import { loadChats, selectChat } from './chats.ts';
 import { loadContacts } from './contacts.ts';
 import { loadLines } from './lines.ts';
 import { restorePlace } from './place.ts';
-import { loadTeam } from './team.ts';
 import { loadWorkbench } from './workbench.ts';
 
 export async function loadWorkspaceData(): Promise<void> {
@@ -28,7 +27,8 @@ export async function loadWorkspaceData(): Promise<void> {
     // its rows are in, so their answers do not stand between the rows and the first frame.
     loadChats().then(() => loadWorkbench()),
     refreshLiveStatus(),
-    loadTeam(),
+    // The team layer (a joined workspace's) loads off the boot path; elsewhere it finds no team.
+    import('./team.ts').then((team) => team.loadTeam()),
   ]).catch((error: unknown) => getState().pushToast(errorText(error), 'error'));
 }
 

@@ -1,14 +1,17 @@
 import { AlertCircle, Archive, Check, CheckCheck, Clock, Pin } from 'lucide-react';
-import { memo, useState, type DragEvent } from 'react';
+import { memo, Suspense, useState, type DragEvent } from 'react';
+import { lazyNamed } from '../lib/lazy.ts';
 import type { Chat } from '../../shared/domain.ts';
 import { chatTitle, isUnread, previewText, typingText } from '../lib/chat-presentation.ts';
 import { usePhoneFormat } from '../lib/phone-format.ts';
 import { formatListTime } from '../lib/format.ts';
 import { isFailed, isInFlight } from '../lib/message-rules.ts';
-import { presenceSummary, type PresentAgent } from '../lib/team-view.ts';
+import type { ChatPresence } from '../lib/team-state.ts';
 import { Avatar } from './Avatar.tsx';
-import { PresenceAvatars } from './PresenceAvatars.tsx';
 import { ServiceBadge } from './ServiceBadge.tsx';
+
+// Teammates' avatars show only on a team's workspace: they load with the first.
+const PresenceAvatars = lazyNamed(() => import('./PresenceAvatars.tsx'), 'PresenceAvatars');
 
 export interface ChatRowProps {
   chat: Chat;
@@ -23,8 +26,9 @@ export interface ChatRowProps {
   total: number;
   onSelect(chatId: number): void;
   onDropFiles(chatId: number, files: File[]): void;
-  /** On a team's workspace: teammates in the conversation (same array until it changes). */
-  present?: readonly PresentAgent[];
+  /** On a team's workspace: who is in the conversation (same array until it changes), and who I am. */
+  presence?: ChatPresence;
+  me?: string | null;
   /** On a team's workspace: who owns it ("You", a teammate's name), null when nobody does. */
   assigneeName?: string | null;
 }
@@ -40,9 +44,11 @@ export const ChatRow = memo(function ChatRow({
   total,
   onSelect,
   onDropFiles,
-  present,
+  presence,
+  me,
   assigneeName,
 }: ChatRowProps) {
+  const withTeammates = me && presence?.some((p) => p.agentId !== me) ? me : null;
   const [dropping, setDropping] = useState(false);
   usePhoneFormat();
   const title = chatTitle(chat);
@@ -69,7 +75,6 @@ export const ChatRow = memo(function ChatRow({
     chat.pinned ? 'Pinned' : null,
     chat.service,
     assigneeName ? `Assigned to ${assigneeName}` : null,
-    present && present.length > 0 ? presenceSummary(present) : null,
     typing ?? preview,
   ]
     .filter(Boolean)
@@ -85,6 +90,7 @@ export const ChatRow = memo(function ChatRow({
       aria-posinset={position}
       tabIndex={tabStop ? 0 : -1}
       aria-label={`${title}. ${description}`}
+      aria-describedby={withTeammates ? `presence-${chat.id}` : undefined}
       data-chat-id={chat.id}
       onClick={() => onSelect(chat.id)}
       onDragOver={onDragOver}
@@ -109,7 +115,11 @@ export const ChatRow = memo(function ChatRow({
             </span>
           )}
           <span className="chat-row-meta">
-            {present && <PresenceAvatars present={present} size={18} />}
+            {withTeammates && presence && (
+              <Suspense fallback={null}>
+                <PresenceAvatars entries={presence} me={withTeammates} id={`presence-${chat.id}`} size={18} />
+              </Suspense>
+            )}
             {assigneeName && <span className="chat-row-assignee">{assigneeName}</span>}
             <ServiceBadge service={chat.service} compact />
             {lineLabel && <span className="chat-row-line">{lineLabel}</span>}

@@ -14,6 +14,7 @@ import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent 
 import type { ApiVersion, Attachment, Message, ReactionKind } from '../../shared/domain.ts';
 import { formatDateTime, formatTimeOfDay } from '../lib/format.ts';
 import { markNextFrame } from '../lib/perf.ts';
+import { heldPresentation } from '../lib/team-compose.ts';
 import { canDelete, canEdit, canReact, deliveryLabel, isFailed, isInFlight } from '../lib/message-rules.ts';
 import {
   canCustomReact,
@@ -86,7 +87,7 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
   const editRule = canEdit(message, { service: props.service });
   const edit = editRule.allowed ? allowance.permission : editRule;
   const reply = canReply(message, version);
-  const failure = failurePresentation(message);
+  const failure = heldPresentation(message) ?? failurePresentation(message);
   const effect = effectLabel(message.effect);
   const card = editing ? null : linkCard(message);
   // A bare address shows as its card alone, as messaging apps do.

@@ -1,5 +1,7 @@
 import { NotebookPen, PenLine } from 'lucide-react';
-import { presenceSummary, type PresentAgent } from '../lib/team-view.ts';
+import { useMemo } from 'react';
+import type { ChatPresence } from '../lib/team-state.ts';
+import { presenceSummary, presentTeammates } from '../lib/team-view.ts';
 import { Avatar } from './Avatar.tsx';
 
 /**
@@ -8,20 +10,40 @@ import { Avatar } from './Avatar.tsx';
  * screen reader; the summary is also the tooltip.
  */
 export function PresenceAvatars({
-  present,
+  entries,
+  me,
+  id,
   size = 20,
   max = 3,
+  withText = false,
 }: {
-  present: readonly PresentAgent[];
+  /** Everyone in the conversation as the team picture has it (this agent left out here). */
+  entries: ChatPresence;
+  me: string;
+  /** For the inbox row's `aria-describedby`. */
+  id?: string;
   size?: number;
   max?: number;
+  /** Also the summary in words beside the avatars (the conversation's header). */
+  withText?: boolean;
 }) {
+  const present = useMemo(() => {
+    const names = new Map(entries.map((e) => [e.agentId, e.name]));
+    return presentTeammates(entries, me, (agentId) => names.get(agentId) ?? agentId);
+  }, [entries, me]);
   if (present.length === 0) return null;
   const summary = presenceSummary(present);
   const shown = present.slice(0, max);
   const more = present.length - shown.length;
   return (
-    <span className="presence-avatars" role="img" aria-label={summary} title={summary} data-testid="presence">
+    <span
+      className="presence-avatars"
+      role="img"
+      id={id}
+      aria-label={summary}
+      title={summary}
+      data-testid="presence"
+    >
       {shown.map((p) => (
         <span key={p.agentId} className={`presence-avatar is-${p.activity}`} data-agent={p.agentId}>
           <Avatar name={p.name} size={size} />
@@ -32,6 +54,11 @@ export function PresenceAvatars({
       {more > 0 && (
         <span className="presence-more" aria-hidden="true">
           +{more}
+        </span>
+      )}
+      {withText && (
+        <span className="header-presence-text" aria-hidden="true">
+          {summary}
         </span>
       )}
     </span>

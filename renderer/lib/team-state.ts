@@ -70,17 +70,3 @@ export function applyTeamChanged(picture: TeamPicture, change: TeamChanged): Tea
     counts: change.counts ?? picture.counts,
   };
 }
-
-/** A conversation's assignee (null: unassigned, or no team). */
-export function assigneeOf(team: TeamPicture | null, chatId: number): string | null {
-  return team?.assignments[chatId]?.assignee ?? null;
-}
-
-const NO_ONE: ChatPresence = [];
-export function presenceIn(team: TeamPicture | null, chatId: number): ChatPresence {
-  return team?.presence[chatId] ?? NO_ONE;
-}
-
-export function agentName(team: TeamPicture | null, agentId: string): string {
-  return team?.agents.find((a) => a.id === agentId)?.name ?? agentId;
-}

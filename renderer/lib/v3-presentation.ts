@@ -4,7 +4,6 @@
  * chat's health. Everything degrades to the V2 behaviour when the data is absent (V2 records).
  * Mirrors the core's checks (electron/core/app/handlers.ts) so the UI disables with the same reason.
  */
-import { SEND_HELD_CODE } from '../../shared/contract/team-views.ts';
 import { deliveryFailureInfo } from '../../shared/delivery-failures.ts';
 import type { ApiVersion, Chat, Line, Message, MessageEffect, MessagePart } from '../../shared/domain.ts';
 import type { Permission } from './message-rules.ts';
@@ -70,8 +69,6 @@ export function failurePresentation(
   // Refused outright with a lasting V3 code (an opt-out, a restricted line): the same send again
   // would be refused again.
   const refusal = message.error;
-  if (refusal?.code === SEND_HELD_CODE)
-    return { title: 'Held: not sent', hint: refusal.message, code: null, action: 'held' };
   if (refusal && !refusal.retryable && /^\d{4}$/.test(refusal.code)) {
     const info = deliveryFailureInfo(refusal.code);
     return { title: info.title, hint: info.hint, code: info.code, action: 'none' };

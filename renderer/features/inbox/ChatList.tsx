@@ -8,9 +8,8 @@ import { ChatRow } from '../../components/ChatRow.tsx';
 import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
 import { useClock } from '../../hooks/use-clock.ts';
 import { markNextFrame } from '../../lib/perf.ts';
-import { getState, useStore, type Store } from '../../store/index.ts';
-import { assigneeOf } from '../../lib/team-state.ts';
-import { chatsInView } from '../../lib/team-view.ts';
+import { getState, useStore } from '../../store/index.ts';
+import { chatIdsInView } from '../../store/team-slice.ts';
 import { useShallow } from 'zustand/react/shallow';
 import { useChatTeam } from '../team/use-team-presence.ts';
 import { useRovingRows } from './use-roving-row.ts';
@@ -54,13 +53,6 @@ function markInboxShown(items: readonly unknown[]): void {
   markNextFrame('inbox-interactive');
 }
 
-/** The list's chats in the team's view (Mine, Unassigned, All); all of them on any other workspace. */
-function chatIdsInTeamView(s: Store): readonly number[] {
-  const team = s.team;
-  if (!team) return s.chatIds;
-  return chatsInView(s.chatIds, s.teamView, (id) => assigneeOf(team, id), team.me);
-}
-
 /** Files dropped on a row go to that chat's draft, and the chat opens to show them. */
 function dropOnChat(chatId: number, files: File[]): void {
   selectChat(chatId);
@@ -69,7 +61,7 @@ function dropOnChat(chatId: number, files: File[]): void {
 
 /** The inbox rows (virtualized). Each row subscribes to its own chat, so one event re-renders one row. */
 export function ChatList() {
-  const chatIds = useStore(useShallow(chatIdsInTeamView));
+  const chatIds = useStore(useShallow(chatIdsInView));
   const status = useStore((s) => s.chatsStatus);
   const error = useStore((s) => s.chatsError);
   const filter = useStore((s) => s.chatFilter);
@@ -100,24 +92,9 @@ export function ChatList() {
         {error}
       </EmptyState>
     );
-  if (chatIds.length === 0 && teamView !== 'all')
-    return (
-      <EmptyState
-        icon={<Inbox size={22} />}
-        title={teamView === 'mine' ? 'Nothing assigned to you' : 'Every conversation has an owner'}
-        action={
-          <button type="button" className="button" onClick={() => getState().setTeamView('all')}>
-            Show all conversations
-          </button>
-        }
-      >
-        {teamView === 'mine'
-          ? 'Conversations you take or are given appear here.'
-          : 'New conversations without an owner appear here.'}
-      </EmptyState>
-    );
   if (chatIds.length === 0) {
-    const filtered = filter.unreadOnly || filter.service !== null || filter.lineId !== null;
+    const filtered =
+      filter.unreadOnly || filter.service !== null || filter.lineId !== null || teamView !== 'all';
     if (filtered)
       return (
         <EmptyState
@@ -127,13 +104,20 @@ export function ChatList() {
             <button
               type="button"
               className="button"
-              onClick={() => setChatFilter({ unreadOnly: false, service: null, lineId: null })}
+              onClick={() => {
+                getState().setTeamView('all');
+                setChatFilter({ unreadOnly: false, service: null, lineId: null });
+              }}
             >
               Show all conversations
             </button>
           }
         >
-          {filter.unreadOnly ? 'No unread conversations here.' : 'Try another line or service.'}
+          {filter.unreadOnly
+            ? 'No unread conversations here.'
+            : teamView === 'mine'
+              ? 'Nothing is assigned to you here.'
+              : 'Try another view, line or service.'}
         </EmptyState>
       );
     return (
@@ -228,7 +212,8 @@ function ChatRowContainer({ chatId, active, position, total }: RowPlace) {
       total={total}
       onSelect={openFromRow}
       onDropFiles={dropOnChat}
-      present={team.present}
+      presence={team.entries}
+      me={team.me}
       assigneeName={team.assigneeName}
     />
   );

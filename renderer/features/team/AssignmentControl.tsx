@@ -1,7 +1,7 @@
 import { UserCheck, UserPlus } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { assignChat, takeOver } from '../../actions/team.ts';
-import { agentName, assigneeOf } from '../../lib/team-state.ts';
+import { agentName, assigneeOf } from '../../store/team-slice.ts';
 import { useStore } from '../../store/index.ts';
 
 /**

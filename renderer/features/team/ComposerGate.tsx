@@ -1,7 +1,7 @@
 import { Lock } from 'lucide-react';
 import { takeOver } from '../../actions/team.ts';
 import { useStore } from '../../store/index.ts';
-import { agentName, assigneeOf } from '../../lib/team-state.ts';
+import { agentName, assigneeOf } from '../../store/team-slice.ts';
 
 /**
  * Who may reply, when the team allows only the assignee to: null when this agent may (no team,

@@ -1,25 +1,24 @@
 import { useEffect } from 'react';
 import { loadTeamNotes } from '../../actions/team.ts';
 import { PresenceAvatars } from '../../components/PresenceAvatars.tsx';
-import { presenceSummary } from '../../lib/team-view.ts';
-import { getState, useStore } from '../../store/index.ts';
+import { useStore } from '../../store/index.ts';
 import { useChatTeam } from './use-team-presence.ts';
 
-/** In a conversation's header: which teammates are in it, doing what ("Dana is typing a reply"). */
+/**
+ * In a conversation's header: which teammates are in it, doing what ("Dana is typing a reply").
+ * Opening a conversation on a team's workspace also loads its team notes.
+ */
 export function HeaderPresence({ chatId }: { chatId: number }) {
-  const { present } = useChatTeam(chatId);
-  const onTeam = useStore((s) => s.team !== null);
-  // Opening a conversation shows its team notes and clears the mentions it holds.
+  const { entries, me } = useChatTeam(chatId);
   useEffect(() => {
-    if (!onTeam) return;
+    if (me === null) return;
     void loadTeamNotes(chatId);
-    getState().dismissMentions(chatId);
-  }, [chatId, onTeam]);
-  if (present.length === 0) return null;
+  }, [chatId, me]);
+  const onTeam = useStore((s) => s.team !== null);
+  if (!onTeam || me === null) return null;
   return (
     <div className="header-presence">
-      <PresenceAvatars present={present} size={24} />
-      <span className="header-presence-text">{presenceSummary(present)}</span>
+      <PresenceAvatars entries={entries} me={me} size={24} withText />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { SEND_HELD_CODE } from '../../../shared/contract/team-views.ts';
 import type { Message } from '../../../shared/domain.ts';
 import { answerHeld } from '../../actions/team.ts';
 import { useClock } from '../../hooks/use-clock.ts';
-import { heldWords } from '../../lib/team-view.ts';
+import { heldWords } from '../../lib/team-compose.ts';
 import { useStore } from '../../store/index.ts';
 
 /** The newest of a timeline's messages the relay held back at send time, if any. */

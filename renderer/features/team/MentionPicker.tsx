@@ -1,6 +1,6 @@
 import { useId, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { Avatar } from '../../components/Avatar.tsx';
-import { completeMention, mentionAt, mentionCandidates } from '../../lib/team-view.ts';
+import { completeMention, mentionAt, mentionCandidates } from '../../lib/team-compose.ts';
 import { useStore } from '../../store/index.ts';
 
 export interface MentionPicker {

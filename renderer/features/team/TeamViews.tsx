@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { countViews, type TeamView } from '../../lib/team-view.ts';
 import { getState, useStore } from '../../store/index.ts';
-import { assigneeOf } from '../../lib/team-state.ts';
+import { assigneeOf } from '../../store/team-slice.ts';
 
 const VIEWS: Array<[TeamView, string]> = [
   ['mine', 'Mine'],

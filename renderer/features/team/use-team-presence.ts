@@ -1,17 +1,15 @@
-import { useMemo } from 'react';
-import { agentName, assigneeOf, presenceIn } from '../../lib/team-state.ts';
-import { presentTeammates, type PresentAgent } from '../../lib/team-view.ts';
+import type { ChatPresence } from '../../lib/team-state.ts';
 import { useStore } from '../../store/index.ts';
-
-const NOBODY: readonly PresentAgent[] = [];
+import { agentName, assigneeOf, presenceIn } from '../../store/team-slice.ts';
 
 /**
- * The teammates in a conversation (avatars) and who owns it, for its inbox row and its header:
- * the same objects until that chat's presence changes, so a memoized row re-renders only for its
- * own chat.
+ * Who is in a conversation and who owns it, for its inbox row and its header: the presence
+ * entries are the team picture's own array (the same until that chat's presence changes), so a
+ * memoized row re-renders only for its own chat. Null `me`: no team.
  */
 export function useChatTeam(chatId: number): {
-  present: readonly PresentAgent[];
+  entries: ChatPresence;
+  me: string | null;
   assigneeName: string | null;
 } {
   const entries = useStore((s) => presenceIn(s.team, chatId));
@@ -21,10 +19,5 @@ export function useChatTeam(chatId: number): {
     if (assignee === null) return null;
     return assignee === s.team?.me ? 'You' : agentName(s.team, assignee);
   });
-  const present = useMemo(() => {
-    if (me === null || entries.length === 0) return NOBODY;
-    const names = new Map(entries.map((e) => [e.agentId, e.name]));
-    return presentTeammates(entries, me, (id) => names.get(id) ?? id);
-  }, [entries, me]);
-  return { present, assigneeName };
+  return { entries, me, assigneeName };
 }

@@ -5,13 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TeamAssignment, TeamState } from '../../../shared/contract/team-views.ts';
-import {
-  agentName,
-  applyTeamChanged,
-  assigneeOf,
-  pictureOf,
-  presenceIn,
-} from '../../../renderer/lib/team-state.ts';
+import { applyTeamChanged, pictureOf } from '../../../renderer/lib/team-state.ts';
+import { agentName, assigneeOf, presenceIn } from '../../../renderer/store/team-slice.ts';
 
 const assignment = (chatId: number, assignee: string | null): TeamAssignment => ({
   chatId,

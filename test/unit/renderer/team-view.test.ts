@@ -6,15 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   agoText,
-  chatsInView,
   completeMention,
-  countViews,
   heldWords,
   mentionAt,
   mentionCandidates,
-  presenceSummary,
-  presentTeammates,
-} from '../../../renderer/lib/team-view.ts';
+} from '../../../renderer/lib/team-compose.ts';
+import { countViews, presenceSummary, presentTeammates } from '../../../renderer/lib/team-view.ts';
+import { chatsInView } from '../../../renderer/store/team-slice.ts';
 
 const assignees: Record<number, string> = { 1: 'dana', 2: 'sam', 4: 'dana' };
 const assigneeOf = (chatId: number) => assignees[chatId] ?? null;
