@@ -41,7 +41,7 @@ export type { Vault } from './vault/vault.ts';
 export { encodeJoinCode } from './relay/join-code.ts';
 export { ChangeRequestSchema, type ParsedChange } from './relay/changes.ts';
 export { ensureAgentFiles, getFile, openAgentFiles, putFile } from './relay/files.ts';
-export type { ChangeOutcome, RemoteIds } from './relay/protocol.ts';
+export { ChangeOutcomeSchema, type ChangeOutcome, type RemoteIds } from './relay/protocol.ts';
 export { RelayMessaging } from './relay/relay-messaging.ts';
 export {
   agentPermissions,

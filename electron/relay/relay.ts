@@ -160,7 +160,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     stack.push(() => info.drain());
     const team = await startTeam(connection, agents);
     stack.push(() => team.stop());
-    const sends = await serveSends(connection, session);
+    const sends = await serveSends(connection, session, team);
     stack.push(() => sends.stop());
     void session.start().catch((error: unknown) => log.warn('first sync failed', { error: String(error) }));
     await realtime.start();

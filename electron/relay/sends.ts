@@ -23,10 +23,12 @@ import {
   sendOutcomeKey,
   type ChangeOutcome,
   type ParsedChange,
+  type TeamRelay,
   type WorkspaceSession,
 } from '../core/index.ts';
 import { createLogger } from '../core/log/logger.ts';
 import { makeChange } from './changes.ts';
+import { checkTeamSend, recordTeamSend } from './send-check.ts';
 import { openSendOutcomes } from './streams.ts';
 
 const log = createLogger('relay-sends');
@@ -42,10 +44,14 @@ export interface RelaySends {
   stop(): Promise<void>;
 }
 
-/** Starts making what desktops publish through the relay session's port to the service. */
+/**
+ * Starts making what desktops publish through the relay session's port to the service; with the
+ * team layer, each send passes its send-time check first (send-check.ts).
+ */
 export async function serveSends(
   nc: NatsConnection,
   session: Pick<WorkspaceSession, 'messaging' | 'store'>,
+  team?: TeamRelay,
 ): Promise<RelaySends> {
   const jsm = await jetstreamManager(nc);
   await jsm.consumers.add(SENDS_STREAM, {
@@ -58,7 +64,7 @@ export async function serveSends(
   const outcomes = await openSendOutcomes(nc);
   const messages = await (await jetstream(nc).consumers.get(SENDS_STREAM, RELAY_SENDS_CONSUMER)).consume();
   const done = (async () => {
-    for await (const msg of messages) await handle(msg, nc, session, outcomes);
+    for await (const msg of messages) await handle(msg, nc, session, outcomes, team);
   })().catch((error: unknown) => log.warn('sends stopped', { error: messageOf(error) }));
   return {
     async stop() {
@@ -73,6 +79,7 @@ async function handle(
   nc: NatsConnection,
   session: Pick<WorkspaceSession, 'messaging' | 'store'>,
   outcomes: KV,
+  team: TeamRelay | undefined,
 ): Promise<void> {
   const address = parseSendSubject(msg.subject);
   if (!address) {
@@ -92,15 +99,21 @@ async function handle(
   };
   const parsed = parseSend(msg.data);
   if (!parsed.ok) return write({ state: 'failed', error: { ...parsed.error, retryable: false } });
+  const change = parsed.change;
   try {
-    const { result, ids } = await makeChange(parsed.change, {
+    const check =
+      team && change.kind === 'send' ? await checkTeamSend(team, outcomes, change, address) : null;
+    if (check && 'outcome' in check) return await write(check.outcome);
+    const { result, ids } = await makeChange(change, {
       nc,
       messaging: session.messaging,
       store: session.store,
       agentId: address.agentId,
-      key: address.key,
+      key: check?.serviceKey ?? address.key,
     });
-    await write({ state: 'accepted', result, ...(ids ? { ids } : {}) });
+    const accepted: SendOutcome = { state: 'accepted', result, ...(ids ? { ids } : {}) };
+    if (team && change.kind === 'send') await recordTeamSend(team, outcomes, change, address, accepted);
+    await write(accepted);
   } catch (error) {
     if (isPartnerApiError(error) && error.retryable) {
       log.info('a send will be retried', { code: error.code });

@@ -91,6 +91,10 @@ export interface TeamChanged {
   unassigned?: number[];
   settings?: TeamSettingsView;
   counts?: TeamCounts;
+  /** The team's shared replies, all of them, when any changed. */
+  replies?: TeamCannedReply[];
+  /** Team notes just written (by anyone, this agent too), for the open timeline. */
+  notes?: TeamNote[];
 }
 
 /** A team note on a conversation's timeline: every agent sees it; it is never sent to the customer. */

@@ -432,6 +432,11 @@ export class AppCore implements HandlerContext {
         if (name === 'messages.changed') this.#notifyArrivals(changes as StoreEvents['messages.changed']);
       }),
     );
+    if (session instanceof JoinedSession)
+      this.#detach.push(
+        session.team.onChanged((change) => this.options.emit('team.changed', change)),
+        session.team.onMention((notice) => this.options.emit('team.mention', notice)),
+      );
     this.#detach.push(
       session.sync.onStatus(() => this.#announceLive()),
       session.reachability.onChange(() => this.#announceLive()),

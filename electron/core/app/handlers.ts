@@ -12,6 +12,7 @@ import { UserFacingError } from './errors.ts';
 import { safeExternalUrl } from './external-links.ts';
 import { createSendHandlers } from './send-handlers.ts';
 import { createTeamHandlers } from './team-handlers.ts';
+import { JoinedSession } from '../relay/joined-session.ts';
 import { createWorkbenchHandlers } from './workbench-handlers.ts';
 
 /** Every bridge method's implementation, over the app's handler context. Inputs arrive validated. */
@@ -138,7 +139,10 @@ export function createHandlers(core: HandlerContext): Handlers {
       await s().messaging.shareContact(chatId, { priority: 'user' });
     },
     'chats.typing': async ({ chatId, typing }) => {
-      await s().messaging.typing(chatId, typing, {});
+      // On a team, the customer sees typing only while this agent writes a reply (never a team note).
+      const session = s();
+      if (session instanceof JoinedSession) return session.team.composerTyping(chatId, typing);
+      await session.messaging.typing(chatId, typing, {});
     },
     'chats.search': ({ query, limit }) => {
       const result = s().store.search(query, limit);

@@ -11,6 +11,7 @@ import { BUBBLE_EFFECTS, PREFERRED_SERVICES, SCREEN_EFFECTS } from '../../../sha
 import { MAX_MESSAGE_CHARS } from '../../../shared/contract/limits.ts';
 import { REACTION_KINDS } from '../../../shared/domain.ts';
 import { LineRecordSchema, ListedChatSchema, MessageRecordSchema } from './protocol.ts';
+import { SUBJECT_TOKEN } from './subjects.ts';
 
 const Id = z.number().int().safe();
 const ChatId = Id.refine((id) => id > 0, 'a stored chat id');
@@ -60,7 +61,21 @@ const Reaction = z.union([
 
 const Change = z.discriminatedUnion('kind', [
   z
-    .object({ kind: z.literal('send'), chatId: ChatId, ...content })
+    .object({
+      kind: z.literal('send'),
+      chatId: ChatId,
+      ...content,
+      /**
+       * The team's send-time check: the newest activity of the chat (its sequence in the team
+       * stream) the agent had seen when it sent; without it, no check.
+       */
+      seenSeq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+      /**
+       * "Send anyway": the key of this agent's held send this one replaces. The service gets that
+       * key (it never had it: the send was held before it went), so two answers still send once.
+       */
+      resendOf: z.string().regex(SUBJECT_TOKEN).optional(),
+    })
     .strict()
     .refine(hasContent, needsContent),
   z

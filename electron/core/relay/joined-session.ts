@@ -10,8 +10,10 @@ import { ServiceSession, type ServicePorts, type ServiceSessionOptions } from '.
 import type { LocalStore } from '../store/local-store.ts';
 import type { ContactsPort, MessagingService } from '../sync/messaging.ts';
 import type { JoinCode } from './join-code.ts';
+import { TeamDesk, type TeamDeskOptions } from '../team/team-desk.ts';
 import { JoinedLiveEvents } from './joined-live.ts';
 import { RelayLink, unreachableMessage } from './relay-link.ts';
+import { RelayMessaging } from './relay-messaging.ts';
 
 /** The relay's implementation of the ports, given the agent's connection (relay-messaging.ts). */
 export type RelayPortsFactory = (
@@ -25,10 +27,14 @@ export interface JoinedSessionOptions extends Omit<ServiceSessionOptions, 'servi
   link: RelayLink;
   agentId: string;
   ports: RelayPortsFactory;
+  /** Presence timings of the team layer (tests). */
+  team?: Pick<TeamDeskOptions, 'heartbeatMs' | 'idleAwayMs' | 'staleAfterMs'>;
 }
 
 export class JoinedSession extends ServiceSession {
   readonly link: RelayLink;
+  /** The team inbox on this agent's connection (team.* methods): started and stopped with the session. */
+  readonly team: TeamDesk;
 
   constructor(options: JoinedSessionOptions) {
     const { link, agentId, ports } = options;
@@ -37,6 +43,19 @@ export class JoinedSession extends ServiceSession {
       service: (store) => relayServicePorts(link, ports(link, agentId, store, options.apiVersion ?? 'v2')),
     });
     this.link = link;
+    this.team = new TeamDesk({
+      ...options.team,
+      nc: link.nc,
+      agentId,
+      session: this,
+      ...(this.messaging instanceof RelayMessaging ? { relayMessaging: this.messaging } : {}),
+    });
+  }
+
+  /** The team layer starts beside the sync (sends wait for it a moment: they carry its check). */
+  override start(options: { resumeAfter?: Promise<unknown> } = {}): Promise<void> {
+    void this.team.start();
+    return super.start(options);
   }
 
   /** Opens the relay link first: throws RelayConnectionError in words (unreachable, refused). */
@@ -60,6 +79,8 @@ export class JoinedSession extends ServiceSession {
 
   override async close(): Promise<void> {
     try {
+      // Presence is deleted while the link is still up: teammates see this agent leave at once.
+      await this.team.stop();
       await super.close();
     } finally {
       await this.link.close();

@@ -7,6 +7,7 @@
  *   read reply:    { ok: true, data } | { ok: false, error: {code, message, retryable, field} }
  *   change outcome (KV parley_send_outcomes, <agent>.<key>):
  *                  { state: 'accepted', result } | { state: 'failed', error: {…, kind, status} }
+ *                  | { state: 'held', message, latestSeq }   (a send the team's check held)
  */
 import { z } from 'zod';
 
@@ -192,5 +193,10 @@ export const ChangeOutcomeSchema = z.discriminatedUnion('state', [
     state: z.literal('failed'),
     error: ReadErrorSchema.extend({ retryable: z.literal(false) }),
   }),
+  /**
+   * A send the team's send-time check held (core/team/send-conflict.ts): not sent. `message` says
+   * what the agent had not seen; "Send anyway" sends it with `latestSeq` as what it has now seen.
+   */
+  z.object({ state: z.literal('held'), message: Short, latestSeq: z.number().int().min(0) }),
 ]);
 export type ChangeOutcome = z.infer<typeof ChangeOutcomeSchema>;

@@ -10,6 +10,7 @@ import { jetstream } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { z } from 'zod';
+import { SEND_HELD_CODE } from '../../../shared/contract/team-views.ts';
 import { PartnerApiError, type PartnerApiErrorKind } from '../api/errors.ts';
 import type { CallOptions } from '../api/http.ts';
 import type { LocalStore } from '../store/local-store.ts';
@@ -90,10 +91,20 @@ export class RelayCalls {
     const outcome = ChangeOutcomeSchema.safeParse(await this.#outcome(key, options));
     if (!outcome.success) throw invalid(`${kind} outcome: ${describe(outcome.error)}`);
     if (outcome.data.state === 'failed') throw relayRefused(outcome.data.error);
+    if (outcome.data.state === 'held') throw heldSend(outcome.data.message);
     const result = CHANGE_RESULTS[kind].safeParse(outcome.data.result);
     if (!result.success) throw invalid(`${kind} result: ${describe(result.error)}`);
     if (outcome.data.ids) this.bind(outcome.data.ids);
     return result.data as z.output<(typeof CHANGE_RESULTS)[K]>;
+  }
+
+  /** A send the relay held (what the agent had not seen, and up to where), or undefined. */
+  async heldOutcome(key: string): Promise<{ message: string; latestSeq: number } | undefined> {
+    this.#outcomes ??= new Kvm(this.#nc).open(SEND_OUTCOMES_BUCKET, { allow_direct: true });
+    const entry = await (await this.#outcomes).get(sendOutcomeKey(this.#agentId, key));
+    const outcome =
+      entry?.operation === 'PUT' ? ChangeOutcomeSchema.safeParse(jsonOf(entry.value)) : undefined;
+    return outcome?.success && outcome.data.state === 'held' ? outcome.data : undefined;
   }
 
   /** Names each V3 id by the relay's local id, as the relay does (only what differs is written). */
@@ -157,6 +168,11 @@ function unreachable(error: unknown): PartnerApiError {
     message: `The team relay did not answer (${messageOf(error)})`,
     cause: error,
   });
+}
+
+/** Not sent, not failed: a permanent answer to the outbox (it must not retry a held send by itself). */
+function heldSend(message: string): PartnerApiError {
+  return new PartnerApiError({ kind: 'validation', code: SEND_HELD_CODE, retryable: false, message });
 }
 
 function invalid(detail: string): PartnerApiError {

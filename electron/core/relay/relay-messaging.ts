@@ -46,12 +46,23 @@ export interface RelayMessagingOptions extends RelayCallOptions {
   version: ApiVersion;
 }
 
+/** What a send carries for the team's send-time check (core/team/team-desk.ts decides it). */
+export interface TeamSendPlan {
+  /** The newest activity of the chat the agent had seen when it sent. */
+  seenSeq?: number;
+  /** "Send anyway": published under this key (the held one's stays taken), replacing `resendOf`. */
+  subjectKey?: string;
+  resendOf?: string;
+}
+
 export class RelayMessaging implements MessagingService {
   readonly version: ApiVersion;
   /** A relay chat's revision is when the relay's copy of it last changed, not a count. */
   readonly revisionCountsMessages = false;
   /** The organization's contacts from the relay, in the V2 client's shape (`SyncEngine`'s `client`). */
   readonly contacts: { list(request?: PageRequest, options?: CallOptions): Promise<Page<ApiContact>> };
+  /** Set by the team layer of a joined workspace: what each send carries for its check. */
+  planSend: ((chatId: number, key: string) => Promise<TeamSendPlan>) | undefined;
   readonly #calls: RelayCalls;
   readonly #options: RelayMessagingOptions;
 
@@ -123,13 +134,19 @@ export class RelayMessaging implements MessagingService {
 
   async send(chatId: number, content: OutgoingContent, options: CallOptions): Promise<MessageRecord> {
     const key = content.idempotencyKey ?? changeKey();
+    const plan = (await this.planSend?.(chatId, key)) ?? {};
     const body = await this.#content(key, content, options);
-    return (await this.#calls.change(
-      'send',
-      key,
-      { kind: 'send', chatId, ...body },
-      options,
-    )) as MessageRecord;
+    const team = {
+      ...(plan.seenSeq === undefined ? {} : { seenSeq: plan.seenSeq }),
+      ...(plan.resendOf ? { resendOf: plan.resendOf } : {}),
+    };
+    const send = { kind: 'send', chatId, ...body, ...team } as const;
+    return (await this.#calls.change('send', plan.subjectKey ?? key, send, options)) as MessageRecord;
+  }
+
+  /** A send of this agent the relay held: what it had not seen, and up to where. */
+  heldOutcome(key: string): Promise<{ message: string; latestSeq: number } | undefined> {
+    return this.#calls.heldOutcome(key);
   }
 
   async createChat(request: NewChatRequest, options: CallOptions) {

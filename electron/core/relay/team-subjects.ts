@@ -5,7 +5,7 @@
  *   KV parley_presence   <agent>.status | <agent>.chat.<chatId>   each agent writes only its own keys
  *   KV parley_assignments chat.<chatId>                            written by the relay (CAS), read by all
  *   KV parley_canned_replies <replyId>                             written by the relay, read by all
- *   KV parley_team       settings | round-robin                    written by the relay, read by all
+ *   KV parley_team       settings | round-robin | roster           written by the relay, read by all
  *   PARLEY_TEAM  parley.team.notes.<chatId>                        team notes (never sent to a customer)
  *                parley.team.mentions.<agent>                      "@name" in a note, for that agent
  *                parley.team.activity.<chatId>                     customer messages and replies, in one
@@ -31,8 +31,10 @@ export const TEAM_ACTION_QUEUE = 'parley-relay';
 
 export const TEAM_SETTINGS_KEY = 'settings';
 export const ROUND_ROBIN_KEY = 'round-robin';
+/** The team's agents by id and name, for desktops to show (they cannot read the relay's directory). */
+export const ROSTER_KEY = 'roster';
 
-export const TEAM_ACTIONS = ['assign', 'note', 'canned'] as const;
+export const TEAM_ACTIONS = ['assign', 'note', 'canned', 'settings'] as const;
 export type TeamActionName = (typeof TEAM_ACTIONS)[number];
 
 export function teamActionSubject(agentId: string, action: TeamActionName): string {

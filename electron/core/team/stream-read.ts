@@ -1,10 +1,12 @@
 /**
  * Reads a stream (or one subject of it) from a point up to its current end, with an ordered
  * consumer: the audit log for the admin command, a chat's activity for the send-time check, the
- * team's notes for a desktop back from being offline. Follows nothing afterwards.
+ * team's notes for a desktop back from being offline; or follows it live (`follow`): a desktop's
+ * view of chat activity and new team notes.
  */
-import { DeliverPolicy, jetstream, type OrderedConsumerOptions } from '@nats-io/jetstream';
+import { DeliverPolicy, jetstream, jetstreamManager, type OrderedConsumerOptions } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from '../log/logger.ts';
 
 export interface StoredMessage {
   seq: number;
@@ -50,4 +52,30 @@ export async function readToEnd(
   }
   await messages.close();
   return read;
+}
+
+/** Follows a stream (or a subject of it) from a point, live, until stopped; `onMessage` sees each. */
+export async function follow(
+  nc: NatsConnection,
+  stream: string,
+  options: Partial<OrderedConsumerOptions>,
+  onMessage: (message: StoredMessage) => void,
+  log: Logger,
+): Promise<{ stop(): Promise<void> }> {
+  const messages = await (await jetstream(nc).consumers.get(stream, options)).consume();
+  const done = (async () => {
+    for await (const msg of messages)
+      onMessage({ seq: msg.seq, subject: msg.subject, data: msg.data, at: msg.time.getTime() });
+  })().catch((error: unknown) => log.warn('stopped following the team stream', { error: String(error) }));
+  return {
+    async stop() {
+      await messages.close();
+      await done;
+    },
+  };
+}
+
+/** The stream's newest sequence now (0 when empty). */
+export async function lastSeq(nc: NatsConnection, stream: string): Promise<number> {
+  return (await (await jetstreamManager(nc)).streams.info(stream)).state.last_seq;
 }

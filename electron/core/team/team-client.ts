@@ -14,6 +14,7 @@ import {
   CANNED_REPLIES_BUCKET,
   mentionsSubject,
   notesSubject,
+  ROSTER_KEY,
   TEAM_BUCKET,
   TEAM_SETTINGS_KEY,
   TEAM_STREAM,
@@ -30,6 +31,7 @@ import {
   decodeOrSkip,
   encode,
   Mention,
+  Roster,
   TeamNote,
   TeamReply,
   TeamSettings,
@@ -99,6 +101,33 @@ export class TeamClient {
       await this.#bucket(CANNED_REPLIES_BUCKET),
       (key, data) => decodeOrSkip(TeamReply, data, log, key),
       onChange,
+      log,
+    );
+  }
+
+  /** Any agent may change the team's settings (no roles yet); the relay audits who did. */
+  updateSettings(change: Partial<TeamSettings>): Promise<ActionReply> {
+    return this.#act('settings', change);
+  }
+
+  /** The team's settings and roster (the agents' names), then every change of either. */
+  async watchTeam(
+    onChange: (team: { settings: TeamSettings; roster: Roster['agents'] }) => void,
+  ): Promise<BucketWatch<TeamSettings | Roster>> {
+    const parse = (key: string, data: Uint8Array): TeamSettings | Roster | undefined => {
+      if (key === TEAM_SETTINGS_KEY) return decodeOrSkip(TeamSettings, data, log, key);
+      if (key === ROSTER_KEY) return decodeOrSkip(Roster, data, log, key);
+      return undefined; // the relay's own entries (round-robin)
+    };
+    return watchBucket(
+      await this.#bucket(TEAM_BUCKET),
+      parse,
+      (entries) =>
+        onChange({
+          settings:
+            (entries.get(TEAM_SETTINGS_KEY)?.value as TeamSettings | undefined) ?? TeamSettings.parse({}),
+          roster: (entries.get(ROSTER_KEY)?.value as Roster | undefined)?.agents ?? [],
+        }),
       log,
     );
   }

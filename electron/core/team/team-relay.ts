@@ -22,6 +22,7 @@ import { Kvm, type KV } from '@nats-io/kv';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { createLogger } from '../log/logger.ts';
 import { checkLogged } from '../relay/event-source.ts';
+import { customerMessageOf } from './customer-message.ts';
 import { EVENT_LOG_STREAM } from '../relay/subjects.ts';
 import {
   activitySubject,
@@ -29,6 +30,7 @@ import {
   assignmentKey,
   CANNED_REPLIES_BUCKET,
   parseTeamActionSubject,
+  ROSTER_KEY,
   ROUND_ROBIN_KEY,
   TEAM_ACTION_QUEUE,
   TEAM_ACTION_SUBJECTS,
@@ -62,11 +64,16 @@ import {
   MAX_TEAM_MESSAGE_BYTES,
   RoundRobinPointer,
   TeamSettings,
+  type Roster,
 } from './wire.ts';
 
 const log = createLogger('team-relay');
 
 const ACTIVITY_CONSUMER = 'parley-team-activity';
+/** How often the roster desktops show is compared with the directory (agents added or removed). */
+const ROSTER_CHECK_MS = 2_000;
+/** What an agent may change of the team's settings (`parley.act.<agent>.settings`). */
+const SettingsRequest = TeamSettings.partial().strict();
 
 export interface TeamRelayOptions {
   nc: NatsConnection;
@@ -84,6 +91,8 @@ export class TeamRelay {
   readonly #presence: PresenceWatcher;
   #actions: Subscription | undefined;
   #activity: ConsumerMessages | undefined;
+  #roster = '';
+  #rosterTimer: NodeJS.Timeout | undefined;
   readonly #running = new Set<Promise<unknown>>();
 
   static async start(options: TeamRelayOptions): Promise<TeamRelay> {
@@ -108,6 +117,9 @@ export class TeamRelay {
       team!,
       presence,
     );
+    await relay.#publishRoster();
+    relay.#rosterTimer = setInterval(() => void relay.#publishRoster(), ROSTER_CHECK_MS);
+    relay.#rosterTimer.unref();
     await relay.#serveActions();
     await relay.#followCustomerMessages();
     return relay;
@@ -225,10 +237,24 @@ export class TeamRelay {
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.#rosterTimer);
     await this.#actions?.drain().catch(() => undefined);
     await this.#activity?.close();
     await this.#presence.stop();
     await Promise.allSettled(this.#running);
+  }
+
+  /** The directory's agents into the team bucket, when they changed (desktops watch it for names). */
+  async #publishRoster(): Promise<void> {
+    const roster: Roster = { agents: this.#options.agents().map(({ id, name }) => ({ id, name })) };
+    const signature = JSON.stringify(roster);
+    if (signature === this.#roster) return;
+    try {
+      await this.#team.put(ROSTER_KEY, encode(roster));
+      this.#roster = signature;
+    } catch (error) {
+      log.warn('could not publish the team roster', { error: String(error) });
+    }
   }
 
   /** One entry of a chat's activity, de-duplicated by `msgID` (a redelivery records nothing new). */
@@ -319,6 +345,7 @@ export class TeamRelay {
     if (!address) return refuse('unknown_action', 'There is no such team action');
     if (!this.#ctx.agents().has(address.agentId))
       return refuse('unknown_agent', 'This agent is not on the team');
+    await this.#publishRoster(); // an agent new since the last look is named at once
     if (msg.data.length > MAX_TEAM_MESSAGE_BYTES) return refuse('too_large', 'The request is too large');
     switch (address.action) {
       case 'assign': {
@@ -332,6 +359,12 @@ export class TeamRelay {
       case 'canned': {
         const parsed = parseRequest(CannedRequest, msg.data);
         return 'reply' in parsed ? parsed.reply : editTeamReply(this.#ctx, address.agentId, parsed.value);
+      }
+      case 'settings': {
+        // Any agent of the team may change them (no roles yet); audited like every action.
+        const parsed = parseRequest(SettingsRequest, msg.data);
+        if ('reply' in parsed) return parsed.reply;
+        return { ok: true, settings: await this.updateSettings(parsed.value, address.agentId) };
       }
     }
   }
@@ -368,28 +401,4 @@ export class TeamRelay {
       ),
     );
   }
-}
-
-type LoggedEvent = Extract<ReturnType<typeof checkLogged>, { ok: true }>['event'];
-
-/**
- * A customer's message in a logged event: V2's `message.received`, and V3's where the chat id is
- * the number desktops know it by (a V3 chat named by another id needs the relay's id mapping).
- */
-function customerMessageOf(
-  event: LoggedEvent,
-): { eventId: string; chatId: number; messageId: string; text: string } | undefined {
-  if (event.type !== 'message.received') return undefined;
-  const data = event.data as {
-    id: number | string;
-    chat_id?: number;
-    chatId?: string;
-    text?: string;
-    parts?: Array<{ type?: string; value?: string }>;
-  };
-  const chatId = Number(data.chat_id ?? data.chatId);
-  if (!Number.isSafeInteger(chatId) || chatId <= 0) return undefined;
-  const text =
-    data.text ?? (data.parts ?? []).map((part) => (part.type === 'text' ? (part.value ?? '') : '')).join(' ');
-  return { eventId: event.eventId, chatId, messageId: String(data.id), text: text || '(attachment)' };
 }

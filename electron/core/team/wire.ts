@@ -55,6 +55,12 @@ export type TeamSettings = z.output<typeof TeamSettings>;
 
 export const RoundRobinPointer = z.object({ lastAgentId: AgentId }).strict();
 
+/** The team's agents as the relay's directory has them (`roster` in the team bucket). */
+export const Roster = z
+  .object({ agents: z.array(z.object({ id: AgentId, name: z.string().max(200) }).strict()).max(1_000) })
+  .strict();
+export type Roster = z.infer<typeof Roster>;
+
 export const TeamReply = z
   .object({
     title: z.string().trim().min(1).max(200),

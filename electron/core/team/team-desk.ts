@@ -1,0 +1,423 @@
+/**
+ * The team layer of a desktop joined to its team's relay, for the bridge's `team.*` methods: it
+ * starts and stops with the joined session (presence heartbeats while open, deleted on quit), turns
+ * the team's watches into `team.changed` and mentions of this agent into `team.mention`, and puts
+ * the send-time check's `seenSeq` on each send (seen-activity.ts). Held sends are answered here:
+ * "Send anyway" sends once under a key derived from the hold, "Discard" drops the message.
+ */
+import { DeliverPolicy } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type {
+  TeamAssignment,
+  TeamChanged,
+  TeamChatActivity,
+  TeamMentionNotice,
+  TeamNote as TeamNoteView,
+  TeamState,
+} from '../../../shared/contract/team-views.ts';
+import { createLogger } from '../log/logger.ts';
+import type { ServiceSession } from '../session.ts';
+import { within } from '../util.ts';
+import type { RelayMessaging, TeamSendPlan } from '../relay/relay-messaging.ts';
+import { TEAM_STREAM } from '../relay/team-subjects.ts';
+import { countViews, type AssignRequest } from './assignment-rules.ts';
+import type { BucketWatch } from './bucket-watch.ts';
+import {
+  agentsView,
+  assignmentView,
+  changedEntries,
+  noteView,
+  presenceView,
+  repliesView,
+} from './desk-views.ts';
+import { answerHeld, TeamRefusal, unwrap } from './held-sends.ts';
+import { PresencePublisher, PresenceWatcher } from './presence.ts';
+import type { TeamPresence } from './presence-view.ts';
+import { SeenActivity } from './seen-activity.ts';
+import { follow, lastSeq } from './stream-read.ts';
+import { TeamClient } from './team-client.ts';
+import {
+  decodeOrSkip,
+  TeamNote,
+  TeamSettings,
+  type Assignment,
+  type Availability,
+  type TeamReply,
+} from './wire.ts';
+
+const log = createLogger('team-desk');
+
+/** How long a send waits for the team layer to be ready before it goes without the check. */
+const READY_WAIT_MS = 5_000;
+
+export interface TeamDeskOptions {
+  nc: NatsConnection;
+  agentId: string;
+  session: Pick<ServiceSession, 'store' | 'outbox' | 'messaging'>;
+  /** The relay's port (joined sessions): sends carry the check through it. */
+  relayMessaging?: RelayMessaging;
+  heartbeatMs?: number;
+  idleAwayMs?: number;
+  staleAfterMs?: number;
+}
+
+type Listener<T> = (payload: T) => void;
+
+export class TeamDesk {
+  readonly client: TeamClient;
+  readonly #options: TeamDeskOptions;
+  readonly #changed = new Set<Listener<TeamChanged>>();
+  readonly #mentioned = new Set<Listener<TeamMentionNotice>>();
+  readonly #stops: Array<() => Promise<void>> = [];
+  #ready: Promise<void> | undefined;
+  #publisher: PresencePublisher | undefined;
+  #seen: SeenActivity | undefined;
+  #presence: TeamPresence = { agents: new Map(), chats: new Map() };
+  #assignments = new Map<number, Assignment>();
+  #replies: BucketWatch<TeamReply> | undefined;
+  #settings: TeamSettings = TeamSettings.parse({});
+  #roster: ReadonlyArray<{ id: string; name: string }> = [];
+  #chosen: Availability = 'available';
+  /** What this desktop reported per chat (the service's typing indicator follows `typing` only). */
+  readonly #activity = new Map<number, TeamChatActivity>();
+  /** "Send anyway" plans by the held message's key, kept for the outbox's retries of that send. */
+  readonly #anyway = new Map<string, TeamSendPlan>();
+  #stopped = false;
+
+  constructor(options: TeamDeskOptions) {
+    this.#options = options;
+    this.client = new TeamClient(options.nc, options.agentId);
+    if (options.relayMessaging)
+      options.relayMessaging.planSend = (chatId, key) => this.#planSend(chatId, key);
+  }
+
+  get agentId(): string {
+    return this.#options.agentId;
+  }
+
+  onChanged(listener: Listener<TeamChanged>): () => void {
+    this.#changed.add(listener);
+    return () => this.#changed.delete(listener);
+  }
+
+  onMention(listener: Listener<TeamMentionNotice>): () => void {
+    this.#mentioned.add(listener);
+    return () => this.#mentioned.delete(listener);
+  }
+
+  /** Starts every watch; a part that fails is logged and the rest runs (the relay may be older). */
+  start(): Promise<void> {
+    this.#ready ??= this.#start();
+    return this.#ready;
+  }
+
+  /** Quitting or switching: presence goes at once (teammates do not wait for staleness). */
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    await within(this.#ready ?? Promise.resolve(), READY_WAIT_MS);
+    for (const stop of this.#stops.reverse()) await stop().catch(() => undefined);
+    for (const [chatId, activity] of this.#activity)
+      if (activity === 'typing') await this.#customerTyping(chatId, false);
+  }
+
+  /** The newest activity of a chat this desktop has seen arrive (0: none yet). */
+  latestActivity(chatId: number): number {
+    return this.#seen?.latest(chatId) ?? 0;
+  }
+
+  async state(): Promise<TeamState> {
+    await this.#whenReady();
+    const nameOf = this.#nameOf;
+    return {
+      me: { id: this.agentId, name: nameOf(this.agentId) },
+      myAvailability: this.#chosen,
+      agents: agentsView(this.#roster, this.#presence, this.agentId, nameOf),
+      presence: [...presenceView(this.#presence, nameOf).values()],
+      assignments: [...this.#assignments.values()].map((a) => assignmentView(a, nameOf)),
+      settings: { ...this.#settings },
+      counts: this.#counts(),
+    };
+  }
+
+  async setAvailability(availability: Availability): Promise<void> {
+    this.#chosen = availability;
+    await (await this.#presenceOut()).setAvailability(availability);
+  }
+
+  /** The renderer's report: input, and what the agent does in which chat (one chat at a time). */
+  async activity(chatId: number | undefined, activity: TeamChatActivity | null | undefined): Promise<void> {
+    const publisher = await this.#presenceOut();
+    await publisher.noteInput();
+    if (chatId === undefined || activity === undefined) return;
+    const leaving = [...this.#activity.keys()].filter((id) => id !== chatId && activity !== null);
+    for (const other of leaving) await this.#setActivity(publisher, other, null);
+    await this.#setActivity(publisher, chatId, activity);
+  }
+
+  /** The composer's own typing call (`chats.typing`): on a team, only while the agent writes a reply. */
+  async composerTyping(chatId: number, typing: boolean): Promise<void> {
+    if (typing && this.#activity.get(chatId) !== 'typing') return;
+    await this.#customerTyping(chatId, typing);
+  }
+
+  async assign(chatId: number, to: string | null, note: string | undefined): Promise<TeamAssignment> {
+    const owner = this.#assignments.get(chatId)?.assignee ?? null;
+    const request: AssignRequest =
+      to === null
+        ? { action: 'unassign', chatId }
+        : to === this.agentId
+          ? { action: 'claim', chatId }
+          : note && owner === this.agentId
+            ? { action: 'hand_off', chatId, to, note }
+            : { action: 'assign', chatId, to };
+    return this.#assignment(request);
+  }
+
+  takeOver(chatId: number): Promise<TeamAssignment> {
+    return this.#assignment({ action: 'take_over', chatId });
+  }
+
+  setDone(chatId: number, done: boolean): Promise<TeamAssignment> {
+    return this.#assignment({ action: done ? 'close' : 'reopen', chatId });
+  }
+
+  async listNotes(chatId: number): Promise<TeamNoteView[]> {
+    const notes = await this.client.readNotes(chatId);
+    return notes.map(({ seq, note }) => noteView(seq, note, this.agentId));
+  }
+
+  async addNote(chatId: number, text: string): Promise<TeamNoteView> {
+    const reply = unwrap(await this.client.writeNote(chatId, text));
+    const mentions = Array.isArray(reply.mentions) ? (reply.mentions as string[]) : [];
+    const note = {
+      chatId,
+      author: this.agentId,
+      authorName: this.#nameOf(this.agentId),
+      text,
+      mentions,
+      at: Date.now(),
+    };
+    return noteView(Number(reply.seq), note, this.agentId);
+  }
+
+  async listReplies() {
+    await this.#whenReady();
+    return repliesView(this.#replies?.entries ?? new Map(), this.#nameOf);
+  }
+
+  async saveReply(reply: { id?: string | undefined; title: string; body: string }) {
+    const saved = unwrap(
+      await this.client.saveTeamReply({
+        ...(reply.id ? { id: reply.id } : {}),
+        title: reply.title,
+        body: reply.body,
+      }),
+    );
+    const id = String(saved.id);
+    return {
+      id,
+      title: reply.title,
+      body: reply.body,
+      updatedBy: this.agentId,
+      updatedByName: this.#nameOf(this.agentId),
+      updatedAt: Date.now(),
+    };
+  }
+
+  async removeReply(id: string): Promise<void> {
+    unwrap(await this.client.deleteTeamReply(id));
+  }
+
+  async updateSettings(change: Partial<TeamSettings>): Promise<TeamSettings> {
+    const reply = unwrap(await this.client.updateSettings(change));
+    const parsed = TeamSettings.safeParse(reply.settings);
+    return parsed.success ? parsed.data : this.#settings;
+  }
+
+  answerHeld(key: string, answer: 'sendAnyway' | 'discard'): Promise<void> {
+    return answerHeld({
+      key,
+      answer,
+      session: this.#options.session,
+      relay: this.#options.relayMessaging,
+      plans: this.#anyway,
+    });
+  }
+
+  async #start(): Promise<void> {
+    const { nc, agentId } = this.#options;
+    const step = async (what: string, run: () => Promise<void>) => {
+      if (this.#stopped) return;
+      await run().catch((error: unknown) =>
+        log.warn(`team: could not start ${what}`, { error: String(error) }),
+      );
+    };
+    await step('the team watch', async () => {
+      const watch = await this.client.watchTeam((team) => this.#teamChanged(team));
+      this.#stops.push(() => watch.stop());
+    });
+    await step('chat activity', async () => {
+      const seen = await SeenActivity.start(nc);
+      this.#seen = seen;
+      this.#stops.push(() => seen.stop());
+    });
+    await step('assignments', async () => {
+      const watch = await this.client.watchAssignments((entries) => this.#assignmentsChanged(entries));
+      this.#stops.push(() => watch.stop());
+    });
+    await step('team replies', async () => {
+      this.#replies = await this.client.watchTeamReplies((entries) =>
+        this.#emit({ replies: repliesView(entries, this.#nameOf) }),
+      );
+      const replies = this.#replies;
+      this.#stops.push(() => replies.stop());
+    });
+    await step('presence', async () => {
+      const watcher = await PresenceWatcher.start(nc, {
+        ...(this.#options.staleAfterMs ? { staleAfterMs: this.#options.staleAfterMs } : {}),
+        onChange: (presence) => this.#presenceChanged(presence),
+      });
+      this.#stops.push(() => watcher.stop());
+      this.#presenceChanged(watcher.current);
+      const publisher = await PresencePublisher.start(nc, {
+        agentId,
+        ...(this.#options.heartbeatMs ? { heartbeatMs: this.#options.heartbeatMs } : {}),
+        ...(this.#options.idleAwayMs ? { idleAwayMs: this.#options.idleAwayMs } : {}),
+      });
+      this.#publisher = publisher;
+      // `#stops` runs in reverse: this agent's keys go before the watches close.
+      this.#stops.push(() => publisher.stop());
+    });
+    await step('notes and mentions', async () => {
+      const from = await lastSeq(nc, TEAM_STREAM);
+      const notes = await follow(
+        nc,
+        TEAM_STREAM,
+        {
+          filter_subjects: 'parley.team.notes.>',
+          opt_start_seq: from + 1,
+          deliver_policy: DeliverPolicy.StartSequence,
+        },
+        (m) => {
+          const note = decodeOrSkip(TeamNote, m.data, log, `note #${m.seq}`);
+          if (note) this.#emit({ notes: [noteView(m.seq, note, agentId)] });
+        },
+        log,
+      );
+      this.#stops.push(() => notes.stop());
+      const mentions = await this.client.followMentions(from, (mention) => {
+        const notice: TeamMentionNotice = {
+          ...mention,
+          title: `${mention.fromName} mentioned you`,
+          body: mention.preview,
+        };
+        for (const listener of this.#mentioned) listener(notice);
+      });
+      this.#stops.push(() => mentions.stop());
+    });
+  }
+
+  async #whenReady(): Promise<void> {
+    await within(this.start(), READY_WAIT_MS);
+  }
+
+  readonly #nameOf = (agentId: string): string =>
+    this.#roster.find((agent) => agent.id === agentId)?.name ?? agentId;
+
+  async #presenceOut(): Promise<PresencePublisher> {
+    await this.#whenReady();
+    if (!this.#publisher)
+      throw new TeamRefusal(
+        'team_unavailable',
+        "Your team's relay does not answer just now: try again",
+        true,
+      );
+    return this.#publisher;
+  }
+
+  async #setActivity(
+    publisher: PresencePublisher,
+    chatId: number,
+    activity: TeamChatActivity | null,
+  ): Promise<void> {
+    const before = this.#activity.get(chatId);
+    if (activity === null) this.#activity.delete(chatId);
+    else this.#activity.set(chatId, activity);
+    await publisher.setChatActivity(chatId, activity);
+    // Only a reply being written shows on the customer's phone; a team note never does.
+    if ((before === 'typing') !== (activity === 'typing'))
+      await this.#customerTyping(chatId, activity === 'typing');
+  }
+
+  async #customerTyping(chatId: number, typing: boolean): Promise<void> {
+    await this.#options.session.messaging
+      .typing(chatId, typing, {})
+      .catch((error: unknown) => log.info('typing indicator not sent', { error: String(error) }));
+  }
+
+  async #assignment(request: AssignRequest): Promise<TeamAssignment> {
+    const reply = unwrap(await this.client.assign(request));
+    return assignmentView(reply.assignment as Assignment, this.#nameOf);
+  }
+
+  async #planSend(chatId: number, key: string): Promise<TeamSendPlan> {
+    const anyway = this.#anyway.get(key);
+    if (anyway) return anyway;
+    await this.#whenReady();
+    if (!this.#seen) return {};
+    const written = this.#options.session.store.messages.get(key)?.sentAt ?? Date.now();
+    return { seenSeq: this.#seen.seenSeqAt(chatId, written) };
+  }
+
+  #counts() {
+    const chatIds = this.#options.session.store.chats.ids().filter((id) => id > 0);
+    return countViews(chatIds, this.#assignments, this.agentId);
+  }
+
+  #teamChanged(team: { settings: TeamSettings; roster: ReadonlyArray<{ id: string; name: string }> }): void {
+    const change: TeamChanged = {};
+    if (JSON.stringify(team.settings) !== JSON.stringify(this.#settings))
+      change.settings = { ...team.settings };
+    if (JSON.stringify(team.roster) !== JSON.stringify(this.#roster)) {
+      this.#roster = team.roster;
+      change.agents = agentsView(this.#roster, this.#presence, this.agentId, this.#nameOf);
+    }
+    this.#settings = team.settings;
+    this.#emit(change);
+  }
+
+  #presenceChanged(presence: TeamPresence): void {
+    const before = this.#presence;
+    this.#presence = presence;
+    const { changed, gone } = changedEntries(
+      presenceView(before, this.#nameOf),
+      presenceView(presence, this.#nameOf),
+    );
+    const agentsBefore = agentsView(this.#roster, before, this.agentId, this.#nameOf);
+    const agents = agentsView(this.#roster, presence, this.agentId, this.#nameOf);
+    this.#emit({
+      ...(changed.length + gone.length > 0
+        ? { presence: [...changed, ...gone.map((chatId) => ({ chatId, agents: [] }))] }
+        : {}),
+      ...(JSON.stringify(agents) !== JSON.stringify(agentsBefore) ? { agents } : {}),
+    });
+  }
+
+  #assignmentsChanged(entries: ReadonlyMap<number, { value: Assignment }>): void {
+    const next = new Map([...entries].map(([chatId, entry]) => [chatId, entry.value]));
+    const { changed, gone } = changedEntries(this.#assignments, next);
+    this.#assignments = next;
+    if (changed.length + gone.length === 0) return;
+    this.#emit({
+      ...(changed.length > 0 ? { assignments: changed.map((a) => assignmentView(a, this.#nameOf)) } : {}),
+      ...(gone.length > 0 ? { unassigned: gone } : {}),
+      counts: this.#counts(),
+    });
+  }
+
+  #emit(change: TeamChanged): void {
+    if (Object.keys(change).length === 0 || this.#stopped) return;
+    for (const listener of this.#changed) listener(change);
+  }
+}
