@@ -9,6 +9,7 @@ import type {
   TeamAvailability,
   TeamChatActivity,
   TeamMentionNotice,
+  TeamNote,
 } from '../../shared/contract/team-views.ts';
 import { isBridgeErrorShape } from '../../shared/contract/errors.ts';
 import { parley } from '../bridge/parley.ts';
@@ -55,10 +56,8 @@ function listen(): void {
     const team = getState().team;
     if (!team) return void loadTeam();
     getState().setTeam(applyTeamChanged(team, change));
-    // A teammate who stops writing a note in a conversation on screen has likely saved it.
-    for (const { chatId, agents } of change.presence ?? [])
-      if (getState().teamNotes[chatId] && !agents.some((a) => a.activity === 'noting'))
-        void loadTeamNotes(chatId);
+    if (change.replies) getState().setTeamReplies(change.replies);
+    for (const note of change.notes ?? []) putTeamNote(note);
   });
   parley.on('team.mention', onMention);
   // What is on screen is what the agent is viewing.
@@ -79,7 +78,6 @@ forgetOnWorkspaceReset(() => {
 
 function onMention(mention: TeamMentionNotice): void {
   const s = getState();
-  if (s.teamNotes[mention.chatId]) void loadTeamNotes(mention.chatId);
   s.announce(`${mention.title}: ${mention.body}`);
   s.pushToast(`${mention.title}: ${mention.body}`, 'info');
   if (!notificationsSupported() || Notification.permission !== 'granted') return;
@@ -197,6 +195,16 @@ export async function answerHeld(key: string, answer: 'sendAnyway' | 'discard'):
 
 // ── team notes ───────────────────────────────────────────────────────────────────────────────
 
+/** A new note into its conversation's timeline, once, in order (opening it loads them all). */
+function putTeamNote(note: TeamNote): void {
+  const notes = getState().teamNotes[note.chatId] ?? [];
+  if (notes.some((n) => n.seq === note.seq)) return;
+  getState().setTeamNotes(
+    note.chatId,
+    [...notes, note].sort((a, b) => a.seq - b.seq),
+  );
+}
+
 export async function loadTeamNotes(chatId: number): Promise<void> {
   if (!getState().team || chatId <= 0) return;
   const epoch = workspaceEpoch();
@@ -211,9 +219,7 @@ export async function loadTeamNotes(chatId: number): Promise<void> {
 /** Adds a team note; false (with the reason shown) when it was refused. */
 export async function addTeamNote(chatId: number, text: string): Promise<boolean> {
   try {
-    const note = await parley.team.addNote({ chatId, text });
-    const notes = getState().teamNotes[chatId] ?? [];
-    getState().setTeamNotes(chatId, [...notes.filter((n) => n.seq !== note.seq), note]);
+    putTeamNote(await parley.team.addNote({ chatId, text }));
     getState().announce('Team note saved. Your team sees it; the customer never does.');
     reportNoting(chatId, false);
     return true;

@@ -13,7 +13,8 @@ import type { FailurePresentation } from './v3-presentation.ts';
  */
 export function heldPresentation(message: Pick<Message, 'state' | 'error'>): FailurePresentation | null {
   if (message.state !== 'failed' || message.error?.code !== SEND_HELD_CODE) return null;
-  return { title: 'Held: not sent', hint: message.error.message, code: null, action: 'held' };
+  // What landed meanwhile is the status's words already (the error's message): said once.
+  return { title: 'Held: not sent', hint: null, code: null, action: 'held' };
 }
 
 /** "just now", "20 s ago", "3 min ago", "2 h ago": a teammate's reply, as it ages on screen. */

@@ -49,8 +49,8 @@ export interface Team {
   relay: RunningRelay;
   sandbox: RunningSandbox;
   desktops: TeamDesktop[];
-  /** A customer of the organization writes in a chat (through the sandbox, so the relay hears it). */
-  customerSays(chatId: number, from: string, text: string): Promise<void>;
+  /** The sandbox's control API (faults, simulated customers). */
+  control<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -110,13 +110,18 @@ export async function startTeam(names: readonly string[]): Promise<Team> {
     relay,
     sandbox,
     desktops,
-    async customerSays(chatId, from, text) {
-      const response = await fetch(`${sandbox.url}/__sandbox/inbound/message`, {
-        method: 'POST',
-        headers: { 'x-sandbox-admin-secret': sandbox.adminSecret, 'content-type': 'application/json' },
-        body: JSON.stringify({ chat_id: chatId, from, text }),
+    async control<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+      const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
+        method,
+        headers: {
+          'x-sandbox-admin-secret': sandbox.adminSecret,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-      if (!response.ok) throw new Error(`inbound message: ${response.status} ${await response.text()}`);
+      if (!response.ok)
+        throw new Error(`control ${method} ${path}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as T;
     },
     stop,
   };
