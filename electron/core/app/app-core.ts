@@ -17,7 +17,7 @@ import { createLogger } from '../log/logger.ts';
 import { within } from '../util.ts';
 import { type ServiceSession, type SessionOptions, WorkspaceSession } from '../session.ts';
 import { probeRelay } from '../relay/join.ts';
-import { JoinedSession, type RelayPortsFactory } from '../relay/joined-session.ts';
+import { JoinedSession, type JoinedSessionOptions, type RelayPortsFactory } from '../relay/joined-session.ts';
 import type { JoinedLiveEvents } from '../relay/joined-live.ts';
 import { RelayConnectionError } from '../relay/relay-link.ts';
 import { relayPorts } from '../relay/relay-ports.ts';
@@ -67,6 +67,8 @@ export interface AppCoreOptions {
   relayPorts?: RelayPortsFactory;
   /** How long a joined workspace whose relay could not be reached waits to try again (default 5 s). */
   relayRetryMs?: number;
+  /** Presence timings of a joined workspace's team layer (tests). */
+  team?: JoinedSessionOptions['team'];
 }
 
 /**
@@ -473,7 +475,12 @@ export class AppCore implements HandlerContext {
   ): Promise<JoinedSession | undefined> {
     const ports = this.options.relayPorts ?? relayPorts;
     try {
-      return await JoinedSession.open(await this.registry.relayCredentialsFor(id), { ...options, ports });
+      const team = this.options.team ? { team: this.options.team } : {};
+      return await JoinedSession.open(await this.registry.relayCredentialsFor(id), {
+        ...options,
+        ports,
+        ...team,
+      });
     } catch (error) {
       if (!(error instanceof RelayConnectionError)) throw error;
       this.#relayProblem = error.message;

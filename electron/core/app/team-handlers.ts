@@ -6,6 +6,8 @@
  */
 import type { MethodName } from '../../../shared/contract/methods.ts';
 import type { teamMethods } from '../../../shared/contract/team-methods.ts';
+import type { TeamNote } from '../../../shared/contract/team-views.ts';
+import type { Note } from '../../../shared/contract/views.ts';
 import { JoinedSession } from '../relay/joined-session.ts';
 import { TeamRefusal } from '../team/held-sends.ts';
 import type { TeamDesk } from '../team/team-desk.ts';
@@ -23,6 +25,40 @@ export function teamOf(core: HandlerContext): TeamDesk {
   const session = core.session;
   if (!(session instanceof JoinedSession)) throw new UserFacingError('not_available', TEAM_NOT_AVAILABLE);
   return session.team;
+}
+
+/** The open workspace's team when it is joined to a relay (its chat notes are team notes then). */
+export function joinedTeam(core: HandlerContext): TeamDesk | undefined {
+  const session = core.session;
+  return session instanceof JoinedSession ? session.team : undefined;
+}
+
+/**
+ * A team note in the shape of the workbench's notes (`notes.list`/`notes.add` on a joined
+ * workspace): its id is the negative of its place in the team's stream, so it never names a local
+ * note, and notes.edit/notes.delete (positive ids) cannot reach it: the team's notes are kept as
+ * written.
+ */
+function teamNoteAsNote(note: TeamNote): Note {
+  return {
+    id: -note.seq,
+    chatId: note.chatId,
+    contactId: null,
+    text: note.text,
+    createdAt: note.at,
+    updatedAt: note.at,
+  };
+}
+
+/** A chat note written on a joined workspace: a team note. */
+export async function addTeamNote(team: TeamDesk, chatId: number, text: string): Promise<Note> {
+  return teamNoteAsNote(await inWords(team.addNote(chatId, text)));
+}
+
+/** A chat's notes on a joined workspace: this desktop's own (from before it joined) and the team's. */
+export async function chatNotesWithTeam(team: TeamDesk, chatId: number, own: Note[]): Promise<Note[]> {
+  const notes = await inWords(team.listNotes(chatId));
+  return [...own, ...notes.map(teamNoteAsNote)].sort((a, b) => a.createdAt - b.createdAt);
 }
 
 export function createTeamHandlers(core: HandlerContext): Pick<Handlers, TeamMethod> {

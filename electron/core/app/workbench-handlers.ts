@@ -16,6 +16,7 @@ import type { Handlers } from './dispatch.ts';
 import type { HandlerContext } from './handler-context.ts';
 import { UserFacingError } from './errors.ts';
 import { issueInWords } from './input-in-words.ts';
+import { addTeamNote, chatNotesWithTeam, joinedTeam } from './team-handlers.ts';
 
 type WorkbenchMethod =
   | 'canned.list'
@@ -146,12 +147,19 @@ function createCoreWorkbenchHandlers(
       return { imported, replies: store().canned.list() };
     },
 
-    'notes.list': ({ chatId, contactId }) =>
-      chatId !== undefined ? store().notes.forChat(chatId) : store().notes.forContact(contactId as number),
-    'notes.add': ({ chatId, contactId, text }) => {
+    'notes.list': ({ chatId, contactId }) => {
+      if (chatId === undefined) return store().notes.forContact(contactId as number);
+      // On a team, a chat's notes are the team's (team-handlers.ts): every agent sees them.
+      const team = joinedTeam(core);
+      const own = store().notes.forChat(chatId);
+      return team ? chatNotesWithTeam(team, chatId, own) : own;
+    },
+    'notes.add': async ({ chatId, contactId, text }) => {
       if (chatId !== undefined) {
         if (!store().chats.exists(chatId))
           throw new UserFacingError('not_found', 'No such chat', { field: 'chatId' });
+        const team = joinedTeam(core);
+        if (team) return addTeamNote(team, chatId, text);
         return store().notes.add({ chatId }, text);
       }
       if (!store().contacts.get(contactId as number))

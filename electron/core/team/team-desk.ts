@@ -20,22 +20,15 @@ import type { ServiceSession } from '../session.ts';
 import { within } from '../util.ts';
 import type { RelayMessaging, TeamSendPlan } from '../relay/relay-messaging.ts';
 import { TEAM_STREAM } from '../relay/team-subjects.ts';
-import { countViews, type AssignRequest } from './assignment-rules.ts';
+import type { AssignRequest } from './assignment-rules.ts';
 import type { BucketWatch } from './bucket-watch.ts';
-import {
-  agentsView,
-  assignmentView,
-  changedEntries,
-  noteView,
-  presenceView,
-  repliesView,
-} from './desk-views.ts';
+import { assignmentView, noteView, repliesView } from './desk-views.ts';
 import { answerHeld, TeamRefusal, unwrap } from './held-sends.ts';
 import { PresencePublisher, PresenceWatcher } from './presence.ts';
-import type { TeamPresence } from './presence-view.ts';
 import { SeenActivity } from './seen-activity.ts';
 import { follow, lastSeq } from './stream-read.ts';
 import { TeamClient } from './team-client.ts';
+import { TeamPicture } from './team-picture.ts';
 import {
   decodeOrSkip,
   TeamNote,
@@ -49,6 +42,8 @@ const log = createLogger('team-desk');
 
 /** How long a send waits for the team layer to be ready before it goes without the check. */
 const READY_WAIT_MS = 5_000;
+/** The last mention of this agent told on this desktop (its sequence in the team stream). */
+const MENTIONS_CURSOR = 'team.mentions';
 
 export interface TeamDeskOptions {
   nc: NatsConnection;
@@ -65,6 +60,7 @@ type Listener<T> = (payload: T) => void;
 
 export class TeamDesk {
   readonly client: TeamClient;
+  readonly #picture: TeamPicture;
   readonly #options: TeamDeskOptions;
   readonly #changed = new Set<Listener<TeamChanged>>();
   readonly #mentioned = new Set<Listener<TeamMentionNotice>>();
@@ -72,11 +68,7 @@ export class TeamDesk {
   #ready: Promise<void> | undefined;
   #publisher: PresencePublisher | undefined;
   #seen: SeenActivity | undefined;
-  #presence: TeamPresence = { agents: new Map(), chats: new Map() };
-  #assignments = new Map<number, Assignment>();
   #replies: BucketWatch<TeamReply> | undefined;
-  #settings: TeamSettings = TeamSettings.parse({});
-  #roster: ReadonlyArray<{ id: string; name: string }> = [];
   #chosen: Availability = 'available';
   /** What this desktop reported per chat (the service's typing indicator follows `typing` only). */
   readonly #activity = new Map<number, TeamChatActivity>();
@@ -87,6 +79,7 @@ export class TeamDesk {
   constructor(options: TeamDeskOptions) {
     this.#options = options;
     this.client = new TeamClient(options.nc, options.agentId);
+    this.#picture = new TeamPicture(options.agentId, () => options.session.store.chats.ids());
     if (options.relayMessaging)
       options.relayMessaging.planSend = (chatId, key) => this.#planSend(chatId, key);
   }
@@ -128,16 +121,7 @@ export class TeamDesk {
 
   async state(): Promise<TeamState> {
     await this.#whenReady();
-    const nameOf = this.#nameOf;
-    return {
-      me: { id: this.agentId, name: nameOf(this.agentId) },
-      myAvailability: this.#chosen,
-      agents: agentsView(this.#roster, this.#presence, this.agentId, nameOf),
-      presence: [...presenceView(this.#presence, nameOf).values()],
-      assignments: [...this.#assignments.values()].map((a) => assignmentView(a, nameOf)),
-      settings: { ...this.#settings },
-      counts: this.#counts(),
-    };
+    return this.#picture.state(this.#chosen);
   }
 
   async setAvailability(availability: Availability): Promise<void> {
@@ -162,7 +146,7 @@ export class TeamDesk {
   }
 
   async assign(chatId: number, to: string | null, note: string | undefined): Promise<TeamAssignment> {
-    const owner = this.#assignments.get(chatId)?.assignee ?? null;
+    const owner = this.#picture.ownerOf(chatId);
     const request: AssignRequest =
       to === null
         ? { action: 'unassign', chatId }
@@ -193,7 +177,7 @@ export class TeamDesk {
     const note = {
       chatId,
       author: this.agentId,
-      authorName: this.#nameOf(this.agentId),
+      authorName: this.#picture.nameOf(this.agentId),
       text,
       mentions,
       at: Date.now(),
@@ -203,7 +187,7 @@ export class TeamDesk {
 
   async listReplies() {
     await this.#whenReady();
-    return repliesView(this.#replies?.entries ?? new Map(), this.#nameOf);
+    return repliesView(this.#replies?.entries ?? new Map(), this.#picture.nameOf);
   }
 
   async saveReply(reply: { id?: string | undefined; title: string; body: string }) {
@@ -220,7 +204,7 @@ export class TeamDesk {
       title: reply.title,
       body: reply.body,
       updatedBy: this.agentId,
-      updatedByName: this.#nameOf(this.agentId),
+      updatedByName: this.#picture.nameOf(this.agentId),
       updatedAt: Date.now(),
     };
   }
@@ -232,7 +216,7 @@ export class TeamDesk {
   async updateSettings(change: Partial<TeamSettings>): Promise<TeamSettings> {
     const reply = unwrap(await this.client.updateSettings(change));
     const parsed = TeamSettings.safeParse(reply.settings);
-    return parsed.success ? parsed.data : this.#settings;
+    return parsed.success ? parsed.data : this.#picture.settings;
   }
 
   answerHeld(key: string, answer: 'sendAnyway' | 'discard'): Promise<void> {
@@ -254,7 +238,7 @@ export class TeamDesk {
       );
     };
     await step('the team watch', async () => {
-      const watch = await this.client.watchTeam((team) => this.#teamChanged(team));
+      const watch = await this.client.watchTeam((team) => this.#emit(this.#picture.team(team)));
       this.#stops.push(() => watch.stop());
     });
     await step('chat activity', async () => {
@@ -263,12 +247,14 @@ export class TeamDesk {
       this.#stops.push(() => seen.stop());
     });
     await step('assignments', async () => {
-      const watch = await this.client.watchAssignments((entries) => this.#assignmentsChanged(entries));
+      const watch = await this.client.watchAssignments((entries) =>
+        this.#emit(this.#picture.assignments(entries)),
+      );
       this.#stops.push(() => watch.stop());
     });
     await step('team replies', async () => {
       this.#replies = await this.client.watchTeamReplies((entries) =>
-        this.#emit({ replies: repliesView(entries, this.#nameOf) }),
+        this.#emit({ replies: repliesView(entries, this.#picture.nameOf) }),
       );
       const replies = this.#replies;
       this.#stops.push(() => replies.stop());
@@ -276,10 +262,10 @@ export class TeamDesk {
     await step('presence', async () => {
       const watcher = await PresenceWatcher.start(nc, {
         ...(this.#options.staleAfterMs ? { staleAfterMs: this.#options.staleAfterMs } : {}),
-        onChange: (presence) => this.#presenceChanged(presence),
+        onChange: (presence) => this.#emit(this.#picture.presence(presence)),
       });
       this.#stops.push(() => watcher.stop());
-      this.#presenceChanged(watcher.current);
+      this.#emit(this.#picture.presence(watcher.current));
       const publisher = await PresencePublisher.start(nc, {
         agentId,
         ...(this.#options.heartbeatMs ? { heartbeatMs: this.#options.heartbeatMs } : {}),
@@ -306,14 +292,22 @@ export class TeamDesk {
         log,
       );
       this.#stops.push(() => notes.stop());
-      const mentions = await this.client.followMentions(from, (mention) => {
-        const notice: TeamMentionNotice = {
-          ...mention,
-          title: `${mention.fromName} mentioned you`,
-          body: mention.preview,
-        };
-        for (const listener of this.#mentioned) listener(notice);
-      });
+      // Mentions go on from the last one this desktop told (also those made while it was closed).
+      const { cursors } = this.#options.session.store;
+      const told = Number(cursors.get(MENTIONS_CURSOR));
+      if (!(told > 0)) cursors.set(MENTIONS_CURSOR, String(from));
+      const mentions = await this.client.followMentions(
+        told > 0 && told <= from ? told : from,
+        (mention, seq) => {
+          cursors.set(MENTIONS_CURSOR, String(seq));
+          const notice: TeamMentionNotice = {
+            ...mention,
+            title: `${mention.fromName} mentioned you`,
+            body: mention.preview,
+          };
+          for (const listener of this.#mentioned) listener(notice);
+        },
+      );
       this.#stops.push(() => mentions.stop());
     });
   }
@@ -321,9 +315,6 @@ export class TeamDesk {
   async #whenReady(): Promise<void> {
     await within(this.start(), READY_WAIT_MS);
   }
-
-  readonly #nameOf = (agentId: string): string =>
-    this.#roster.find((agent) => agent.id === agentId)?.name ?? agentId;
 
   async #presenceOut(): Promise<PresencePublisher> {
     await this.#whenReady();
@@ -358,7 +349,7 @@ export class TeamDesk {
 
   async #assignment(request: AssignRequest): Promise<TeamAssignment> {
     const reply = unwrap(await this.client.assign(request));
-    return assignmentView(reply.assignment as Assignment, this.#nameOf);
+    return assignmentView(reply.assignment as Assignment, this.#picture.nameOf);
   }
 
   async #planSend(chatId: number, key: string): Promise<TeamSendPlan> {
@@ -368,52 +359,6 @@ export class TeamDesk {
     if (!this.#seen) return {};
     const written = this.#options.session.store.messages.get(key)?.sentAt ?? Date.now();
     return { seenSeq: this.#seen.seenSeqAt(chatId, written) };
-  }
-
-  #counts() {
-    const chatIds = this.#options.session.store.chats.ids().filter((id) => id > 0);
-    return countViews(chatIds, this.#assignments, this.agentId);
-  }
-
-  #teamChanged(team: { settings: TeamSettings; roster: ReadonlyArray<{ id: string; name: string }> }): void {
-    const change: TeamChanged = {};
-    if (JSON.stringify(team.settings) !== JSON.stringify(this.#settings))
-      change.settings = { ...team.settings };
-    if (JSON.stringify(team.roster) !== JSON.stringify(this.#roster)) {
-      this.#roster = team.roster;
-      change.agents = agentsView(this.#roster, this.#presence, this.agentId, this.#nameOf);
-    }
-    this.#settings = team.settings;
-    this.#emit(change);
-  }
-
-  #presenceChanged(presence: TeamPresence): void {
-    const before = this.#presence;
-    this.#presence = presence;
-    const { changed, gone } = changedEntries(
-      presenceView(before, this.#nameOf),
-      presenceView(presence, this.#nameOf),
-    );
-    const agentsBefore = agentsView(this.#roster, before, this.agentId, this.#nameOf);
-    const agents = agentsView(this.#roster, presence, this.agentId, this.#nameOf);
-    this.#emit({
-      ...(changed.length + gone.length > 0
-        ? { presence: [...changed, ...gone.map((chatId) => ({ chatId, agents: [] }))] }
-        : {}),
-      ...(JSON.stringify(agents) !== JSON.stringify(agentsBefore) ? { agents } : {}),
-    });
-  }
-
-  #assignmentsChanged(entries: ReadonlyMap<number, { value: Assignment }>): void {
-    const next = new Map([...entries].map(([chatId, entry]) => [chatId, entry.value]));
-    const { changed, gone } = changedEntries(this.#assignments, next);
-    this.#assignments = next;
-    if (changed.length + gone.length === 0) return;
-    this.#emit({
-      ...(changed.length > 0 ? { assignments: changed.map((a) => assignmentView(a, this.#nameOf)) } : {}),
-      ...(gone.length > 0 ? { unassigned: gone } : {}),
-      counts: this.#counts(),
-    });
   }
 
   #emit(change: TeamChanged): void {

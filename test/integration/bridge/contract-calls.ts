@@ -12,6 +12,8 @@ import type { RunningSandbox } from '../../../sandbox/index.ts';
 import { control, eventually } from '../core/helpers.ts';
 import { inspectStore, type StoreInspector } from '../store-inspector.ts';
 import { attachmentServer, PNG } from './support.ts';
+import { VALID_INPUTS } from './malformed.ts';
+import { teamMethods } from '../../../shared/contract/team-methods.ts';
 
 export interface BridgeUnderTest {
   host: 'electron' | 'browser';
@@ -841,5 +843,27 @@ export function contractCalls(): Record<MethodName, Call> {
       const list = await t.parley.workspaces.remove({ id: thirdWorkspaceId });
       expect(list.workspaces.map((w) => w.id)).toEqual([secondWorkspaceId]);
     },
+
+    // ── the team inbox: on a workspace joined to a relay in test/integration/team/desktops.test.ts;
+    // here, on one that is not, each method is refused in words.
+    ...teamCallsWhenNotJoined(),
   };
+}
+
+type TeamMethod = keyof typeof teamMethods;
+
+function teamCallsWhenNotJoined(): Record<TeamMethod, Call> {
+  const refused =
+    (method: TeamMethod): Call =>
+    async (t) => {
+      const action = method.slice('team.'.length) as keyof ParleyApi['team'];
+      const call = t.parley.team[action] as (input: unknown) => Promise<unknown>;
+      await expect(call(VALID_INPUTS[method])).rejects.toMatchObject({
+        code: 'not_available',
+        message: expect.stringMatching(/joined to your team's relay/),
+      });
+    };
+  return Object.fromEntries(
+    (Object.keys(teamMethods) as TeamMethod[]).map((method) => [method, refused(method)]),
+  ) as Record<TeamMethod, Call>;
 }

@@ -6,7 +6,11 @@ import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transp
 import { AgentDirectory } from '../../../electron/relay/agents.ts';
 import { connectWithJoinCode as connectToRelay } from '../../../electron/core/relay/connect.ts';
 import { startNatsServer, type RunningNatsServer } from '../../../electron/relay/nats-server.ts';
-import { tempDir } from '../core/helpers.ts';
+import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
+import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
+import type { RunningSandbox } from '../../../sandbox/index.ts';
+import { eventually, sandboxFor, tempDir } from '../core/helpers.ts';
+import { fastRetries, SLOW_POLLING } from '../core/realtime/helpers.ts';
 
 export interface TestNats {
   dataDir: string;
@@ -45,6 +49,37 @@ export async function startTestNats(): Promise<TestNats> {
     async close() {
       await Promise.all(connections.map((nc) => nc.close().catch(() => undefined)));
       await server.stop();
+      dir.remove();
+    },
+  };
+}
+
+/**
+ * A relay of the sandbox's first organization (V2), live and through its first sync, in a folder
+ * of its own; `stop` stops both and removes the folder.
+ */
+export async function startSandboxRelay(): Promise<{
+  sandbox: RunningSandbox;
+  relay: RunningRelay;
+  stop(): Promise<void>;
+}> {
+  const sandbox = await sandboxFor();
+  await fastRetries(sandbox);
+  const dir = tempDir('parley-team-relay-');
+  const relay = await startRelay({
+    dataDir: dir.path,
+    service: { baseUrl: sandbox.url, apiVersion: 'v2', token: sandbox.tokens[0] as string },
+    sync: SLOW_POLLING,
+    vault: new InMemoryVault(),
+  });
+  await eventually(() => relay.realtime.status.state === 'live', "the relay's live events");
+  await eventually(() => relay.session.sync.status.phase === 'incremental', "the relay's first sync", 60_000);
+  return {
+    sandbox,
+    relay,
+    async stop() {
+      await relay.stop();
+      await sandbox.stop();
       dir.remove();
     },
   };

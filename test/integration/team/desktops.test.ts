@@ -7,19 +7,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppCore } from '../../../electron/core/app/app-core.ts';
 import { JoinedSession } from '../../../electron/core/relay/joined-session.ts';
+import { SENDS_STREAM } from '../../../electron/core/relay/subjects.ts';
+import { readToEnd } from '../../../electron/core/team/stream-read.ts';
 import { memorySettingsPersistence, PersistedSettingsStore } from '../../../electron/core/settings/index.ts';
 import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
-import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
+import type { RunningRelay } from '../../../electron/relay/relay.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
 import type { EventName, Events } from '../../../shared/contract/events.ts';
 import { SEND_HELD_CODE, type TeamState } from '../../../shared/contract/team-views.ts';
 import type { Chat, Message } from '../../../shared/domain.ts';
 import { quietDemo } from '../bridge/support.ts';
-import { control, eventually, sandboxFor, tempDir } from '../core/helpers.ts';
-import { fastRetries, SLOW_POLLING } from '../core/realtime/helpers.ts';
+import { control, eventually, tempDir } from '../core/helpers.ts';
+import { SLOW_POLLING } from '../core/realtime/helpers.ts';
+import { startSandboxRelay } from '../relay/helpers.ts';
 
 interface Desktop {
   core: AppCore;
+  machine: Machine;
   agentId: string;
   events: Array<{ event: EventName; payload: unknown }>;
   call<T>(method: string, input?: unknown): Promise<T>;
@@ -31,33 +35,49 @@ interface Desktop {
 
 let sandbox: RunningSandbox;
 let relay: RunningRelay;
-let relayDir: { path: string; remove(): void };
+let team: Awaited<ReturnType<typeof startSandboxRelay>>;
 let chat: Chat;
 let customer: string;
 let dana: Desktop;
 let lee: Desktop;
 const dirs: Array<{ remove(): void }> = [];
 
-async function openDesktop(): Promise<Desktop> {
+/** What stays on a machine between two launches of Parley: its data folder, keychain and settings. */
+interface Machine {
+  dir: string;
+  vault: InMemoryVault;
+  settings: ReturnType<typeof memorySettingsPersistence>;
+}
+
+function newMachine(): Machine {
   const dir = tempDir('parley-team-desktop-');
   dirs.push(dir);
+  return { dir: dir.path, vault: new InMemoryVault(), settings: memorySettingsPersistence() };
+}
+
+async function openDesktop(
+  machine = newMachine(),
+  team?: { idleAwayMs: number; heartbeatMs: number },
+): Promise<Desktop> {
   const events: Desktop['events'] = [];
   const core = await AppCore.start({
-    dataDir: dir.path,
+    dataDir: machine.dir,
     host: 'browser',
     version: '0.0.0-test',
     platform: process.platform,
-    vault: new InMemoryVault(),
-    settings: new PersistedSettingsStore({ persistence: memorySettingsPersistence() }),
+    vault: machine.vault,
+    settings: new PersistedSettingsStore({ persistence: machine.settings }),
     ports: { openExternal: async () => undefined },
     emit: (event, payload) => void events.push({ event, payload }),
     demo: quietDemo(),
     sync: SLOW_POLLING,
     relayRetryMs: 500,
+    ...(team ? { team } : {}),
   });
   const dispatch = async (method: string, input: unknown = {}) => core.dispatch(method, input);
   const desktop: Desktop = {
     core,
+    machine,
     agentId: '',
     events,
     async call<T>(method: string, input: unknown = {}) {
@@ -92,22 +112,23 @@ function teamOf(desktop: Desktop) {
   return (desktop.core.session as JoinedSession).team;
 }
 
+/** The typing indicator calls an agent's desktop made through the relay (its sends stream). */
+async function typingSentBy(desktop: Desktop): Promise<unknown[]> {
+  const sends = await readToEnd(relay.connection, SENDS_STREAM, {
+    subject: `parley.sends.${desktop.agentId}.*`,
+  });
+  return sends
+    .map((send) => JSON.parse(new TextDecoder().decode(send.data)) as { kind?: string })
+    .filter((change) => change.kind === 'typing');
+}
+
 function messagesOf(desktop: Desktop): Message[] {
   return desktop.core.session.store.messages.page(chat.id, { limit: 100 });
 }
 
 beforeAll(async () => {
-  sandbox = await sandboxFor();
-  await fastRetries(sandbox);
-  relayDir = tempDir('parley-team-relay-');
-  relay = await startRelay({
-    dataDir: relayDir.path,
-    service: { baseUrl: sandbox.url, apiVersion: 'v2', token: sandbox.tokens[0] as string },
-    sync: SLOW_POLLING,
-    vault: new InMemoryVault(),
-  });
-  await eventually(() => relay.realtime.status.state === 'live', "the relay's live events");
-  await eventually(() => relay.session.sync.status.phase === 'incremental', "the relay's first sync", 60_000);
+  team = await startSandboxRelay();
+  ({ sandbox, relay } = team);
   chat = relay.session.store.chats.list().find((c) => c.service === 'iMessage' && !c.isGroup) as Chat;
   customer = chat.handles.find((h) => !h.isMe)?.identifier as string;
   await control(sandbox, 'PUT', `/customers/${encodeURIComponent(customer)}`, { auto_reply: false });
@@ -118,9 +139,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dana?.stop().catch(() => undefined);
   await lee?.stop().catch(() => undefined);
-  await relay?.stop();
-  await sandbox?.stop();
-  relayDir?.remove();
+  await team?.stop();
   for (const dir of dirs) dir.remove();
 });
 
@@ -145,7 +164,20 @@ describe('the team inbox on two joined desktops', () => {
         ),
       "Dana viewing, on Lee's desktop",
     );
+    // Writing a team note shows on Lee's desktop, never on the customer's phone.
+    await dana.call('team.activity', { chatId: chat.id, activity: 'noting' });
+    await eventually(
+      () =>
+        lee.heard('team.changed', (change) =>
+          (change.presence ?? []).some((p) =>
+            p.agents.some((a) => a.agentId === dana.agentId && a.activity === 'noting'),
+          ),
+        ),
+      "Dana noting, on Lee's desktop",
+    );
+    expect(await typingSentBy(dana)).toEqual([]);
     await dana.call('team.activity', { chatId: chat.id, activity: 'typing' });
+    expect(await typingSentBy(dana)).toEqual([{ kind: 'typing', chatId: chat.id, typing: true }]);
     await eventually(
       () =>
         lee.heard('team.changed', (change) =>
@@ -222,8 +254,10 @@ describe('the team inbox on two joined desktops', () => {
       new RegExp(`^(Dana|Lee) replied (just now|\\d+ s ago): ${sentText}`),
     );
 
-    // Answered twice (a double click): it goes once.
+    // Not lost, not sent, and not tried again by the outbox on its own: it waits for an answer.
     const heldKey = held[0]?.key as string;
+    expect(heldBy.core.session.store.outbox.byMessageKey(heldKey)?.state).toBe('failed');
+    // Answered twice (a double click): it goes once.
     const answers = await Promise.allSettled([
       heldBy.call('team.answerHeld', { key: heldKey, answer: 'sendAnyway' }),
       heldBy.call('team.answerHeld', { key: heldKey, answer: 'sendAnyway' }),
@@ -237,6 +271,18 @@ describe('the team inbox on two joined desktops', () => {
     const onService = (await relay.session.messaging.newestMessages(chat.id, 50, {})).messages;
     expect(onService.filter((m) => m.text === sent.text)).toHaveLength(1);
   }, 120_000);
+
+  it("makes a private note on a joined workspace a team note in every agent's timeline", async () => {
+    const written = await lee.call<{ id: number; text: string }>('notes.add', {
+      chatId: chat.id,
+      text: 'Customer prefers texts after 5 pm',
+    });
+    expect(written.id).toBeLessThan(0); // the team's, not a local note
+    const onDanas = await dana.call<Array<{ text: string }>>('notes.list', { chatId: chat.id });
+    expect(onDanas.map((n) => n.text)).toContain('Customer prefers texts after 5 pm');
+    const refused = await dana.refusal('notes.delete', { id: written.id });
+    expect(refused.code).toBe('invalid_input');
+  }, 60_000);
 
   it('tells Lee when a note names him, and shows the note to both', async () => {
     const note = await dana.call<{ seq: number; mentions: string[] }>('team.addNote', {
@@ -258,6 +304,28 @@ describe('the team inbox on two joined desktops', () => {
       },
     );
     expect(notes.find((n) => n.seq === note.seq)).toMatchObject({ authorName: 'Dana', mine: false });
+  }, 60_000);
+
+  it('tells Lee, back in Parley, of a mention made while it was closed; idle, he shows as away', async () => {
+    await lee.stop();
+    const note = await dana.call<{ seq: number }>('team.addNote', {
+      chatId: chat.id,
+      text: '@Lee the customer called while you were out',
+    });
+    const agentId = lee.agentId;
+    lee = await openDesktop(lee.machine, { idleAwayMs: 1_500, heartbeatMs: 250 });
+    lee.agentId = agentId;
+    const mention = await eventually(
+      () => lee.heard('team.mention', (m) => m.noteSeq === note.seq),
+      'the mention made while Lee was away',
+    );
+    expect(mention.body).toContain('the customer called while you were out');
+    // Away after idling, available again at the keyboard (the renderer reports input).
+    const leeOnDanas = async () =>
+      (await dana.call<TeamState>('team.state')).agents.find((a) => a.id === lee.agentId)?.availability;
+    await eventually(async () => (await leeOnDanas()) === 'away', "Lee away on Dana's desktop");
+    await lee.call('team.activity', {});
+    await eventually(async () => (await leeOnDanas()) === 'available', "Lee back on Dana's desktop");
   }, 60_000);
 
   it('clears Dana from the team when she quits', async () => {

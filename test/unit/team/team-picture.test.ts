@@ -1,0 +1,94 @@
+/**
+ * A desktop's picture of its team and what each watched change tells the renderer: only what
+ * changed, a conversation everybody left as an empty one, the views' counts with each assignment
+ * change; and the key "Send anyway" publishes under.
+ */
+import { describe, expect, it } from 'vitest';
+import { anywayKey } from '../../../electron/core/team/held-sends.ts';
+import type { TeamPresence } from '../../../electron/core/team/presence-view.ts';
+import { TeamPicture } from '../../../electron/core/team/team-picture.ts';
+import { TeamSettings, type Assignment } from '../../../electron/core/team/wire.ts';
+
+const roster = [
+  { id: 'dana', name: 'Dana Lee' },
+  { id: 'eli', name: 'Eli Park' },
+];
+const settings = TeamSettings.parse({});
+
+function presence(chats: Array<[number, string, 'viewing' | 'typing' | 'noting']>): TeamPresence {
+  const view: TeamPresence = {
+    agents: new Map([
+      ['dana', 'available'],
+      ['eli', 'busy'],
+    ]),
+    chats: new Map(),
+  };
+  for (const [chatId, agentId, activity] of chats)
+    view.chats.set(chatId, [...(view.chats.get(chatId) ?? []), { agentId, activity }]);
+  return view;
+}
+
+function assigned(chatId: number, assignee: string | null): { value: Assignment } {
+  return { value: { chatId, assignee, status: 'open', by: 'eli', at: 1 } };
+}
+
+describe('TeamPicture', () => {
+  it('names agents from the roster, busiest first in a conversation', () => {
+    const picture = new TeamPicture('dana', () => [1, 2, 3]);
+    expect(picture.team({ settings, roster }).agents?.map((a) => a.name)).toEqual(['Dana Lee', 'Eli Park']);
+    const change = picture.presence(
+      presence([
+        [7, 'dana', 'viewing'],
+        [7, 'eli', 'typing'],
+      ]),
+    );
+    expect(change.presence).toEqual([
+      {
+        chatId: 7,
+        agents: [
+          { agentId: 'eli', name: 'Eli Park', activity: 'typing' },
+          { agentId: 'dana', name: 'Dana Lee', activity: 'viewing' },
+        ],
+      },
+    ]);
+    expect(change.agents?.find((a) => a.id === 'eli')).toMatchObject({ availability: 'busy', me: false });
+  });
+
+  it('tells only what changed, and a conversation everybody left as empty', () => {
+    const picture = new TeamPicture('dana', () => []);
+    picture.team({ settings, roster });
+    picture.presence(presence([[7, 'eli', 'typing']]));
+    expect(picture.presence(presence([[7, 'eli', 'typing']]))).toEqual({});
+    expect(picture.presence(presence([]))).toEqual({ presence: [{ chatId: 7, agents: [] }] });
+  });
+
+  it('counts Mine, Unassigned and All with each assignment change, and says which were unassigned', () => {
+    const picture = new TeamPicture('dana', () => [1, 2, 3, -4]);
+    picture.team({ settings, roster });
+    const first = picture.assignments(
+      new Map([
+        [1, assigned(1, 'dana')],
+        [2, assigned(2, 'eli')],
+      ]),
+    );
+    expect(first.counts).toEqual({ mine: 1, unassigned: 1, all: 3 });
+    expect(first.assignments?.map((a) => [a.chatId, a.assigneeName])).toEqual([
+      [1, 'Dana Lee'],
+      [2, 'Eli Park'],
+    ]);
+    const second = picture.assignments(new Map([[1, assigned(1, 'dana')]]));
+    expect(second).toEqual({ unassigned: [2], counts: { mine: 1, unassigned: 2, all: 3 } });
+    expect(picture.ownerOf(1)).toBe('dana');
+  });
+});
+
+describe('anywayKey', () => {
+  it('derives one subject token per hold, so answering one hold twice publishes one send', () => {
+    const key = 'b7f1c9a4-0c1e-4f7e-9a53-2f0c6a8f3d21';
+    expect(anywayKey(key, 42)).toBe(`${key}_a42`);
+    expect(anywayKey(key, 42)).toBe(anywayKey(key, 42));
+    expect(anywayKey(key, 43)).not.toBe(anywayKey(key, 42));
+    const long = anywayKey('k'.repeat(128), 7);
+    expect(long).toMatch(/^[a-f0-9]{64}_a7$/);
+  });
+});
