@@ -18,6 +18,7 @@ const CHOICES: TeamAvailability[] = ['available', 'busy', 'away'];
 export function TeamList() {
   const team = useStore((s) => s.team);
   if (!team) return null;
+  const shown = team.agents.find((a) => a.id === team.me)?.availability ?? team.myAvailability;
   const teammates = team.agents.filter((a) => a.id !== team.me).sort((a, b) => a.name.localeCompare(b.name));
   return (
     <div className="nav-section team-section">
@@ -26,8 +27,12 @@ export function TeamList() {
       </h2>
       <div className="my-availability">
         <label htmlFor="my-availability" className="my-availability-label">
-          <span className={`availability-dot is-${team.myAvailability}`} aria-hidden="true" />
+          {/* What the team sees (away after idling), beside what the agent chose. */}
+          <span className={`availability-dot is-${shown}`} aria-hidden="true" />
           <span className="team-name">{team.myName}</span>
+          {shown !== team.myAvailability && (
+            <span className="team-availability">{AVAILABILITY_WORDS[shown]}</span>
+          )}
           <span className="visually-hidden"> (you): availability</span>
         </label>
         <select

@@ -8,11 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { callCore } from './parley.ts';
 import { startBrowserHost, type BrowserHost } from '../../../electron/browser-host.ts';
 import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
 import type { MethodInput, MethodName, MethodOutput } from '../../../shared/contract/methods.ts';
 import { DEMO_TOKEN, startSandbox, type RunningSandbox } from '../../../sandbox/index.ts';
+import { control } from '../../integration/core/helpers.ts';
 
 /** One agent's desktop: a browser host joined to the relay. */
 export class TeamDesktop {
@@ -32,10 +34,8 @@ export class TeamDesktop {
     return this.host.url;
   }
 
-  async call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
-    const result = await this.host.core.dispatch(method, input);
-    if (!result.ok) throw new Error(`${method}: ${result.error.code} ${result.error.message}`);
-    return result.value as MethodOutput<M>;
+  call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
+    return callCore(this.host, method, input);
   }
 
   /** Opens the desktop's page and waits for the joined inbox's rows. */
@@ -110,19 +110,7 @@ export async function startTeam(names: readonly string[]): Promise<Team> {
     relay,
     sandbox,
     desktops,
-    async control<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-      const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
-        method,
-        headers: {
-          'x-sandbox-admin-secret': sandbox.adminSecret,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      if (!response.ok)
-        throw new Error(`control ${method} ${path}: ${response.status} ${await response.text()}`);
-      return (await response.json()) as T;
-    },
+    control: (method, path, body) => control(sandbox, method, path, body),
     stop,
   };
 }
