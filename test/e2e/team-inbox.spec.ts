@@ -185,7 +185,32 @@ test('the team views have no serious or critical accessibility problems', async 
     await goTo(samPage, 'Inbox');
     await openChat(samPage, title);
     expect(await seriousViolations(samPage)).toEqual([]);
+    // with the assignment menu open too
+    await conversation(samPage, title)
+      .getByRole('button', { name: /^Assigned to You/ })
+      .click();
+    await expect(samPage.getByRole('group', { name: 'Assign this conversation' })).toBeVisible();
+    expect(await seriousViolations(samPage)).toEqual([]);
+    await samPage.keyboard.press('Escape');
   }
+  await chooseTheme(samPage, 'light');
+});
+
+test('at 800×600 the team views still fit: who owns the conversation, then the views with their counts', async () => {
+  await samPage.setViewportSize({ width: 800, height: 600 });
+  await goTo(samPage, 'Inbox');
+  // The conversation Sam has open fills the window, its owner in the header
+  await expect(
+    conversation(samPage, title).getByRole('button', { name: /^Assigned to You/ }),
+  ).toBeInViewport();
+  await photograph(samPage, test.info(), 'team-narrow-800x600-conversation');
+
+  // Back in the list, the assignment views and their counts fit beside each other
+  await samPage.getByRole('button', { name: 'Back to conversations' }).click();
+  const views = samPage.getByRole('radiogroup', { name: 'Assignment' });
+  await expect(views.getByRole('radio', { name: 'Mine, 1' })).toBeInViewport();
+  await expect(views.getByRole('radio', { name: /^All, \d+$/ })).toBeInViewport();
+  await photograph(samPage, test.info(), 'team-narrow-800x600-list');
 });
 
 /** The page as it is, in light then dark (back to light), as docs/screenshots/<name>-<theme>.png. */
