@@ -13,6 +13,7 @@ import './styles/inbox.css';
 import './styles/conversation.css';
 import './styles/views.css';
 import './styles/workbench.css';
+import './styles/team.css';
 import './styles/narrow.css';
 
 // The Electron quick-reply window loads this page for one chat: no inbox, no start-up sync.

@@ -27,6 +27,8 @@ export async function loadWorkspaceData(): Promise<void> {
     // its rows are in, so their answers do not stand between the rows and the first frame.
     loadChats().then(() => loadWorkbench()),
     refreshLiveStatus(),
+    // The team layer (a joined workspace's) loads off the boot path; elsewhere it finds no team.
+    import('./team.ts').then((team) => team.loadTeam()),
   ]).catch((error: unknown) => getState().pushToast(errorText(error), 'error'));
 }
 

@@ -1,12 +1,17 @@
 import { AlertCircle, Archive, Check, CheckCheck, Clock, Pin } from 'lucide-react';
-import { memo, useState, type DragEvent } from 'react';
+import { memo, Suspense, useState, type DragEvent } from 'react';
+import { lazyNamed } from '../lib/lazy.ts';
 import type { Chat } from '../../shared/domain.ts';
 import { chatTitle, isUnread, previewText, typingText } from '../lib/chat-presentation.ts';
 import { usePhoneFormat } from '../lib/phone-format.ts';
 import { formatListTime } from '../lib/format.ts';
 import { isFailed, isInFlight } from '../lib/message-rules.ts';
+import type { ChatPresence } from '../lib/team-state.ts';
 import { Avatar } from './Avatar.tsx';
 import { ServiceBadge } from './ServiceBadge.tsx';
+
+// Teammates' avatars show only on a team's workspace: they load with the first.
+const PresenceAvatars = lazyNamed(() => import('./PresenceAvatars.tsx'), 'PresenceAvatars');
 
 export interface ChatRowProps {
   chat: Chat;
@@ -21,6 +26,11 @@ export interface ChatRowProps {
   total: number;
   onSelect(chatId: number): void;
   onDropFiles(chatId: number, files: File[]): void;
+  /** On a team's workspace: who is in the conversation (same array until it changes), and who I am. */
+  presence?: ChatPresence;
+  me?: string | null;
+  /** On a team's workspace: who owns it ("You", a teammate's name), null when nobody does. */
+  assigneeName?: string | null;
 }
 
 /** One inbox row. Memoized: a chat's row re-renders only when that chat (or the clock) changes. */
@@ -34,7 +44,11 @@ export const ChatRow = memo(function ChatRow({
   total,
   onSelect,
   onDropFiles,
+  presence,
+  me,
+  assigneeName,
 }: ChatRowProps) {
+  const withTeammates = me && presence?.some((p) => p.agentId !== me) ? me : null;
   const [dropping, setDropping] = useState(false);
   usePhoneFormat();
   const title = chatTitle(chat);
@@ -60,6 +74,7 @@ export const ChatRow = memo(function ChatRow({
     unread ? (chat.unreadCount > 0 ? `${chat.unreadCount} unread` : 'Marked unread') : null,
     chat.pinned ? 'Pinned' : null,
     chat.service,
+    assigneeName ? `Assigned to ${assigneeName}` : null,
     typing ?? preview,
   ]
     .filter(Boolean)
@@ -75,6 +90,7 @@ export const ChatRow = memo(function ChatRow({
       aria-posinset={position}
       tabIndex={tabStop ? 0 : -1}
       aria-label={`${title}. ${description}`}
+      aria-describedby={withTeammates ? `presence-${chat.id}` : undefined}
       data-chat-id={chat.id}
       onClick={() => onSelect(chat.id)}
       onDragOver={onDragOver}
@@ -99,6 +115,12 @@ export const ChatRow = memo(function ChatRow({
             </span>
           )}
           <span className="chat-row-meta">
+            {withTeammates && presence && (
+              <Suspense fallback={null}>
+                <PresenceAvatars entries={presence} me={withTeammates} id={`presence-${chat.id}`} size={18} />
+              </Suspense>
+            )}
+            {assigneeName && <span className="chat-row-assignee">{assigneeName}</span>}
             <ServiceBadge service={chat.service} compact />
             {lineLabel && <span className="chat-row-line">{lineLabel}</span>}
             {unread && (

@@ -2,6 +2,7 @@ import { AlertCircle, RotateCw } from 'lucide-react';
 import type { Message } from '../../shared/domain.ts';
 import { formatTimeOfDay } from '../lib/format.ts';
 import { deliveryLabel, isFailed, isInFlight } from '../lib/message-rules.ts';
+import { heldPresentation } from '../lib/team-compose.ts';
 import { failurePresentation, v3DeliveryLabel } from '../lib/v3-presentation.ts';
 import type { MessageHandlers } from './message-handlers.ts';
 
@@ -31,7 +32,8 @@ export function MessageMeta({
   const failed = isFailed(message);
   const inFlight = isInFlight(message) || message.state === 'pending';
   const showStatus = outbound && (endsRun || failed || inFlight);
-  const failure = failurePresentation(message);
+  // A send held by the team (a teammate answered first) is no failure to retry: the composer's banner offers Send anyway / Discard.
+  const failure = heldPresentation(message) ?? failurePresentation(message);
   const status = messageStatus(message, now, offline);
   if (!showStatus && message.editedAt === null && (outbound || !endsRun)) return null;
   return (
@@ -53,7 +55,7 @@ export function MessageMeta({
           <RotateCw size={12} aria-hidden="true" /> Send again
         </button>
       )}
-      {failure && failure.action !== 'retry' && outbound && (
+      {failure && failure.action !== 'retry' && failure.action !== 'held' && outbound && (
         <button type="button" className="link-button danger" onClick={() => handlers.onDiscard(message.key)}>
           Discard
         </button>

@@ -3,6 +3,7 @@
  * local day changes, a "new messages" marker before the first unread one, and grouping of
  * consecutive messages from the same sender (sender name and avatar only on the first of a run).
  */
+import type { TeamNote } from '../../shared/contract/team-views.ts';
 import type { Note } from '../../shared/contract/views.ts';
 import type { Call, Message } from '../../shared/domain.ts';
 import { dayKey } from './format.ts';
@@ -24,17 +25,24 @@ export type TimelineItem =
     }
   | { kind: 'call'; key: string; call: Call; at: number }
   /** A private note (never sent); key `note:<id>`. */
-  | { kind: 'note'; key: string; note: Note; at: number };
+  | { kind: 'note'; key: string; note: Note; at: number }
+  /** A team note (a joined workspace: every agent sees it, never sent); key `team-note:<seq>`. */
+  | { kind: 'teamNote'; key: string; note: TeamNote; at: number };
 
 export interface TimelineInput {
   messages: readonly Message[];
   calls?: readonly Call[];
   notes?: readonly Note[];
+  teamNotes?: readonly TeamNote[];
   /** The key of the first message that was unread when the chat was opened. */
   newMarkerKey?: string | null;
 }
 
-type Entry = { at: number; message: Message } | { at: number; call: Call } | { at: number; note: Note };
+type Entry =
+  | { at: number; message: Message }
+  | { at: number; call: Call }
+  | { at: number; note: Note }
+  | { at: number; teamNote: TeamNote };
 
 export function buildTimeline(input: TimelineInput): TimelineItem[] {
   return createTimelineBuilder()(input);
@@ -69,6 +77,7 @@ export function createTimelineBuilder(): TimelineBuilder {
       messages: raw.messages,
       calls: raw.calls ?? [],
       notes: raw.notes ?? [],
+      teamNotes: raw.teamNotes ?? [],
       newMarkerKey: raw.newMarkerKey ?? null,
     };
     const previous = last;
@@ -76,8 +85,10 @@ export function createTimelineBuilder(): TimelineBuilder {
       previous !== null &&
       previous.input.calls.length === 0 &&
       previous.input.notes.length === 0 &&
+      previous.input.teamNotes.length === 0 &&
       input.calls.length === 0 &&
       input.notes.length === 0 &&
+      input.teamNotes.length === 0 &&
       previous.input.newMarkerKey === input.newMarkerKey;
     if (previous && onlyMessages && previous.input.messages === input.messages) return previous.items;
     const count = (): void => void rowsBuilt++;
@@ -102,10 +113,11 @@ function keeper(previous: readonly TimelineItem[], count: () => void): Keep {
 }
 
 function full(input: Required<TimelineInput>, previous: readonly TimelineItem[], count: () => void): Built {
-  const { messages, calls, notes } = input;
+  const { messages, calls, notes, teamNotes } = input;
   const entries: Entry[] = messages.map((message) => ({ at: message.sentAt, message }));
   for (const note of notes) entries.push({ at: note.createdAt, note });
-  if (calls.length > 0 || notes.length > 0) {
+  for (const teamNote of teamNotes) entries.push({ at: teamNote.at, teamNote });
+  if (calls.length > 0 || notes.length > 0 || teamNotes.length > 0) {
     for (const call of calls) entries.push({ at: call.startedAt ?? call.endedAt ?? 0, call });
     // Stable: messages already arrive in order; calls slot in by time.
     entries.sort((a, b) => a.at - b.at);
@@ -180,6 +192,11 @@ function rowsOf(
       items.push(keep({ kind: 'note', key: `note:${entry.note.id}`, note: entry.note, at: entry.at }));
       continue;
     }
+    if ('teamNote' in entry) {
+      const note = entry.teamNote;
+      items.push(keep({ kind: 'teamNote', key: `team-note:${note.seq}`, note, at: entry.at }));
+      continue;
+    }
     const { message } = entry;
     if (message.key === newMarkerKey) items.push(keep({ kind: 'new-marker', key: 'new-marker' }));
     const previous = entryAt(i - 1);
@@ -215,6 +232,8 @@ function sameItem(a: TimelineItem, b: TimelineItem): boolean {
       return b.kind === 'call' && a.call === b.call && a.at === b.at;
     case 'note':
       return b.kind === 'note' && a.note === b.note && a.at === b.at;
+    case 'teamNote':
+      return b.kind === 'teamNote' && a.note === b.note && a.at === b.at;
     case 'message':
       return (
         b.kind === 'message' &&

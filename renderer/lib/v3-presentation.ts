@@ -23,8 +23,11 @@ export const V3_ONLY_REASON = 'Needs a V3 workspace';
 
 // ── delivery ──────────────────────────────────────────────────────────────────────────────────
 
-/** What a failed message offers: the same send again (outbox, same key), a new send, or nothing. */
-export type FailureAction = 'retry' | 'send-again' | 'none';
+/**
+ * What a failed message offers: the same send again (outbox, same key), a new send, nothing, or
+ * (held by the team relay) what the composer's banner offers: "Send anyway" or "Discard".
+ */
+export type FailureAction = 'retry' | 'send-again' | 'none' | 'held';
 
 export interface FailurePresentation {
   title: string;

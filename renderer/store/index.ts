@@ -11,6 +11,7 @@ import { createContactsSlice, type ContactsSlice } from './contacts-slice.ts';
 import { createLinesSlice, type LinesSlice } from './lines-slice.ts';
 import { createMessagesSlice, type MessagesSlice } from './messages-slice.ts';
 import { createStorageSlice, type StorageSlice } from './storage-slice.ts';
+import { createTeamSlice, type TeamSlice } from './team-slice.ts';
 import { createUiSlice, type UiSlice } from './ui-slice.ts';
 import { useV3Store } from './v3-store.ts';
 import { createWorkbenchSlice, type WorkbenchSlice } from './workbench-slice.ts';
@@ -24,7 +25,8 @@ export type Store = WorkspaceSlice &
   LinesSlice &
   StorageSlice &
   UiSlice &
-  WorkbenchSlice;
+  WorkbenchSlice &
+  TeamSlice;
 
 export const useStore = create<Store>()((...args) => ({
   ...createWorkspaceSlice(...args),
@@ -36,6 +38,7 @@ export const useStore = create<Store>()((...args) => ({
   ...createStorageSlice(...args),
   ...createUiSlice(...args),
   ...createWorkbenchSlice(...args),
+  ...createTeamSlice(...args),
 }));
 
 /** Shorthands for actions outside React. */
@@ -79,6 +82,7 @@ export function resetWorkspaceData(): void {
   s.resetLines();
   s.setStorageStatus({ problem: null });
   s.resetWorkbench();
+  s.resetTeam();
   setState({
     search: { query: '', status: 'idle', results: null, error: null },
     viewer: null,

@@ -30,6 +30,9 @@ import { ComposerNotices, SendOptions } from './V3ComposerBar.tsx';
 import { sendWithUndo } from '../../actions/scheduled.ts';
 import { ScheduledStrip } from '../workbench/ScheduledStrip.tsx';
 import { SendLaterButton } from '../workbench/SendLaterButton.tsx';
+import { ComposerGate, useComposerOwner } from '../team/ComposerGate.tsx';
+import { HeldSend } from '../team/HeldSend.tsx';
+import { reportComposing } from '../../actions/team.ts';
 
 // The SMS counter (Twilio's calculator and a grapheme splitter) loads with the first SMS text typed.
 const SegmentCounter = lazyNamed(() => import('../../components/SegmentCounter.tsx'), 'SegmentCounter');
@@ -48,6 +51,8 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
   const line = useStore((s) => s.lines.find((l) => l.id === chat?.lineId)) ?? null;
   const version = apiVersionOf(chat, { apiVersion: useStore(workspaceVersionOf) });
   const sendable = chat ? sendPermission(chat) : { allowed: true as const };
+  const owner = useComposerOwner(chatId);
+  const onTeam = useStore((s) => s.team !== null);
 
   // The customer's contact and the line fill canned replies' variables.
   useEffect(() => void loadChatContext(chatId), [chatId]);
@@ -96,6 +101,7 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
   });
   const hasAttachments = draft.attachments.length > 0 || draft.attachmentUrls.length > 0 || draft.staging > 0;
 
+  if (owner !== null) return <ComposerGate chatId={chatId} owner={owner} />;
   if (!sendable.allowed)
     return (
       <div className="composer is-blocked">
@@ -109,6 +115,7 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
     <div className="composer">
       {chat && <ComposerNotices chat={chat} line={line} />}
       <ScheduledStrip chatId={chatId} />
+      <HeldSend chatId={chatId} />
       {draft.notices.length > 0 && (
         <div className="composer-notices" role="alert">
           <ul>
@@ -198,8 +205,12 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
         <button
           type="button"
           className="icon-button note-button"
-          aria-label="Add a private note"
-          title="Add a private note (only you can see it)"
+          aria-label={onTeam ? 'Add a team note' : 'Add a private note'}
+          title={
+            onTeam
+              ? 'Add a team note (your team sees it, never the customer; @name tells a teammate)'
+              : 'Add a private note (only you can see it)'
+          }
           onClick={() => useStore.getState().setNoteFormOpen(chatId, true)}
         >
           <StickyNote size={16} />
@@ -226,7 +237,10 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
           aria-activedescendant={picker.activeId}
           aria-invalid={unfilled.length > 0 || undefined}
           aria-describedby={unfilled.length > 0 ? `unfilled-${chatId}` : undefined}
-          onChange={(e) => setDraftText(chatId, e.target.value)}
+          onChange={(e) => {
+            setDraftText(chatId, e.target.value);
+            reportComposing(chatId, e.target.value !== '');
+          }}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />

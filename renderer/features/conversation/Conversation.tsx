@@ -13,6 +13,8 @@ import { Composer } from './Composer.tsx';
 import { DetailsPanel } from './DetailsPanel.tsx';
 import { Timeline } from './Timeline.tsx';
 import { ThreadPanel } from '../thread/ThreadPanel.tsx';
+import { AssignmentControl } from '../team/AssignmentControl.tsx';
+import { HeaderPresence } from '../team/HeaderPresence.tsx';
 
 /** The open conversation: header, timeline, composer; files dropped anywhere on it are attached. */
 export function Conversation({ chatId }: { chatId: number }) {
@@ -92,7 +94,9 @@ export function Conversation({ chatId }: { chatId: number }) {
               )}
             </div>
           </div>
+          <HeaderPresence chatId={chatId} />
           <div className="conversation-actions">
+            <AssignmentControl chatId={chatId} />
             <SnoozeButton chatId={chatId} />
             <button
               type="button"

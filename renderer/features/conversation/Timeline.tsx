@@ -34,6 +34,7 @@ export function Timeline({ chatId }: { chatId: number }) {
   const threads = useMemo(() => replyIndex(timeline.messages), [timeline.messages]);
   const calls = useStore((s) => s.details[chatId]?.calls);
   const notes = useStore((s) => s.chatContexts[chatId]?.notes);
+  const teamNotes = useStore((s) => s.teamNotes[chatId]);
   const editingKey = useStore((s) => (s.editing?.chatId === chatId ? s.editing.key : null));
   const offline = useStore((s) => reachabilityOf(s) === 'offline');
   const reveal = useStore((s) => (s.reveal?.chatId === chatId ? s.reveal : null));
@@ -59,9 +60,10 @@ export function Timeline({ chatId }: { chatId: number }) {
         messages: timeline.messages,
         calls: calls ?? NONE,
         notes: notes ?? NONE,
+        teamNotes: teamNotes ?? NONE,
         newMarkerKey: timeline.newMarkerKey,
       }),
-    [build, timeline.messages, calls, notes, timeline.newMarkerKey],
+    [build, timeline.messages, calls, notes, teamNotes, timeline.newMarkerKey],
   );
   const firstItemIndex = useFirstItemIndex(items, chatId);
 

@@ -4,6 +4,7 @@ import { MessageBubble } from '../../components/MessageBubble.tsx';
 import { formatDayLabel } from '../../lib/format.ts';
 import type { ReplyIndex, TimelineItem } from '../../lib/timeline.ts';
 import { NoteItem } from '../workbench/Notes.tsx';
+import { TeamNoteItem } from '../team/TeamNoteItem.tsx';
 import { TIMELINE_MESSAGE_HANDLERS } from './timeline-handlers.ts';
 
 /** What every row of one conversation's timeline is drawn with. */
@@ -42,6 +43,8 @@ export function timelineRow(item: TimelineItem, context: TimelineRowContext) {
       return <CallRecord call={item.call} />;
     case 'note':
       return <NoteItem note={item.note} now={now} highlighted={highlightKey === item.key} />;
+    case 'teamNote':
+      return <TeamNoteItem note={item.note} now={now} highlighted={highlightKey === item.key} />;
     case 'message':
       return (
         <MessageBubble

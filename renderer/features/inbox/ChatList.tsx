@@ -9,6 +9,9 @@ import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
 import { useClock } from '../../hooks/use-clock.ts';
 import { markNextFrame } from '../../lib/perf.ts';
 import { getState, useStore } from '../../store/index.ts';
+import { chatIdsInView } from '../../store/team-slice.ts';
+import { useShallow } from 'zustand/react/shallow';
+import { useChatTeam } from '../team/use-team-presence.ts';
 import { useRovingRows } from './use-roving-row.ts';
 
 interface ListContext {
@@ -58,10 +61,11 @@ function dropOnChat(chatId: number, files: File[]): void {
 
 /** The inbox rows (virtualized). Each row subscribes to its own chat, so one event re-renders one row. */
 export function ChatList() {
-  const chatIds = useStore((s) => s.chatIds);
+  const chatIds = useStore(useShallow(chatIdsInView));
   const status = useStore((s) => s.chatsStatus);
   const error = useStore((s) => s.chatsError);
   const filter = useStore((s) => s.chatFilter);
+  const teamView = useStore((s) => (s.team ? s.teamView : 'all'));
   const syncPhase = useStore((s) => s.sync?.phase);
   const virtuoso = useRef<VirtuosoHandle>(null);
 
@@ -89,7 +93,8 @@ export function ChatList() {
       </EmptyState>
     );
   if (chatIds.length === 0) {
-    const filtered = filter.unreadOnly || filter.service !== null || filter.lineId !== null;
+    const filtered =
+      filter.unreadOnly || filter.service !== null || filter.lineId !== null || teamView !== 'all';
     if (filtered)
       return (
         <EmptyState
@@ -99,13 +104,20 @@ export function ChatList() {
             <button
               type="button"
               className="button"
-              onClick={() => setChatFilter({ unreadOnly: false, service: null, lineId: null })}
+              onClick={() => {
+                getState().setTeamView('all');
+                setChatFilter({ unreadOnly: false, service: null, lineId: null });
+              }}
             >
               Show all conversations
             </button>
           }
         >
-          {filter.unreadOnly ? 'No unread conversations here.' : 'Try another line or service.'}
+          {filter.unreadOnly
+            ? 'No unread conversations here.'
+            : teamView === 'mine'
+              ? 'Nothing is assigned to you here.'
+              : 'Try another view, line or service.'}
         </EmptyState>
       );
     return (
@@ -187,6 +199,7 @@ function ChatRowContainer({ chatId, active, position, total }: RowPlace) {
     return line ? (line.userName?.split(' ')[0] ?? formatHandle(line.phoneNumber)) : null;
   });
   const now = useClock();
+  const team = useChatTeam(chatId);
   if (!chat) return null;
   return (
     <ChatRow
@@ -199,6 +212,9 @@ function ChatRowContainer({ chatId, active, position, total }: RowPlace) {
       total={total}
       onSelect={openFromRow}
       onDropFiles={dropOnChat}
+      presence={team.entries}
+      me={team.me}
+      assigneeName={team.assigneeName}
     />
   );
 }

@@ -9,12 +9,15 @@ import { ChatList } from './ChatList.tsx';
 
 // Search results load on demand (their own chunk, with the highlighting and note results).
 const SearchResultsList = lazyNamed(() => import('./SearchResultsList.tsx'), 'SearchResultsList');
+// The assignment views load only on a workspace joined to a relay.
+const TeamViews = lazyNamed(() => import('../team/TeamViews.tsx'), 'TeamViews');
 
 /** The middle column: search, the unread and service filters, and the list (or search results). */
 export function InboxColumn() {
   const query = useStore((s) => s.search.query);
   const filter = useStore((s) => s.chatFilter);
   const focusRequest = useStore((s) => s.searchFocusRequest);
+  const onTeam = useStore((s) => s.team !== null);
   const lineName = useStore((s) => {
     if (s.chatFilter.lineId === null) return null;
     const line = s.lines.find((l) => l.id === s.chatFilter.lineId);
@@ -59,6 +62,11 @@ export function InboxColumn() {
             }}
           />
         </div>
+        {!query && onTeam && (
+          <Suspense fallback={null}>
+            <TeamViews />
+          </Suspense>
+        )}
         {!query && (
           <div className="filter-row" role="group" aria-label="Filters">
             <div className="segmented" role="radiogroup" aria-label="Show">

@@ -9,6 +9,11 @@ import { unreadTotal } from '../../store/lines-slice.ts';
 import type { View } from '../../store/ui-slice.ts';
 import { LiveIndicator } from './LiveIndicator.tsx';
 import { NavItem } from './NavItem.tsx';
+import { Suspense } from 'react';
+import { lazyNamed } from '../../lib/lazy.ts';
+
+// Only a workspace joined to a relay has a team: its list loads when there is one.
+const TeamList = lazyNamed(() => import('../team/TeamList.tsx'), 'TeamList');
 
 function goTo(view: View): void {
   const s = getState();
@@ -22,6 +27,7 @@ export function Sidebar() {
   const lines = useStore((s) => s.lines);
   const filter = useStore((s) => s.chatFilter);
   const workspace = useStore((s) => s.workspaces.find((w) => w.id === s.activeWorkspaceId));
+  const onTeam = useStore((s) => s.team !== null);
   const total = unreadTotal(lines);
   const formatHandle = usePhoneFormat();
 
@@ -113,6 +119,12 @@ export function Sidebar() {
             })}
           </ul>
         </div>
+      )}
+
+      {onTeam && (
+        <Suspense fallback={null}>
+          <TeamList />
+        </Suspense>
       )}
 
       <ul className="nav-list nav-bottom">

@@ -4,6 +4,28 @@ import type { CannedReply } from '../../../shared/contract/views.ts';
 import { insertCanned } from '../../actions/workbench.ts';
 import { useFuzzyFilter } from '../../lib/use-fuzzy.ts';
 import { getState, useStore } from '../../store/index.ts';
+import type { TeamCannedReply } from '../../../shared/contract/team-views.ts';
+
+/** A reply the picker offers: the agent's own, or (on a team's workspace) the team's. */
+interface PickerItem {
+  key: string;
+  source: 'mine' | 'team';
+  reply: CannedReply;
+}
+
+const NO_TEAM_REPLIES: readonly TeamCannedReply[] = [];
+
+/** A team reply in the shape insertCanned takes (no group, no files). */
+function asCanned(reply: TeamCannedReply): CannedReply {
+  return {
+    id: 0,
+    title: reply.title,
+    body: reply.body,
+    group: '',
+    attachments: [],
+    updatedAt: reply.updatedAt,
+  };
+}
 
 /** `/` then letters at the start of the composer: the query that finds a canned reply. */
 const SLASH = /^\/(\S*)$/;
@@ -24,7 +46,16 @@ export interface CannedPickerState {
  * move, Enter inserts (variables filled), Escape closes.
  */
 export function useCannedPicker(chatId: number, text: string): CannedPickerState {
-  const canned = useStore((s) => s.canned);
+  const mine = useStore((s) => s.canned);
+  const onTeam = useStore((s) => s.team !== null);
+  const teamReplies = useStore((s) => (s.team ? s.teamReplies : NO_TEAM_REPLIES));
+  const canned = useMemo<PickerItem[]>(
+    () => [
+      ...mine.map((reply) => ({ key: `mine-${reply.id}`, source: 'mine' as const, reply })),
+      ...teamReplies.map((r) => ({ key: `team-${r.id}`, source: 'team' as const, reply: asCanned(r) })),
+    ],
+    [mine, teamReplies],
+  );
   const [shown, setShown] = useState(false);
   const [active, setActive] = useState(0);
   const [dismissedFor, setDismissedFor] = useState<string | null>(null);
@@ -35,7 +66,7 @@ export function useCannedPicker(chatId: number, text: string): CannedPickerState
   const fuzzyFilter = useFuzzyFilter(open);
 
   const matches = useMemo(
-    () => fuzzyFilter(canned, query, (r) => `${r.title} ${r.group} ${r.body}`).slice(0, 8),
+    () => fuzzyFilter(canned, query, ({ reply: r }) => `${r.title} ${r.group} ${r.body}`).slice(0, 8),
     [canned, query, fuzzyFilter],
   );
   const current = Math.min(active, Math.max(0, matches.length - 1));
@@ -45,10 +76,10 @@ export function useCannedPicker(chatId: number, text: string): CannedPickerState
     setActive(0);
     setDismissedFor(text);
   };
-  const choose = (reply: CannedReply | undefined) => {
-    if (!reply) return;
+  const choose = (item: PickerItem | undefined) => {
+    if (!item) return;
     close();
-    void insertCanned(chatId, reply, slash ? text : '');
+    void insertCanned(chatId, item.reply, slash ? text : '');
   };
 
   const onKeyDown = (event: KeyboardEvent): boolean => {
@@ -91,22 +122,25 @@ export function useCannedPicker(chatId: number, text: string): CannedPickerState
             )}
           </li>
         )}
-        {matches.map((reply, i) => (
+        {matches.map(({ key, source, reply }, i) => (
           <li
-            key={reply.id}
-            id={`${listId}-${reply.id}`}
+            key={key}
+            id={`${listId}-${key}`}
             role="option"
             aria-selected={i === current}
             className={`quick-item${i === current ? ' is-active' : ''}`}
             onMouseMove={() => setActive(i)}
             onMouseDown={(e) => e.preventDefault()}
-            onClick={() => choose(reply)}
+            onClick={() => choose(matches[i])}
           >
             <MessageSquareText size={15} aria-hidden="true" />
             <span className="quick-label">{reply.title}</span>
             <span className="quick-detail">
               {reply.attachments.length > 0 && <Paperclip size={12} aria-label="With attachments" />}
               {reply.group}
+              {onTeam && (
+                <span className={`canned-owner is-${source}`}>{source === 'team' ? 'Team' : 'Mine'}</span>
+              )}
             </span>
           </li>
         ))}
@@ -118,7 +152,7 @@ export function useCannedPicker(chatId: number, text: string): CannedPickerState
   return {
     open,
     listId,
-    activeId: open && matches[current] ? `${listId}-${matches[current].id}` : undefined,
+    activeId: open && matches[current] ? `${listId}-${matches[current].key}` : undefined,
     onKeyDown,
     show: () => {
       setDismissedFor(null);

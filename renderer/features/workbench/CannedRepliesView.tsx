@@ -17,6 +17,7 @@ import { formatBytes } from '../../lib/format.ts';
 import { fuzzyFilter } from '../../lib/fuzzy.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { LengthLimit, lengthProblem } from '../../components/LengthLimit.tsx';
+import { TeamCannedEditor, TeamCannedList } from '../team/TeamCannedReplies.tsx';
 
 const LABELS = {
   title: fieldLabel('canned.save', ['title']),
@@ -28,8 +29,15 @@ const LABELS = {
 export function CannedRepliesView() {
   const canned = useStore((s) => s.canned);
   const status = useStore((s) => s.cannedStatus);
+  const onTeam = useStore((s) => s.team !== null);
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<number | 'new' | null>(null);
+  // A team reply open instead (on a team's workspace): its id, or 'new'.
+  const [teamSelected, setTeamSelected] = useState<string | null>(null);
+  const pick = (id: number | 'new') => {
+    setTeamSelected(null);
+    setSelected(id);
+  };
   const [importProblem, setImportProblem] = useState<string | null>(null);
   const [replace, setReplace] = useState(false);
   const importInput = useRef<HTMLInputElement>(null);
@@ -53,7 +61,7 @@ export function CannedRepliesView() {
           <div className="inbox-title-row">
             <h1 className="inbox-title">Canned replies</h1>
             <span className="spacer" />
-            <button type="button" className="button small" onClick={() => setSelected('new')}>
+            <button type="button" className="button small" onClick={() => pick('new')}>
               <Plus size={14} aria-hidden="true" /> New
             </button>
           </div>
@@ -115,7 +123,9 @@ export function CannedRepliesView() {
           )}
           {groups.map(([group, replies]) => (
             <section key={group} aria-label={group || 'No group'}>
-              <h2 className="section-label">{group || 'No group'}</h2>
+              <h2 className="section-label">
+                {group || 'No group'} {onTeam && <span className="canned-owner is-mine">Mine</span>}
+              </h2>
               <ul className="result-list">
                 {replies.map((reply) => (
                   <li key={reply.id}>
@@ -123,7 +133,7 @@ export function CannedRepliesView() {
                       type="button"
                       className={`result-row${selected === reply.id ? ' is-active' : ''}`}
                       aria-current={selected === reply.id || undefined}
-                      onClick={() => setSelected(reply.id)}
+                      onClick={() => pick(reply.id)}
                     >
                       <span className="result-text">
                         <span className="result-title">
@@ -140,10 +150,20 @@ export function CannedRepliesView() {
               </ul>
             </section>
           ))}
+          <TeamCannedList
+            query={query}
+            selected={teamSelected}
+            onSelect={(id) => {
+              setSelected(null);
+              setTeamSelected(id);
+            }}
+          />
         </div>
       </section>
       <section className="detail-column canned-editor-column" aria-label="Canned reply">
-        {selected === null ? (
+        {teamSelected !== null ? (
+          <TeamCannedEditor key={teamSelected} id={teamSelected} onDone={() => setTeamSelected(null)} />
+        ) : selected === null ? (
           <EmptyState icon={<MessageSquareText size={26} />} title="Pick a canned reply">
             Or create a new one. Variables: {TEMPLATE_VARIABLES.map((v) => `{${v}}`).join(' ')}; give a
             fallback with a bar, like {'{first_name|there}'}.

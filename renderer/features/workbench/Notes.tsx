@@ -1,14 +1,17 @@
 import { Lock, Pencil, StickyNote, Trash2 } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { fieldLabel } from '../../../shared/contract/input-words.ts';
 import { MAX_NOTE_CHARS } from '../../../shared/contract/limits.ts';
 import type { Note } from '../../../shared/contract/views.ts';
 import { addNote, deleteNote, editNote } from '../../actions/workbench.ts';
+import { addTeamNote, reportNoting } from '../../actions/team.ts';
 import { formatListTime } from '../../lib/format.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { LengthLimit } from '../../components/LengthLimit.tsx';
+import { useMentionPicker } from '../team/MentionPicker.tsx';
 
 export const PRIVATE_LABEL = 'Only you can see this';
+export const TEAM_LABEL = 'Your team sees this, never the customer';
 const NOTE_LABEL = fieldLabel('notes.add', ['text']);
 
 /** A private note in the timeline: never sent, and unmistakably not a message. */
@@ -66,14 +69,29 @@ export function NoteEditor({
   submitLabel,
   onSubmit,
   onCancel,
+  onInput,
 }: {
   initial?: string;
   label: string;
   submitLabel: string;
   onSubmit(text: string): Promise<void> | void;
   onCancel(): void;
+  /** Each change of the text (a team note reports that it is being written). */
+  onInput?(text: string): void;
 }) {
   const [text, setText] = useState(initial);
+  const [caret, setCaret] = useState(initial.length);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const onTeam = useStore((s) => s.team !== null);
+  const mention = useMentionPicker(
+    text,
+    caret,
+    (next, at) => {
+      setText(next);
+      setCaret(at);
+    },
+    input,
+  );
   const id = useId();
   const length = text.trim().length;
   const tooLong = length > MAX_NOTE_CHARS;
@@ -92,16 +110,28 @@ export function NoteEditor({
         {label}
       </label>
       <textarea
+        ref={input}
         id={id}
         className="note-input"
         value={text}
         rows={2}
         autoFocus
-        placeholder="A note for yourself: never sent to the customer"
+        placeholder={
+          onTeam
+            ? 'A note for your team: never sent to the customer. @name tells a teammate'
+            : 'A note for yourself: never sent to the customer'
+        }
         aria-invalid={tooLong || undefined}
         aria-describedby={`${id}-length`}
-        onChange={(e) => setText(e.target.value)}
+        {...mention.inputProps}
+        onChange={(e) => {
+          setText(e.target.value);
+          setCaret(e.target.selectionStart);
+          onInput?.(e.target.value);
+        }}
+        onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
         onKeyDown={(e) => {
+          if (mention.onKeyDown(e)) return;
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
             e.preventDefault();
             submit();
@@ -111,6 +141,7 @@ export function NoteEditor({
           }
         }}
       />
+      {mention.list}
       <LengthLimit
         id={`${id}-length`}
         label={NOTE_LABEL}
@@ -133,24 +164,34 @@ export function NoteEditor({
 /** Above the composer: a new note for this conversation. */
 export function NewChatNote({ chatId }: { chatId: number }) {
   const open = useStore((s) => s.noteFormOpen[chatId] ?? false);
+  const onTeam = useStore((s) => s.team !== null);
   if (!open) return null;
-  const close = () => getState().setNoteFormOpen(chatId, false);
+  const close = () => {
+    getState().setNoteFormOpen(chatId, false);
+    if (onTeam) reportNoting(chatId, false);
+  };
+  const kind = onTeam ? 'Team note' : 'Private note';
   return (
-    <div className="note-compose" role="group" aria-label="New private note">
+    <div
+      className={`note-compose${onTeam ? ' is-team' : ''}`}
+      role="group"
+      aria-label={`New ${kind.toLowerCase()}`}
+    >
       <p className="note-header">
         <StickyNote size={14} aria-hidden="true" />
-        <span className="note-label">Private note</span>
+        <span className="note-label">{kind}</span>
         <span className="note-private">
-          <Lock size={11} aria-hidden="true" /> {PRIVATE_LABEL}
+          <Lock size={11} aria-hidden="true" /> {onTeam ? TEAM_LABEL : PRIVATE_LABEL}
         </span>
       </p>
       <NoteEditor
-        label="Private note"
+        label={kind}
         submitLabel="Save note"
         onSubmit={async (text) => {
-          if (await addNote({ chatId }, text)) close();
+          if (await (onTeam ? addTeamNote(chatId, text) : addNote({ chatId }, text))) close();
         }}
         onCancel={close}
+        onInput={onTeam ? (text) => reportNoting(chatId, text !== '') : undefined}
       />
     </div>
   );

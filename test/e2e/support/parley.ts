@@ -59,10 +59,8 @@ export class Parley {
   }
 
   /** A bridge call, exactly as the renderer makes it (the contract's dispatcher). */
-  async call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
-    const result = await this.host.core.dispatch(method, input);
-    if (!result.ok) throw new Error(`${method}: ${result.error.code} ${result.error.message}`);
-    return result.value as MethodOutput<M>;
+  call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
+    return callCore(this.host, method, input);
   }
 
   /** The sandbox's control API (simulated customers, faults, configuration). */
@@ -182,6 +180,17 @@ export class Parley {
     await this.sandbox.stop();
     rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/** A bridge call to a host's core, exactly as the renderer makes it (the contract's dispatcher). */
+export async function callCore<M extends MethodName>(
+  host: BrowserHost,
+  method: M,
+  input: MethodInput<M>,
+): Promise<MethodOutput<M>> {
+  const result = await host.core.dispatch(method, input);
+  if (!result.ok) throw new Error(`${method}: ${result.error.code} ${result.error.message}`);
+  return result.value as MethodOutput<M>;
 }
 
 /** Starts a browser host over a fresh demo workspace whose service is a quiet sandbox. */

@@ -1,0 +1,123 @@
+import { Trash2, Users } from 'lucide-react';
+import { useId, useMemo, useState } from 'react';
+import { deleteTeamReply, saveTeamReply } from '../../actions/team.ts';
+import { fuzzyFilter } from '../../lib/fuzzy.ts';
+import { useStore } from '../../store/index.ts';
+
+/** The canned replies view's team set: shared by everyone on the team, live. Only on a team's workspace. */
+export function TeamCannedList({
+  query,
+  selected,
+  onSelect,
+}: {
+  query: string;
+  selected: string | null;
+  onSelect(id: string | 'new'): void;
+}) {
+  const onTeam = useStore((s) => s.team !== null);
+  const all = useStore((s) => s.teamReplies);
+  const replies = useMemo(() => fuzzyFilter(all, query, (r) => `${r.title} ${r.body}`), [all, query]);
+  if (!onTeam) return null;
+  return (
+    <section aria-labelledby="team-canned-label" className="team-canned">
+      <div className="inbox-title-row">
+        <h2 className="section-label" id="team-canned-label">
+          Team replies <span className="canned-owner is-team">Team</span>
+        </h2>
+        <span className="spacer" />
+        <button type="button" className="button small ghost" onClick={() => onSelect('new')}>
+          New team reply
+        </button>
+      </div>
+      {replies.length === 0 && <p className="muted">No team replies{query ? ' match' : ' yet'}.</p>}
+      <ul className="result-list">
+        {replies.map((reply) => (
+          <li key={reply.id}>
+            <button
+              type="button"
+              className={`result-row${selected === reply.id ? ' is-active' : ''}`}
+              aria-current={selected === reply.id || undefined}
+              onClick={() => onSelect(reply.id)}
+            >
+              <Users size={14} aria-hidden="true" />
+              <span className="result-text">
+                <span className="result-title">{reply.title}</span>
+                <span className="result-sub">{reply.body}</span>
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Writes or edits a team reply: everyone on the team sees the change at once. */
+export function TeamCannedEditor({ id, onDone }: { id: string | 'new'; onDone(): void }) {
+  const reply = useStore((s) => (id === 'new' ? undefined : s.teamReplies.find((r) => r.id === id)));
+  const [title, setTitle] = useState(reply?.title ?? '');
+  const [body, setBody] = useState(reply?.body ?? '');
+  const [problem, setProblem] = useState<string | null>(null);
+  const fieldId = useId();
+  return (
+    <form
+      className="form canned-editor"
+      aria-label={reply ? `Edit team reply ${reply.title}` : 'New team reply'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void saveTeamReply({ ...(reply ? { id: reply.id } : {}), title, body }).then((error) =>
+          error ? setProblem(error) : onDone(),
+        );
+      }}
+    >
+      <h2>{reply ? 'Edit team reply' : 'New team reply'}</h2>
+      <p className="hint">
+        <span className="canned-owner is-team">Team</span> Everyone on your team sees it and can change it
+        {reply ? ` · last changed by ${reply.updatedByName}` : ''}
+      </p>
+      <div className="form-grid">
+        <div className="field span-2">
+          <label htmlFor={`${fieldId}-title`}>Title</label>
+          <input
+            id={`${fieldId}-title`}
+            className="input"
+            value={title}
+            required
+            maxLength={200}
+            onChange={(e) => setTitle(e.target.value)}
+          />
+        </div>
+        <div className="field span-2">
+          <label htmlFor={`${fieldId}-body`}>Reply</label>
+          <textarea
+            id={`${fieldId}-body`}
+            className="input canned-body"
+            rows={6}
+            value={body}
+            maxLength={10_000}
+            onChange={(e) => setBody(e.target.value)}
+          />
+        </div>
+      </div>
+      {problem && (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={title.trim() === '' || body.trim() === ''}>
+          Save for the team
+        </button>
+        {reply && (
+          <button
+            type="button"
+            className="button ghost danger"
+            onClick={() => void deleteTeamReply(reply.id).then(onDone)}
+          >
+            <Trash2 size={13} aria-hidden="true" /> Delete
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,224 @@
+/**
+ * The team inbox with two agents' desktops joined to one real relay (its own nats-server, the
+ * organization on a quiet sandbox): agent A (Dana) opens a conversation and types — agent B (Sam)
+ * sees her in the conversation's row and in its header; Sam's reply is held with Dana's shown, and
+ * "Send anyway" sends it; Dana assigns the conversation to Sam, who finds it under Mine; a note
+ * with @Sam notifies Sam. Also the new views in the light and the dark theme, photographed
+ * (docs/screenshots/team-*.png with PARLEY_DOCS_SCREENSHOTS=1) and free of serious or critical
+ * axe-core violations.
+ */
+import type { Browser, Page } from '@playwright/test';
+import { chatTitle } from '../../renderer/lib/chat-presentation.ts';
+import type { Chat } from '../../shared/domain.ts';
+import { chooseTheme, photograph, seriousViolations } from './support/look.ts';
+import { expect, test } from './support/parley.ts';
+import { bubble, chatRow, composer, conversation, goTo, openChat } from './support/screen.ts';
+import { startTeam, type Team, type TeamDesktop } from './support/team.ts';
+
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+let team: Team;
+let dana: TeamDesktop;
+let sam: TeamDesktop;
+let danaPage: Page;
+let samPage: Page;
+let chat: Chat;
+let title: string;
+
+async function openDesktop(browser: Browser, desktop: TeamDesktop): Promise<Page> {
+  const context = await browser.newContext();
+  // A mention notifies through Web Notifications: the agent allowed them.
+  await context.grantPermissions(['notifications']);
+  const page = await context.newPage();
+  await desktop.open(page);
+  return page;
+}
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(180_000);
+  team = await startTeam(['Dana', 'Sam']);
+  [dana, sam] = team.desktops as [TeamDesktop, TeamDesktop];
+  // A one-to-one iMessage conversation near the top of everyone's inbox, whose customer stays quiet.
+  const inbox = await dana.call('chats.list', { limit: 10 });
+  chat = inbox.find((c) => c.service === 'iMessage' && !c.isGroup) as Chat;
+  title = chatTitle(chat);
+  const customer = chat.handles.find((h) => !h.isMe)?.identifier as string;
+  await team.control('PUT', `/customers/${encodeURIComponent(customer)}`, { auto_reply: false });
+  danaPage = await openDesktop(browser, dana);
+  samPage = await openDesktop(browser, sam);
+});
+
+test.afterAll(async () => {
+  await danaPage?.context().close();
+  await samPage?.context().close();
+  await team?.stop();
+});
+
+function teamList(page: Page) {
+  return page.getByRole('list', { name: 'Team' });
+}
+
+test('each agent sees the team with its availability, and sets its own', async () => {
+  // Given both desktops are open, Sam sees Dana available in the sidebar's team list
+  await expect(teamList(samPage).getByText('Dana')).toBeVisible();
+  await expect(teamList(samPage).locator('[data-agent]', { hasText: 'Dana' })).toContainText('Available');
+
+  // When Dana says she is busy
+  await danaPage.getByRole('combobox', { name: /availability/ }).selectOption('busy');
+
+  // Then Sam sees it, and back to available too
+  await expect(teamList(samPage).locator('[data-agent]', { hasText: 'Dana' })).toContainText('Busy');
+  await danaPage.getByRole('combobox', { name: /availability/ }).selectOption('available');
+  await expect(teamList(samPage).locator('[data-agent]', { hasText: 'Dana' })).toContainText('Available');
+});
+
+test('Dana opens a conversation and types: Sam sees her in its row and its header', async () => {
+  // Given Sam has the conversation open
+  await openChat(samPage, title);
+  const samsHeader = conversation(samPage, title);
+
+  // When Dana opens it, Sam sees her there, viewing
+  await openChat(danaPage, title);
+  await expect(samsHeader.getByRole('img', { name: 'Dana is viewing' })).toBeVisible();
+
+  // and when she starts a reply, Sam's row and header say she is typing one
+  await composer(danaPage, title).pressSequentially('Hi! Checking on');
+  await expect(chatRow(samPage, title).getByRole('img', { name: 'Dana is typing a reply' })).toBeVisible();
+  await expect(samsHeader.getByRole('img', { name: 'Dana is typing a reply' })).toBeVisible();
+  await photographBothThemes(samPage, 'team-presence');
+});
+
+test('Sam’s reply is held with Dana’s shown; Send anyway sends it', async () => {
+  // Given the service takes a few seconds over Dana's reply (so Sam writes his before hers lands)
+  await team.control('POST', '/faults', {
+    method: 'POST',
+    path: `/chats/${chat.id}/chat_messages$`,
+    kind: 'latency',
+    latencyMs: 3_000,
+    times: 1,
+  });
+  const danas = 'Hi! Checking on your order now.';
+  await composer(danaPage, title).fill(danas);
+  await composer(danaPage, title).press('Enter');
+  // (the relay is at the service with it: the one-time fault is spent)
+  await expect
+    .poll(async () => (await team.control<{ faults: unknown[] }>('GET', '/faults')).faults.length)
+    .toBe(0);
+
+  // When Sam sends his reply, not having seen Dana's
+  const samsBox = composer(samPage, title);
+  await samsBox.fill('Good morning, how can we help?');
+  await samsBox.press('Enter');
+
+  // Then it is held, and the composer says who replied, what, and offers the two ways out
+  const held = samPage.getByTestId('held-send');
+  await expect(held).toContainText(/Dana replied (just now|\d+ s ago): Hi! Checking on your order now\./);
+  await expect(held.getByRole('button', { name: 'Discard' })).toBeVisible();
+  await expect(bubble(samPage, danas)).toBeVisible();
+  await photographBothThemes(samPage, 'team-held-send');
+
+  // When Sam sends anyway, it goes out once
+  await held.getByRole('button', { name: 'Send anyway' }).click();
+  await expect(held).toHaveCount(0);
+  await expect
+    .poll(
+      async () =>
+        (await sam.call('messages.page', { chatId: chat.id, limit: 20 })).messages.filter(
+          (m) => m.text === 'Good morning, how can we help?' && m.id !== null,
+        ).length,
+    )
+    .toBe(1);
+});
+
+test('Dana assigns the conversation to Sam, who finds it under Mine', async () => {
+  // When Dana assigns it to Sam from the conversation's header
+  await conversation(danaPage, title)
+    .getByRole('button', { name: /^Unassigned/ })
+    .click();
+  await danaPage
+    .getByRole('group', { name: 'Assign this conversation' })
+    .getByRole('button', { name: 'Assign to Sam' })
+    .click();
+  await expect(conversation(danaPage, title).getByRole('button', { name: /^Assigned to Sam/ })).toBeVisible();
+
+  // Then Sam's Mine view counts and lists it
+  await goTo(samPage, 'Inbox');
+  const views = samPage.getByRole('radiogroup', { name: 'Assignment' });
+  await expect(views.getByRole('radio', { name: 'Mine, 1' })).toBeVisible();
+  await views.getByRole('radio', { name: /^Mine/ }).click();
+  await expect(chatRow(samPage, title)).toBeVisible();
+  await expect(samPage.getByRole('listbox', { name: 'Conversations' }).getByRole('option')).toHaveCount(1);
+  await photographBothThemes(samPage, 'team-inbox-mine');
+  await views.getByRole('radio', { name: /^All/ }).click();
+});
+
+test('a note with @Sam shows in the timeline as a team note and notifies Sam', async () => {
+  // When Dana writes a team note naming Sam, completing the name from the suggestions
+  await conversation(danaPage, title).getByRole('button', { name: 'Add a team note' }).click();
+  const note = danaPage.getByRole('combobox', { name: 'Team note' });
+  await note.pressSequentially('Customer prefers mornings @Sa');
+  await danaPage
+    .getByRole('listbox', { name: 'Mention a teammate' })
+    .getByRole('option', { name: 'Sam' })
+    .click();
+  await expect(note).toHaveValue('Customer prefers mornings @Sam ');
+  await note.press('Control+Enter');
+
+  // Then the note is in both timelines as a team note by Dana, never as a sent message
+  const inDanas = danaPage.getByRole('article', { name: /^Team note by Dana/ });
+  await expect(inDanas).toContainText('Customer prefers mornings @Sam');
+  await expect(samPage.getByRole('article', { name: /^Team note by Dana/ })).toContainText(
+    'Customer prefers mornings',
+  );
+  await expect(bubble(samPage, 'Customer prefers mornings @Sam')).toHaveCount(0);
+
+  // and Sam is told he was mentioned
+  await expect(samPage.locator('.toast', { hasText: 'Dana mentioned you' })).toContainText(
+    'Customer prefers mornings',
+  );
+  await photographBothThemes(samPage, 'team-conversation');
+});
+
+test('the team views have no serious or critical accessibility problems', async () => {
+  for (const theme of ['light', 'dark'] as const) {
+    await chooseTheme(samPage, theme);
+    await goTo(samPage, 'Inbox');
+    await openChat(samPage, title);
+    expect(await seriousViolations(samPage)).toEqual([]);
+    // with the assignment menu open too
+    await conversation(samPage, title)
+      .getByRole('button', { name: /^Assigned to You/ })
+      .click();
+    await expect(samPage.getByRole('group', { name: 'Assign this conversation' })).toBeVisible();
+    expect(await seriousViolations(samPage)).toEqual([]);
+    await samPage.keyboard.press('Escape');
+  }
+  await chooseTheme(samPage, 'light');
+});
+
+test('at 800×600 the team views still fit: who owns the conversation, then the views with their counts', async () => {
+  await samPage.setViewportSize({ width: 800, height: 600 });
+  await goTo(samPage, 'Inbox');
+  // The conversation Sam has open fills the window, its owner in the header
+  await expect(
+    conversation(samPage, title).getByRole('button', { name: /^Assigned to You/ }),
+  ).toBeInViewport();
+  await photograph(samPage, test.info(), 'team-narrow-800x600-conversation');
+
+  // Back in the list, the assignment views and their counts fit beside each other
+  await samPage.getByRole('button', { name: 'Back to conversations' }).click();
+  const views = samPage.getByRole('radiogroup', { name: 'Assignment' });
+  await expect(views.getByRole('radio', { name: 'Mine, 1' })).toBeInViewport();
+  await expect(views.getByRole('radio', { name: /^All, \d+$/ })).toBeInViewport();
+  await photograph(samPage, test.info(), 'team-narrow-800x600-list');
+});
+
+/** The page as it is, in light then dark (back to light), as docs/screenshots/<name>-<theme>.png. */
+async function photographBothThemes(page: Page, name: string): Promise<void> {
+  const info = test.info();
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+    await photograph(page, info, `${name}-${theme}`);
+  }
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
+}
