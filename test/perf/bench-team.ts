@@ -202,6 +202,8 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
     const events = await customerMessages(sandbox, team, 'desktop-bench', PLAN.messages);
     team.send({ stop: true });
     await team.exited;
+    // The service's figures of the team's run, before the followers' messages add deliveries.
+    const afterEvents = await serviceCounts(sandbox);
 
     let followers: Run['followers'] = null;
     if (withFollowers && relay) {
@@ -229,7 +231,6 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
       };
     }
 
-    const end = await serviceCounts(sandbox);
     return {
       mode,
       desktops,
@@ -237,7 +238,7 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
       joined_s: joinedS,
       per_desktop: synced.synced,
       desktops_process: synced.process,
-      service: { before_desktops: before, after_join: afterJoin, end },
+      service: { before_desktops: before, after_join: afterJoin, end: afterEvents },
       event_to_all_ms: latency(events.toAll),
       event_to_each_ms: latency(events.each),
       events_missing: events.missing,
@@ -284,9 +285,9 @@ const report = {
     message_gap_ms: MESSAGE_GAP_MS,
   },
   notes: [
-    'service_requests: partner API requests the sandbox answered during the whole run (429s included): through the relay its own first sync and polling, directly every desktop’s.',
+    'service_requests: partner API requests the sandbox answered from the start of the run to the end of the desktops’ customer messages (429s included; the followers’ phase is not counted): through the relay its own first sync and polling, directly every desktop’s.',
     'service_deliveries: webhook delivery attempts in the sandbox’s log: one per event per subscription.',
-    'full_inbox_s: from the desktops’ start (all at once) until its first sync finished with every chat stored; first_50_s: until its 50 newest chats all had a preview.',
+    'full_inbox_s: from the desktops’ start (all at once) until its first sync finished with every chat stored; first_50_s: until its 50 newest chats all had a preview (checked at most every 50 ms).',
     'event_to_all: a customer message posted through the control API until stored on every desktop (relay: event log → desktop store; direct: each desktop’s own listener), wall clock.',
     'relay/nats CPU and peak RSS: /proc of the relay’s process and of its nats-server (VmHWM).',
   ],
