@@ -17,7 +17,6 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, nkeyAuthenticator, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { ObjectStore } from '@nats-io/obj';
-import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { createLogger, registerSecret } from '../core/log/logger.ts';
 import {
@@ -36,7 +35,8 @@ import {
   type TunnelSettings,
   type Vault,
 } from '../core/index.ts';
-import { AgentDirectory } from './agents.ts';
+import type { AgentDirectory } from './agents.ts';
+import { agentDirectoryIn, relayFolders } from './folders.ts';
 import { appendToEventLog } from './event-log.ts';
 import { fsyncBeforeAckSupported, startNatsServer, type RunningNatsServer } from './nats-server.ts';
 import { serveRelayInfo } from './info.ts';
@@ -92,10 +92,11 @@ export interface RunningRelay {
 }
 
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
-  const agents = new AgentDirectory(join(options.dataDir, 'relay'), join(options.dataDir, 'nats'));
+  const folders = relayFolders(options.dataDir);
+  const agents = agentDirectoryIn(options.dataDir);
   const natsHost = options.natsHost ?? agents.state()?.natsHost ?? '127.0.0.1';
   await agents.writeConfig(natsHost);
-  const nats = await startNatsServer({ dir: join(options.dataDir, 'nats') });
+  const nats = await startNatsServer({ dir: folders.nats });
   const stack: Array<() => Promise<unknown>> = [() => nats.stop()];
   const unwind = async () => {
     for (const step of stack.reverse()) await step().catch(() => undefined);
@@ -120,7 +121,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     const demo = options.service === undefined;
     const service = options.service ?? (await startDemoService(stack));
     registerSecret(service.token);
-    const orgDir = join(options.dataDir, 'organization');
+    const orgDir = folders.organization;
     if (demo) await forgetPreviousDemo(connection, orgDir);
     const session = new WorkspaceSession({
       dataDir: orgDir,
