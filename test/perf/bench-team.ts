@@ -263,13 +263,20 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
 }
 
 const runs: Run[] = [];
+const failed: Array<{ mode: string; desktops: number; error: string }> = [];
 const largest = Math.max(...PLAN.desktops);
 for (const desktops of PLAN.desktops) {
   for (const mode of ['relay', 'direct'] as const) {
     console.log(`${mode}, ${desktops} desktop(s) …`);
-    const result = await run(mode, desktops, mode === 'relay' && desktops === largest);
-    runs.push(result);
-    console.log(`  ${JSON.stringify(summarize(result))}`);
+    try {
+      const result = await run(mode, desktops, mode === 'relay' && desktops === largest);
+      runs.push(result);
+      console.log(`  ${JSON.stringify(summarize(result))}`);
+    } catch (error) {
+      // One run failing (a child process crashed) leaves the others' figures, and says why.
+      failed.push({ mode, desktops, error: error instanceof Error ? error.message : String(error) });
+      console.error(`  failed: ${failed.at(-1)?.error}`);
+    }
   }
 }
 const report = {
@@ -293,6 +300,7 @@ const report = {
   ],
   targets: targets(runs),
   runs: runs.map(summarize),
+  failed,
   details: runs,
 };
 if (QUICK) console.log(JSON.stringify(report, null, 2));

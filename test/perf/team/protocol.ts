@@ -44,6 +44,7 @@ export function startChild(module: string, config: unknown, nodeFlags: string[] 
     waiting.forEach((wake) => wake());
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.stdin?.on('error', () => undefined); // a command to a child that has exited goes nowhere
   return {
     process: child,
     pid: child.pid as number,

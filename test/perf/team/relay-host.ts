@@ -10,6 +10,8 @@
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { setLogSink } from '../../../electron/core/log/logger.ts';
+import { connectToRelay } from '../../../electron/core/relay/connect.ts';
+import { parseJoinCode } from '../../../electron/core/relay/join-code.ts';
 import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { startRelay } from '../../../electron/relay/relay.ts';
 import { waitFor } from './protocol.ts';
@@ -38,12 +40,33 @@ await waitFor(() => relay.session.sync.status.phase === 'incremental', "the rela
 await waitFor(() => relay.realtime.status.state === 'live', "the relay's live events", 60_000);
 say({ ready: true, natsPid: relay.nats.pid, firstSyncS: (performance.now() - started) / 1000 });
 
+/**
+ * Each add reloads nats-server and waits (10 s at most) for it to apply the new users; on a loaded
+ * machine, quick reloads in a row can leave the last one unapplied. Every code must connect before
+ * the desktops are given them: reload again until each does.
+ */
+async function untilAccepted(joinCodes: string[]): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const refused: string[] = [];
+    for (const code of joinCodes) {
+      const nc = await connectToRelay(parseJoinCode(code), { reconnect: false }).catch(() => null);
+      if (nc) await nc.close();
+      else refused.push(code);
+    }
+    if (refused.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`${refused.length} join codes still refused`);
+    await relay.nats.reload();
+  }
+}
+
 for await (const line of createInterface({ input: process.stdin })) {
   const command = JSON.parse(line) as { add?: number; prefix?: string; stop?: boolean };
   if (command.add) {
     const joinCodes: string[] = [];
     for (let i = 0; i < command.add; i++)
       joinCodes.push((await relay.agents.add(`${command.prefix ?? 'Agent'} ${i + 1}`)).joinCode);
+    await untilAccepted(joinCodes);
     say({ joinCodes });
   }
   if (command.stop) break;
