@@ -73,6 +73,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const limiter = createRateLimiter(config.rateLimit);
   const faults = createFaultBook(world.random);
   const webhooks = createWebhookDispatcher(world);
+  const served = { total: 0, status_429: 0 };
   let simulation = { stop() {} };
 
   const app = buildApp({
@@ -81,8 +82,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     faults,
     webhooks,
     adminSecret,
+    served,
     async reset() {
       simulation.stop();
+      Object.assign(served, { total: 0, status_429: 0 });
       world.clear(createRandom(randomSeed));
       Object.assign(world.config, cloneConfig(initialConfig));
       clock.setSpeed(options.speed ?? 1);

@@ -14,7 +14,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { AgentDirectory } from './agents.ts';
+import { agentDirectoryIn } from './folders.ts';
 import type { RelayOptions, RelayService } from './relay.ts';
 
 const USAGE = `Usage:
@@ -75,7 +75,7 @@ function parse(argv: string[]) {
 type Parsed = ReturnType<typeof parse>;
 
 async function agentCommand(dataDir: string, [verb, ...names]: string[]): Promise<void> {
-  const directory = new AgentDirectory(join(dataDir, 'relay'), join(dataDir, 'nats'));
+  const directory = agentDirectoryIn(dataDir);
   const name = names.join(' ');
   if (verb === 'list') {
     const agents = directory.list();
@@ -176,7 +176,7 @@ function natsOf(values: Parsed['values']): Pick<RelayOptions, 'nats'> {
 
 async function auditCommandIn(dataDir: string, values: Parsed['values']): Promise<void> {
   const { auditCommand } = await import('./team.ts');
-  const directory = new AgentDirectory(join(dataDir, 'relay'), join(dataDir, 'nats'));
+  const directory = agentDirectoryIn(dataDir);
   await auditCommand(dataDir, directory, {
     ...(values.since ? { since: values.since } : {}),
     json: values.json,

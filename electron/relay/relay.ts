@@ -17,7 +17,6 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, nkeyAuthenticator, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { ObjectStore } from '@nats-io/obj';
-import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { createLogger, registerSecret } from '../core/log/logger.ts';
 import {
@@ -37,7 +36,8 @@ import {
   type TunnelSettings,
   type Vault,
 } from '../core/index.ts';
-import { AgentDirectory } from './agents.ts';
+import type { AgentDirectory } from './agents.ts';
+import { agentDirectoryIn, relayFolders } from './folders.ts';
 import { appendToEventLog } from './event-log.ts';
 import { fsyncBeforeAckSupported, startNatsServer, type RunningNatsServer } from './nats-server.ts';
 import { serveRelayInfo } from './info.ts';
@@ -113,14 +113,15 @@ export interface RunningRelay {
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   if (options.instance !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(options.instance))
     throw new Error('A relay instance name is 1 to 40 letters, digits, - or _');
-  const agents = new AgentDirectory(join(options.dataDir, 'relay'), join(options.dataDir, 'nats'));
+  const folders = relayFolders(options.dataDir);
+  const agents = agentDirectoryIn(options.dataDir);
   const natsHost = options.natsHost ?? agents.state()?.natsHost ?? '127.0.0.1';
   const stack: Array<() => Promise<unknown>> = [];
   const unwind = async () => {
     for (const step of stack.reverse()) await step().catch(() => undefined);
   };
   try {
-    const nats = options.nats ? null : await startOwnNatsServer(options.dataDir, agents, natsHost);
+    const nats = options.nats ? null : await startOwnNatsServer(folders.nats, agents, natsHost);
     if (nats) stack.push(() => nats.stop());
     const natsUrl = options.nats?.url ?? (nats as RunningNatsServer).url;
     agents.recordState({ joinUrl: options.joinUrl ?? natsUrl, natsHost });
@@ -145,7 +146,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     const demo = options.service === undefined;
     const service = options.service ?? (await startDemoService(stack));
     registerSecret(service.token);
-    const orgDir = join(options.dataDir, 'organization');
+    const orgDir = folders.organization;
     if (demo) await forgetPreviousDemo(connection, orgDir);
     const session = new WorkspaceSession({
       dataDir: orgDir,
@@ -222,12 +223,12 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
 
 /** The relay's own nats-server, its config written with the current agents first. */
 async function startOwnNatsServer(
-  dataDir: string,
+  natsDir: string,
   agents: AgentDirectory,
   natsHost: string,
 ): Promise<RunningNatsServer> {
   await agents.writeConfig(natsHost);
-  return startNatsServer({ dir: join(dataDir, 'nats') });
+  return startNatsServer({ dir: natsDir });
 }
 
 /**

@@ -88,6 +88,13 @@ export function buildApp(services: SandboxServices): FastifyInstance {
     request.org = org;
   });
 
+  // Every answer of the partner API, 429s included: what the service carried, whoever asked.
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.url.startsWith(CONTROL)) return;
+    services.served.total++;
+    if (reply.statusCode === 429) services.served.status_429++;
+  });
+
   app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = error instanceof ApiError ? error : translateFrameworkError(error);
     for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);

@@ -14,6 +14,12 @@ export const V3 = '/api/partner/v3';
 export const CONTROL = '/__sandbox';
 export const TOKEN_HEADER = 'x-partner-integration-token';
 
+/** Partner API requests answered since the start or the last reset (the control API is not counted). */
+export interface ServedCounts {
+  total: number;
+  status_429: number;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     org: Org;
@@ -31,6 +37,8 @@ export interface SandboxServices {
   faults: FaultBook;
   webhooks: WebhookDispatcher;
   adminSecret: string;
+  /** What the partner API answered, counted (control API `GET /state`: a benchmark's service load). */
+  served: ServedCounts;
   /** Restores the initial state (control API reset). */
   reset(): Promise<void>;
 }

@@ -20,13 +20,12 @@
  * through V3's cursor pages. `side_by_side` in the report sets each beside its V2 counterpart.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import * as prettier from 'prettier';
 import type { AttemptRecord } from '../../electron/core/api/http.ts';
 import { closeSharedDispatcher } from '../../electron/core/api/http.ts';
 import { setLogSink } from '../../electron/core/log/logger.ts';
@@ -34,7 +33,14 @@ import { WorkspaceSession } from '../../electron/core/session.ts';
 import { inspectStore } from '../integration/store-inspector.ts';
 import { HOST_NODE_FLAGS } from '../../scripts/start.ts';
 import { boundHeapGrowth } from '../../electron/hosts/heap.ts';
-import { machine, spawnSandbox, writeReport } from './lib.ts';
+import {
+  machine,
+  percentile,
+  procCpuSeconds,
+  procStatus,
+  spawnSandbox,
+  writeFormattedReport,
+} from './lib.ts';
 
 const DEFAULT_SEED = 'bulk:5000x50';
 const SEED = process.env.BENCH_SYNC_SEED ?? DEFAULT_SEED;
@@ -161,11 +167,6 @@ function kindOf(path: string): Kind {
 
 const round = (n: number, digits = 0): number => Math.round(n * 10 ** digits) / 10 ** digits;
 const mb = (bytes: number): number => round(bytes / 2 ** 20, 1);
-
-function percentile(sorted: number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? null;
-}
 
 async function runClient(config: ClientConfig): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-sync-'));
@@ -436,31 +437,6 @@ async function runClient(config: ClientConfig): Promise<Record<string, unknown>>
 // The orchestrator: a sandbox and a client process per scenario, then the report.
 // ---------------------------------------------------------------------------------------------------
 
-function procStatus(pid: number | undefined): { hwm_mb: number; rss_mb: number } | null {
-  if (pid === undefined) return null;
-  try {
-    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (field: string): number =>
-      Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
-    return { hwm_mb: round(kb('VmHWM') / 1024, 1), rss_mb: round(kb('VmRSS') / 1024, 1) };
-  } catch {
-    return null;
-  }
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux; null elsewhere). */
-function procCpuSeconds(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After the command name: state is field 3, utime 14, stime 15 (1-based) → indexes 11 and 12 here.
-    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
-}
-
 async function runScenario(scenario: Scenario, signal: AbortSignal): Promise<Record<string, unknown>> {
   const started = performance.now();
   // Other work on the machine shows up in the figures (2 cores: client and sandbox take one each).
@@ -621,13 +597,7 @@ async function main(): Promise<void> {
     runs,
   };
   if (SEED === DEFAULT_SEED && !values.scenarios) {
-    const file = writeReport('sync', report);
-    // Formatted as `npm run lint` expects (.prettierignore covers docs/*.json, not docs/bench/).
-    const text = readFileSync(file, 'utf8');
-    writeFileSync(
-      file,
-      await prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file }),
-    );
+    const file = await writeFormattedReport('sync', report);
     console.log(`written to ${file}`);
   } else {
     console.log(JSON.stringify(report, null, 2));

@@ -166,6 +166,7 @@ async function startService(): Promise<BenchService> {
     faults: createFaultBook(world.random),
     webhooks,
     adminSecret,
+    served: { total: 0, status_429: 0 },
     reset: async () => {
       throw new Error('the bench organization cannot be reset');
     },

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as prettier from 'prettier';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,6 +61,23 @@ export function writeReport(name: string, report: unknown): string {
   return file;
 }
 
+/** writeReport, then formatted as `npm run lint` expects (.prettierignore covers docs/*.json, not docs/bench/). */
+export async function writeFormattedReport(name: string, report: unknown): Promise<string> {
+  const file = writeReport(name, report);
+  const text = readFileSync(file, 'utf8');
+  writeFileSync(
+    file,
+    await prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file }),
+  );
+  return file;
+}
+
+/** The value at percentile `p` (0–100) of ascending `sorted` values; null when there are none. */
+export function percentile(sorted: number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? null;
+}
+
 /** The machine's CPU times so far (/proc/stat's first line: user nice system idle iowait irq softirq steal …). */
 function cpuTimes(): number[] | null {
   try {
@@ -92,4 +110,32 @@ export function machine(): Record<string, unknown> {
     cpus:
       (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? null,
   };
+}
+
+const round1 = (n: number): number => Math.round(n * 10) / 10;
+
+/** A process's resident memory now and at its peak (VmHWM), from /proc (Linux; null elsewhere). */
+export function procStatus(pid: number | undefined): { hwm_mb: number; rss_mb: number } | null {
+  if (pid === undefined) return null;
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string): number =>
+      Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    return { hwm_mb: round1(kb('VmHWM') / 1024), rss_mb: round1(kb('VmRSS') / 1024) };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux; null elsewhere). */
+export function procCpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command name: state is field 3, utime 14, stime 15 (1-based) → indexes 11 and 12 here.
+    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
 }

@@ -155,6 +155,7 @@ export function registerControlRoutes(app: FastifyInstance, services: SandboxSer
         now: new Date(world.clock.now()).toISOString(),
         speed: world.clock.speed,
         rate_limit: services.limiter.limits,
+        requests: { ...services.served },
       }));
 
       control.post('/reset', async () => {

@@ -123,6 +123,19 @@ describe('rate limiting per token', () => {
     expect((await h.a.get('/phone_numbers')).status).toBe(200);
   });
 
+  it('given requests answered and refused, then the control state counts each, 429s apart, and not its own', async () => {
+    const before = (
+      (await h.control.ok('GET', '/state')) as { requests: { total: number; status_429: number } }
+    ).requests;
+    await h.control.ok('PUT', '/rate-limit', { per_second: 1, burst: 1 });
+    await h.a.get('/phone_numbers');
+    expect((await h.a.get('/phone_numbers')).status).toBe(429);
+    const after = (
+      (await h.control.ok('GET', '/state')) as { requests: { total: number; status_429: number } }
+    ).requests;
+    expect(after).toEqual({ total: before.total + 2, status_429: before.status_429 + 1 });
+  });
+
   it('given no valid token, when over the limit, then 401 is still answered (auth before rate limit)', async () => {
     await h.control.ok('PUT', '/rate-limit', { per_second: 1, burst: 1 });
     const responses = await Promise.all(Array.from({ length: 4 }, () => h.anonymous.get('/phone_numbers')));

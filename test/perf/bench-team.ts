@@ -1,0 +1,308 @@
+/**
+ * npm run bench:team — a team on one organization (issue #18): N desktop cores joining at once
+ * through the relay and directly as today, side by side in one run, on one sandbox organization
+ * (1,000 chats × 20 messages, 50 requests/s: the sandbox's rate limit).
+ *
+ * Each run (a mode and an N) gets a fresh sandbox in its own process; a relay run also a fresh relay
+ * in its own process (team/relay-host.ts, with its own nats-server), synced and live before the
+ * desktops join. The desktops run in one process (team/desktops.ts: the real core). Measured:
+ *
+ * - per desktop: time to its first 50 chats with previews and to its full inbox; its 429s;
+ * - on the service: requests (the sandbox's count, whoever made them, the relay's own first sync
+ *   included) and webhook deliveries (the sandbox's delivery log), in total;
+ * - customer messages (posted through the sandbox's control API, one every 100 ms) until stored
+ *   on every desktop: p50/p99 of the slowest desktop's time, and of every desktop's;
+ * - the relay's and nats-server's CPU and peak RSS (/proc);
+ * - in the last relay run, the fan-out alone: lightweight followers of the event log on one
+ *   process (team/followers.ts), a customer message until received by all, p50/p99.
+ *
+ *   npm run bench:team                 N = 1, 5, 20 and 200 followers; records docs/bench/team.json
+ *   npm run bench:team -- --quick      200 chats, N = 1, 5 and 50 followers; prints the same shape
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { HOST_NODE_FLAGS } from '../../scripts/start.ts';
+import {
+  cpuStealShare,
+  machine,
+  percentile,
+  procCpuSeconds,
+  procStatus,
+  spawnSandbox,
+  writeFormattedReport,
+} from './lib.ts';
+import type { DesktopFigures, DesktopsConfig } from './team/desktops.ts';
+import type { FollowersConfig } from './team/followers.ts';
+import { startChild, wallNow, type Child } from './team/protocol.ts';
+import { summarize, targets, type Run } from './team/report.ts';
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const QUICK = values.quick === true;
+const PLAN = QUICK
+  ? { seed: 'bulk:200x20', desktops: [1, 5], followers: 50, followerAgents: 10, messages: 30 }
+  : { seed: 'bulk:1000x20', desktops: [1, 5, 20], followers: 200, followerAgents: 20, messages: 100 };
+/** The sandbox's own default bucket: 50 requests/s after a burst of 100. */
+const LIMIT = { rate: 50, burst: 100 };
+const MESSAGE_GAP_MS = 100;
+/** A desktop still joining after this is reported as not full (direct N = 20 needs ~7 min at best). */
+const JOIN_CAP_MS = QUICK ? 5 * 60_000 : 20 * 60_000;
+const CUSTOMER = '+14155550187';
+const here = (file: string): string => join(import.meta.dirname, 'team', file);
+const round = (n: number, digits = 0): number => Math.round(n * 10 ** digits) / 10 ** digits;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Sandbox = Awaited<ReturnType<typeof spawnSandbox>>;
+
+async function control<T>(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
+    method,
+    headers: { 'x-sandbox-admin-secret': sandbox.adminSecret, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`control ${method} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+interface ServiceCounts {
+  requests: number;
+  status_429: number;
+  deliveries: number;
+  chats: number;
+}
+
+async function serviceCounts(sandbox: Sandbox): Promise<ServiceCounts> {
+  const state = await control<{
+    orgs: Array<{ chats: number }>;
+    requests: { total: number; status_429: number };
+  }>(sandbox, 'GET', '/state');
+  const { deliveries } = await control<{ deliveries: unknown[] }>(sandbox, 'GET', '/deliveries');
+  return {
+    requests: state.requests.total,
+    status_429: state.requests.status_429,
+    deliveries: deliveries.length,
+    chats: state.orgs[0]?.chats ?? 0,
+  };
+}
+
+/**
+ * Customer messages `<marker> 0…count-1`, one every MESSAGE_GAP_MS, then each receiver's wall-clock
+ * arrival of each (`arrivals` from the child). Returns, per message, the time to reach every
+ * receiver (the slowest) and every receiver's own time, in ms.
+ */
+async function customerMessages(
+  sandbox: Sandbox,
+  receivers: Child,
+  marker: string,
+  count: number,
+): Promise<{ toAll: number[]; each: number[]; missing: number }> {
+  const posted: number[] = [];
+  for (let i = 0; i < count; i++) {
+    posted.push(wallNow());
+    await control(sandbox, 'POST', '/inbound/message', { from: CUSTOMER, text: `${marker} ${i}` });
+    await sleep(MESSAGE_GAP_MS);
+  }
+  const late = setTimeout(() => receivers.send({ report: true }), 30_000);
+  const { arrivals } = await receivers.next<{ arrivals: Array<Array<number | null>> }>('arrivals', 60_000);
+  clearTimeout(late);
+  const toAll: number[] = [];
+  const each: number[] = [];
+  let missing = 0;
+  posted.forEach((at, i) => {
+    const times = arrivals.map((row) => row[i]);
+    missing += times.filter((t) => t == null).length;
+    const arrived = times.filter((t): t is number => t != null).map((t) => t - at);
+    each.push(...arrived);
+    if (arrived.length === arrivals.length) toAll.push(Math.max(...arrived));
+  });
+  return { toAll, each, missing };
+}
+
+const latency = (samples: number[]) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const pick = (p: number) => {
+    const value = percentile(sorted, p);
+    return value === null ? null : round(value, 1);
+  };
+  return { p50: pick(50), p99: pick(99), max: pick(100) };
+};
+
+/** A process's CPU since `from` and its peak RSS. */
+function processFigures(pid: number | undefined, from: number | null) {
+  const now = procCpuSeconds(pid);
+  return {
+    cpu_s: now !== null && from !== null ? round(now - from, 2) : null,
+    peak_rss_mb: procStatus(pid)?.hwm_mb ?? null,
+  };
+}
+
+async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: boolean): Promise<Run> {
+  const loadBefore = loadavg().map((n) => round(n, 2));
+  const sandbox = await spawnSandbox([
+    '--seed',
+    PLAN.seed,
+    '--quiet',
+    '--rate',
+    String(LIMIT.rate),
+    '--burst',
+    String(LIMIT.burst),
+  ]);
+  const relayDir = mkdtempSync(join(tmpdir(), 'parley-bench-team-relay-'));
+  const children: Child[] = [];
+  try {
+    // The customer's chat exists before anyone syncs: every later message lands in a known chat.
+    await control(sandbox, 'POST', '/inbound/message', { from: CUSTOMER, text: 'Hello' });
+    await control(sandbox, 'PUT', `/customers/${encodeURIComponent(CUSTOMER)}`, { auto_reply: false });
+    let relay: {
+      child: Child;
+      natsPid: number;
+      firstSyncS: number;
+      cpu0: number | null;
+      natsCpu0: number | null;
+    } | null = null;
+    let joinCodes: string[] = [];
+    if (mode === 'relay') {
+      const child = startChild(here('relay-host.ts'), {
+        sandboxUrl: sandbox.url,
+        token: sandbox.token,
+        dataDir: relayDir,
+      });
+      children.push(child);
+      const ready = await child.next<{ natsPid: number; firstSyncS: number }>('ready', JOIN_CAP_MS);
+      relay = { child, ...ready, cpu0: null, natsCpu0: null };
+      child.send({ add: desktops, prefix: 'Desktop' });
+      joinCodes = (await child.next<{ joinCodes: string[] }>('joinCodes', 120_000)).joinCodes;
+      relay.cpu0 = procCpuSeconds(child.pid);
+      relay.natsCpu0 = procCpuSeconds(ready.natsPid);
+    }
+    const before = await serviceCounts(sandbox);
+    const config: DesktopsConfig = {
+      mode,
+      desktops,
+      sandboxUrl: sandbox.url,
+      token: sandbox.token,
+      joinCodes,
+      chats: before.chats,
+      marker: 'desktop-bench',
+      messages: PLAN.messages,
+      capMs: JOIN_CAP_MS,
+    };
+    const started = wallNow();
+    const team = startChild(here('desktops.ts'), config, HOST_NODE_FLAGS);
+    children.push(team);
+    const synced = await team.next<{ synced: DesktopFigures[]; process: Record<string, number> }>(
+      'synced',
+      JOIN_CAP_MS + 120_000,
+    );
+    const joinedS = round((wallNow() - started) / 1000, 2);
+    const afterJoin = await serviceCounts(sandbox);
+    const relayJoining = relay && processFigures(relay.child.pid, relay.cpu0);
+    const natsJoining = relay && processFigures(relay.natsPid, relay.natsCpu0);
+    const events = await customerMessages(sandbox, team, 'desktop-bench', PLAN.messages);
+    team.send({ stop: true });
+    await team.exited;
+    // The service's figures of the team's run, before the followers' messages add deliveries.
+    const afterEvents = await serviceCounts(sandbox);
+
+    let followers: Run['followers'] = null;
+    if (withFollowers && relay) {
+      relay.child.send({ add: PLAN.followerAgents, prefix: 'Follower' });
+      const codes = (await relay.child.next<{ joinCodes: string[] }>('joinCodes', 120_000)).joinCodes;
+      const followerConfig: FollowersConfig = {
+        joinCodes: codes,
+        followers: PLAN.followers,
+        marker: 'follower-bench',
+        messages: PLAN.messages,
+      };
+      const crowd = startChild(here('followers.ts'), followerConfig);
+      children.push(crowd);
+      await crowd.next('following', 120_000);
+      const fanOut = await customerMessages(sandbox, crowd, 'follower-bench', PLAN.messages);
+      crowd.send({ stop: true });
+      await crowd.exited;
+      followers = {
+        followers: PLAN.followers,
+        agents: PLAN.followerAgents,
+        messages: PLAN.messages,
+        event_to_all_ms: latency(fanOut.toAll),
+        event_to_each_ms: latency(fanOut.each),
+        missing: fanOut.missing,
+      };
+    }
+
+    return {
+      mode,
+      desktops,
+      load_average_1_5_15: { before: loadBefore, after: loadavg().map((n) => round(n, 2)) },
+      joined_s: joinedS,
+      per_desktop: synced.synced,
+      desktops_process: synced.process,
+      service: { before_desktops: before, after_join: afterJoin, end: afterEvents },
+      event_to_all_ms: latency(events.toAll),
+      event_to_each_ms: latency(events.each),
+      events_missing: events.missing,
+      relay: relay && {
+        first_sync_s: round(relay.firstSyncS, 2),
+        process_while_joining: relayJoining,
+        process_whole_run: processFigures(relay.child.pid, 0),
+        nats_while_joining: natsJoining,
+        nats_whole_run: processFigures(relay.natsPid, 0),
+      },
+      followers,
+    };
+  } finally {
+    for (const child of children) {
+      child.send({ stop: true });
+      const exited = await Promise.race([child.exited, sleep(15_000).then(() => 'late')]);
+      if (exited === 'late') child.process.kill('SIGKILL');
+    }
+    await sandbox.stop();
+    rmSync(relayDir, { recursive: true, force: true });
+  }
+}
+
+const runs: Run[] = [];
+const failed: Array<{ mode: string; desktops: number; error: string }> = [];
+const largest = Math.max(...PLAN.desktops);
+for (const desktops of PLAN.desktops) {
+  for (const mode of ['relay', 'direct'] as const) {
+    console.log(`${mode}, ${desktops} desktop(s) …`);
+    try {
+      const result = await run(mode, desktops, mode === 'relay' && desktops === largest);
+      runs.push(result);
+      console.log(`  ${JSON.stringify(summarize(result))}`);
+    } catch (error) {
+      // One run failing (a child process crashed) leaves the others' figures, and says why.
+      failed.push({ mode, desktops, error: error instanceof Error ? error.message : String(error) });
+      console.error(`  failed: ${failed.at(-1)?.error}`);
+    }
+  }
+}
+const report = {
+  command: QUICK ? 'npm run bench:team -- --quick' : 'npm run bench:team',
+  at: new Date().toISOString(),
+  machine: machine(),
+  load_average_1_5_15_at_end: loadavg().map((n) => round(n, 2)),
+  cpu_steal_share: cpuStealShare(),
+  organization: {
+    seed: PLAN.seed,
+    rate_limit: LIMIT,
+    customer_messages_per_run: PLAN.messages,
+    message_gap_ms: MESSAGE_GAP_MS,
+  },
+  notes: [
+    'service_requests: partner API requests the sandbox answered from the start of the run to the end of the desktops’ customer messages (429s included; the followers’ phase is not counted): through the relay its own first sync and polling, directly every desktop’s.',
+    'service_deliveries: webhook delivery attempts in the sandbox’s log: one per event per subscription.',
+    'full_inbox_s: from the desktops’ start (all at once) until its first sync finished with every chat stored; first_50_s: until its 50 newest chats all had a preview (checked at most every 50 ms).',
+    'event_to_all: a customer message posted through the control API until stored on every desktop (relay: event log → desktop store; direct: each desktop’s own listener), wall clock.',
+    'relay/nats CPU and peak RSS: /proc of the relay’s process and of its nats-server (VmHWM).',
+  ],
+  targets: targets(runs),
+  runs: runs.map(summarize),
+  failed,
+  details: runs,
+};
+if (QUICK) console.log(JSON.stringify(report, null, 2));
+else console.log(`written to ${await writeFormattedReport('team', report)}`);
+process.exit(0);

@@ -1,0 +1,219 @@
+/**
+ * bench:team's desktops: N headless desktop cores in this one process, all joining at once — the
+ * real core, built as the hosts build it:
+ *
+ * - `relay`: a JoinedSession from a join code (relay-ports: RelayMessaging on the agent's NATS
+ *   connection) and its live events from the relay's event log (JoinedLiveEvents), as AppCore
+ *   opens a joined workspace (test/integration/relay/join.test.ts);
+ * - `direct`: a WorkspaceSession with the organization's token and its own RealtimeService (its own
+ *   listener and webhook subscription, a direct tunnel), as every desktop runs today. Each desktop
+ *   gets its own request budget, as separate machines have (in one process they would share one).
+ *
+ * Per desktop: time to its first 50 chats with previews and to its full inbox (the first sync done,
+ * every chat stored), its requests and 429s. Then customer messages (`<marker> <i>`, posted by the
+ * orchestrator) are timed as they are stored on each desktop (wall clock, `messages.changed`).
+ *
+ *   argv[2] DesktopsConfig → {synced: DesktopFigures[]}   (every desktop full and live)
+ *                          → {arrivals: (number|null)[][]} (every message on every desktop, or on {report})
+ *   {report: true}   report the arrivals now;   {stop: true}   close every desktop and exit
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { RequestBudget } from '../../../electron/core/api/budget.ts';
+import { closeSharedDispatcher } from '../../../electron/core/api/http.ts';
+import { setLogSink } from '../../../electron/core/log/logger.ts';
+import { RealtimeService } from '../../../electron/core/realtime/realtime-service.ts';
+import { DirectTunnel } from '../../../electron/core/realtime/tunnels/direct.ts';
+import { parseJoinCode } from '../../../electron/core/relay/join-code.ts';
+import { JoinedSession } from '../../../electron/core/relay/joined-session.ts';
+import type { JoinedLiveEvents } from '../../../electron/core/relay/joined-live.ts';
+import { relayPorts } from '../../../electron/core/relay/relay-ports.ts';
+import { type ServiceSession, WorkspaceSession } from '../../../electron/core/session.ts';
+import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
+import { boundHeapGrowth } from '../../../electron/hosts/heap.ts';
+import { waitFor, wallNow } from './protocol.ts';
+
+export interface DesktopsConfig {
+  mode: 'relay' | 'direct';
+  desktops: number;
+  sandboxUrl: string;
+  token: string;
+  /** relay: one join code per desktop. */
+  joinCodes: string[];
+  /** Chats the organization has: a full inbox holds them all. */
+  chats: number;
+  /** Customer messages the orchestrator will post: `<marker> 0` … `<marker> <messages - 1>`. */
+  marker: string;
+  messages: number;
+  /** A desktop still joining after this is reported as not full. */
+  capMs: number;
+}
+
+export interface DesktopFigures {
+  first_50_s: number | null;
+  full_inbox_s: number | null;
+  chats_stored: number;
+  requests: number;
+  status_429: number;
+  live: string;
+  error: string | null;
+}
+
+interface Desktop {
+  session: ServiceSession;
+  live: JoinedLiveEvents | RealtimeService;
+  figures: DesktopFigures;
+  arrivals: Array<number | null>;
+}
+
+const FIRST_N = 50;
+const FIRST_N_CHECK_MS = 50;
+const config = JSON.parse(process.argv[2] ?? '{}') as DesktopsConfig;
+boundHeapGrowth(); // as a host does at launch
+setLogSink((line, level) => {
+  if (level === 'error') process.stderr.write(`desktop: ${line.slice(0, 300)}\n`);
+});
+const say = (message: unknown): void => void process.stdout.write(`${JSON.stringify(message)}\n`);
+const root = mkdtempSync(join(tmpdir(), `parley-bench-team-${config.mode}-`));
+const seconds = (since: number): number => Math.round((performance.now() - since) / 10) / 100;
+const pattern = new RegExp(`^${config.marker} (\\d+)$`);
+
+async function open(index: number): Promise<Desktop> {
+  const dataDir = join(root, `desktop-${index}`);
+  const figures: DesktopFigures = {
+    first_50_s: null,
+    full_inbox_s: null,
+    chats_stored: 0,
+    requests: 0,
+    status_429: 0,
+    live: '',
+    error: null,
+  };
+  if (config.mode === 'relay') {
+    const code = parseJoinCode(config.joinCodes[index] as string);
+    const session = await JoinedSession.open(code, { dataDir, apiVersion: 'v2', ports: relayPorts });
+    const live: JoinedLiveEvents = session.liveEvents(() => undefined);
+    return { session, live, figures, arrivals: [] };
+  }
+  const session = new WorkspaceSession({
+    dataDir,
+    apiVersion: 'v2',
+    connection: {
+      baseUrl: config.sandboxUrl,
+      tokenHeader: 'X-PARTNER-INTEGRATION-TOKEN',
+      token: config.token,
+    },
+    client: {
+      budget: new RequestBudget(),
+      onAttempt: (attempt) => {
+        figures.requests++;
+        if (attempt.status === 429) figures.status_429++;
+      },
+    },
+  });
+  const live = new RealtimeService({
+    workspaceId: `bench-desktop-${index}`,
+    session,
+    vault: new InMemoryVault(),
+    tunnel: new DirectTunnel(),
+  });
+  return { session, live, figures, arrivals: [] };
+}
+
+/** One desktop joining: live events and the first sync at once, as a host starts them. */
+async function joinAtOnce(desktop: Desktop, started: number): Promise<Desktop> {
+  const { session, figures } = desktop;
+  // Checked at most every FIRST_N_CHECK_MS (a query per change of 20 desktops' 1,000 chats would
+  // take the desktops' CPU from their syncs); the figure is late by that much at most.
+  let checking: ReturnType<typeof setTimeout> | undefined;
+  const checkFirstN = (): void => {
+    checking = undefined;
+    if (figures.first_50_s !== null) return;
+    const top = session.store.chats.list({ limit: FIRST_N });
+    if (top.length === FIRST_N && top.every((chat) => chat.lastMessage !== null))
+      figures.first_50_s = seconds(started);
+  };
+  const offChats = session.store.events.on('chats.changed', () => {
+    if (figures.first_50_s === null) checking ??= setTimeout(checkFirstN, FIRST_N_CHECK_MS);
+  });
+  session.store.events.on('messages.changed', ({ keys }) => {
+    const at = wallNow();
+    for (const message of session.store.messages.byKeys(keys)) {
+      const i = Number(pattern.exec(message.text ?? '')?.[1] ?? -1);
+      if (i >= 0 && desktop.arrivals[i] == null) desktop.arrivals[i] = at;
+    }
+    if (complete()) say({ arrivals: arrivals() });
+  });
+  const cap = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error(`not full after ${config.capMs / 1000} s`)), config.capMs).unref(),
+  );
+  try {
+    await Promise.race([Promise.all([desktop.live.start(), session.start()]), cap]);
+    figures.full_inbox_s = seconds(started);
+  } catch (error) {
+    figures.error = error instanceof Error ? error.message : String(error);
+  }
+  offChats();
+  if (checking) {
+    clearTimeout(checking);
+    checkFirstN();
+  }
+  figures.chats_stored = session.store.chats.count();
+  if (figures.chats_stored < config.chats)
+    figures.error ??= `${figures.chats_stored} of ${config.chats} chats`;
+  return desktop;
+}
+
+let desktops: Desktop[] = [];
+let reported = false;
+const complete = (): boolean =>
+  !reported &&
+  desktops.length === config.desktops &&
+  desktops.every((d) =>
+    Array.from({ length: config.messages }, (_, i) => d.arrivals[i]).every((a) => a != null),
+  );
+const arrivals = (): Array<Array<number | null>> => {
+  reported = true;
+  return desktops.map((d) => Array.from({ length: config.messages }, (_, i) => d.arrivals[i] ?? null));
+};
+
+// Connected one after another, then started all at once: twenty nkey handshakes in one busy
+// process can outlast nats-server's 2 s authentication timeout, which the client reports as an
+// authorization error and the desktop, as credentials refused (noted in docs/bench/README.md).
+const connectStarted = performance.now();
+const opened: Desktop[] = [];
+for (let i = 0; i < config.desktops; i++) opened.push(await open(i));
+const connectS = seconds(connectStarted);
+const cpu0 = process.cpuUsage();
+const started = performance.now();
+desktops = await Promise.all(opened.map((desktop) => joinAtOnce(desktop, started)));
+await waitFor(
+  () => desktops.every((d) => d.live.status.state === 'live'),
+  'every desktop live',
+  60_000,
+).catch(
+  () => undefined, // reported per desktop below
+);
+for (const d of desktops) d.figures.live = `${d.live.status.state}: ${d.live.status.reason ?? ''}`;
+const cpu = process.cpuUsage(cpu0);
+say({
+  synced: desktops.map((d) => d.figures),
+  process: {
+    connect_s_all: connectS,
+    cpu_s_joining: Math.round((cpu.user + cpu.system) / 1e4) / 100,
+    peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+  },
+});
+
+for await (const line of createInterface({ input: process.stdin })) {
+  const command = JSON.parse(line) as { report?: boolean; stop?: boolean };
+  if (command.report && !reported) say({ arrivals: arrivals() });
+  if (command.stop) break;
+}
+await Promise.all(desktops.map(async (d) => (await d.live.stop(), await d.session.close())));
+await closeSharedDispatcher();
+rmSync(root, { recursive: true, force: true });
+process.exit(0);

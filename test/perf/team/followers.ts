@@ -1,0 +1,79 @@
+/**
+ * bench:team's lightweight followers: many agents' connections in this one process, each following
+ * the relay's event log as a desktop's event source does (an ordered consumer on the agent's own
+ * credentials, every message validated as untrusted input: `checkLogged`) but with no store behind
+ * it: the fan-out alone, at a larger team than the desktops.
+ *
+ *   argv[2] FollowersConfig → {following: n}  (every consumer exists)
+ *                           → {arrivals: (number|null)[][]} (every message on every follower, or on {report})
+ *   {report: true}   report now;   {stop: true}   close and exit
+ */
+import { DeliverPolicy, jetstream } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { createInterface } from 'node:readline';
+import { connectToRelay } from '../../../electron/core/relay/connect.ts';
+import { checkLogged } from '../../../electron/core/relay/event-source.ts';
+import { parseJoinCode } from '../../../electron/core/relay/join-code.ts';
+import { EVENT_LOG_STREAM } from '../../../electron/core/relay/subjects.ts';
+import { wallNow } from './protocol.ts';
+
+export interface FollowersConfig {
+  /** Follower i connects with joinCodes[i % joinCodes.length]. */
+  joinCodes: string[];
+  followers: number;
+  marker: string;
+  messages: number;
+}
+
+const config = JSON.parse(process.argv[2] ?? '{}') as FollowersConfig;
+const say = (message: unknown): void => void process.stdout.write(`${JSON.stringify(message)}\n`);
+const pattern = new RegExp(`${config.marker} (\\d+)`);
+const arrivals: Array<Array<number | null>> = Array.from({ length: config.followers }, () =>
+  Array.from({ length: config.messages }, () => null),
+);
+let reported = false;
+let skipped = 0;
+const report = (): void => {
+  if (reported) return;
+  reported = true;
+  say({ arrivals, skipped });
+};
+const complete = (): boolean => arrivals.every((row) => row.every((at) => at !== null));
+
+async function follow(index: number): Promise<NatsConnection> {
+  const nc = await connectToRelay(parseJoinCode(config.joinCodes[index % config.joinCodes.length] as string));
+  const consumer = await jetstream(nc).consumers.get(EVENT_LOG_STREAM, { deliver_policy: DeliverPolicy.New });
+  const messages = await consumer.consume();
+  void (async () => {
+    for await (const msg of messages) {
+      const checked = checkLogged(msg.subject, msg.data, msg.headers?.get('Nats-Msg-Id'));
+      if (!checked.ok) {
+        skipped++;
+        continue;
+      }
+      const i = Number(pattern.exec(checked.body)?.[1] ?? -1);
+      const row = arrivals[index] as Array<number | null>;
+      if (i >= 0 && i < config.messages && row[i] === null) row[i] = wallNow();
+      if (complete()) report();
+    }
+  })();
+  return nc;
+}
+
+// Connected a few at a time, as agents arrive, rather than 200 handshakes in one burst.
+const connections: NatsConnection[] = [];
+for (let i = 0; i < config.followers; i += 20)
+  connections.push(
+    ...(await Promise.all(
+      Array.from({ length: Math.min(20, config.followers - i) }, (_, k) => follow(i + k)),
+    )),
+  );
+say({ following: connections.length });
+
+for await (const line of createInterface({ input: process.stdin })) {
+  const command = JSON.parse(line) as { report?: boolean; stop?: boolean };
+  if (command.report) report();
+  if (command.stop) break;
+}
+await Promise.all(connections.map((nc) => nc.close().catch(() => undefined)));
+process.exit(0);
