@@ -113,6 +113,9 @@ export function namedRemoteIds(event: V3WebhookEvent): NamedRemoteIds {
 export function allocateEventIds(store: LocalStore, event: V3WebhookEvent): RemoteIds {
   const named = namedRemoteIds(event);
   const remote = store.remoteIds;
+  // Messages and reactions are kept by chat (remote-ids-repo.ts): named with the event's chat they
+  // are found where the relay stored them; without one, looked for among every chat's.
+  const [v3ChatId] = named.chat.length === 1 ? named.chat : [];
   return store.transaction(() => {
     const ids: RemoteIds = {};
     for (const kind of KINDS) {
@@ -120,7 +123,11 @@ export function allocateEventIds(store: LocalStore, event: V3WebhookEvent): Remo
       ids[kind] =
         kind === 'line'
           ? named.line.map((phone) => [phone, store.lines.byNumber(phone)?.id ?? remote.line(phone)])
-          : [...remote.many(kind, named[kind])];
+          : kind === 'message'
+            ? named.message.map((id) => [id, remote.message(id, v3ChatId)])
+            : kind === 'reaction'
+              ? named.reaction.map((key) => [key, remote.reaction(key, v3ChatId)])
+              : [...remote.many(kind, named[kind])];
     }
     return ids;
   });
