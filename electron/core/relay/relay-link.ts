@@ -98,10 +98,16 @@ export class RelayLink {
   }
 }
 
-function isRefusal(error: unknown): boolean {
+/**
+ * The relay refused these credentials. nats.js reports nats-server's "Authentication Timeout" (this
+ * desktop too slow to answer the handshake, e.g. a busy machine) as an AuthorizationError as well:
+ * that one is no refusal, and trying again is the cure.
+ */
+export function isRefusal(error: unknown): boolean {
+  if (!(error instanceof Error) || /authentication timeout/i.test(error.message)) return false;
   return (
     error instanceof errors.AuthorizationError ||
     error instanceof errors.UserAuthenticationExpiredError ||
-    (error instanceof Error && /authorization violation/i.test(error.message))
+    /authorization violation/i.test(error.message)
   );
 }
