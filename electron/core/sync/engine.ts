@@ -1,43 +1,18 @@
 import type { SyncStatus } from '../../../shared/domain.ts';
-import { isPartnerApiError } from '../api/errors.ts';
 import { pages } from '../api/pagination.ts';
 import type { ContactsPort, MessagingService } from './messaging.ts';
-import { createLogger } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { abortable, forEachLimited } from '../util.ts';
-import { fillGaps, InStepMark, onStorageRecovered } from './catch-up.ts';
+import { InStepMark, onStorageRecovered } from './catch-up.ts';
 import type { Reachability, ServiceReachability } from './reachability.ts';
 import { Reconciler } from './reconciler.ts';
+import { ChatReader } from './chat-reader.ts';
+import { DeliveryWatch } from './delivery-watch.ts';
+import { SyncStatusBoard } from './sync-status.ts';
+import { ReadMarker } from './read-marker.ts';
+import { DEFAULT_SYNC_OPTIONS, type SyncOptions } from './sync-options.ts';
 
-const log = createLogger('sync');
-
-export interface SyncOptions {
-  /** How often the open chat is polled. */
-  openChatIntervalMs: number;
-  /** How often the inbox (chat lists) is polled while webhooks are not live. */
-  backgroundIntervalMs: number;
-  /** … and while webhooks are live (polling is then only a safety net). */
-  liveBackgroundIntervalMs: number;
-  /** Every n-th inbox poll walks every page, not only until an unchanged page. */
-  fullSweepEvery: number;
-  contactsIntervalMs: number;
-  /** Messages fetched per chat on first sync (its newest page). */
-  firstPageSize: number;
-  concurrency: number;
-  /** Delay before an open, focused chat is marked read. */
-  markReadDelayMs: number;
-}
-
-export const DEFAULT_SYNC_OPTIONS: SyncOptions = {
-  openChatIntervalMs: 3_000,
-  backgroundIntervalMs: 15_000,
-  liveBackgroundIntervalMs: 120_000,
-  fullSweepEvery: 20,
-  contactsIntervalMs: 5 * 60_000,
-  firstPageSize: 50,
-  concurrency: 6,
-  markReadDelayMs: 800,
-};
+export { DEFAULT_SYNC_OPTIONS, type SyncOptions } from './sync-options.ts';
 
 const INITIAL_DONE = 'initial-sync-done';
 const MAX_OFFLINE_BACKOFF_MS = 60_000;
@@ -62,7 +37,7 @@ export class SyncEngine {
   /** Chats, messages and lines, through the workspace's API version. */
   readonly #api: MessagingService;
   /** The revision each chat was listed with, until its messages are synced (see applyChats). */
-  readonly #revisions = new Map<number, number>();
+  readonly #chats: ChatReader;
   readonly #inStep: InStepMark;
   readonly #options: SyncOptions;
   readonly #abort = new AbortController();
@@ -70,26 +45,19 @@ export class SyncEngine {
   #running: Promise<void> | undefined;
   #ready = false;
   #openChat: { chatId: number; focused: boolean } | null = null;
-  #markReadTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #readMarker: ReadMarker;
   #webhooksLive = false;
   /** Off on a relay that does not hold the polling lease: another relay of the team polls. */
   #polling = true;
   #inboxPolls = 0;
   #fullSweepNext = false;
   #due = { openChat: 0, inbox: 0, contacts: 0 };
-  #pendingChecks = new Map<string, { at: number; delay: number }>();
+  readonly #deliveries = new DeliveryWatch();
   #offlineBackoff = 0;
   /** When the last inbox poll started (catch-up polls are spaced from it). */
   #inboxPolledAt = 0;
   readonly #unwatchStorage: () => void;
-  readonly #statusListeners = new Set<(status: SyncStatus) => void>();
-  #status: SyncStatus = {
-    phase: 'idle',
-    chatsKnown: 0,
-    chatsWithMessages: 0,
-    lastSyncedAt: null,
-    error: null,
-  };
+  readonly #statusBoard = new SyncStatusBoard();
 
   /**
    * `reachability` (the session's) decides the 'offline' phase: it follows every request's outcome,
@@ -108,6 +76,15 @@ export class SyncEngine {
     this.#options = { ...DEFAULT_SYNC_OPTIONS, ...options };
     this.reconciler = new Reconciler(store);
     this.#inStep = new InStepMark(store);
+    this.#chats = new ChatReader({
+      store,
+      api,
+      reconciler: this.reconciler,
+      inStep: this.#inStep,
+      pageSize: this.#options.firstPageSize,
+      signal: this.#abort.signal,
+    });
+    this.#readMarker = new ReadMarker(store, api, this.#options.markReadDelayMs, this.#abort.signal);
     reachability?.onChange((state) => this.#reachabilityChanged(state));
     // The store can write again (disk trouble cleared): what it refused meanwhile is caught up now.
     this.#unwatchStorage = onStorageRecovered(store, () => {
@@ -116,13 +93,12 @@ export class SyncEngine {
   }
 
   get status(): SyncStatus {
-    return this.#status;
+    return this.#statusBoard.current;
   }
 
   /** Called with every status change; returns an unsubscribe. */
   onStatus(listener: (status: SyncStatus) => void): () => void {
-    this.#statusListeners.add(listener);
-    return () => this.#statusListeners.delete(listener);
+    return this.#statusBoard.onChange(listener);
   }
 
   /** How often the inbox is polled now: slower while webhooks are live. */
@@ -149,7 +125,7 @@ export class SyncEngine {
     this.#abort.abort(new Error('sync stopped'));
     this.#unwatchStorage();
     clearTimeout(this.#timer);
-    clearTimeout(this.#markReadTimer);
+    this.#readMarker.stop();
     await this.#running?.catch(() => undefined);
   }
 
@@ -157,7 +133,7 @@ export class SyncEngine {
   setOpenChat(chatId: number | null, focused = true): void {
     this.#openChat = chatId === null ? null : { chatId, focused };
     this.#due.openChat = 0;
-    this.#scheduleMarkRead();
+    this.#readMarker.setOpen(this.#openChat);
     this.#wake();
   }
 
@@ -203,30 +179,18 @@ export class SyncEngine {
 
   /** Re-checks this message's delivery status soon (after a send). */
   watchDelivery(messageKey: string): void {
-    this.#pendingChecks.set(messageKey, { at: Date.now() + 1_000, delay: 1_000 });
+    this.#deliveries.watch(messageKey);
     this.#wake();
   }
 
   /** Fetches older history of a chat from the service (`before` the oldest stored message). */
-  async loadOlder(chatId: number, count = 50): Promise<{ added: number; complete: boolean }> {
-    const oldest = this.#store.messages.oldestSentAt(chatId);
-    const page = await this.#api.olderMessages(chatId, oldest, count, {
-      signal: this.#signal,
-      priority: 'user',
-    });
-    const complete = page.complete;
-    this.reconciler.applyMessages(chatId, page.messages, complete ? { historyComplete: true } : undefined);
-    return { added: page.messages.length, complete };
+  loadOlder(chatId: number, count = 50): Promise<{ added: number; complete: boolean }> {
+    return this.#chats.loadOlder(chatId, count);
   }
 
   /** Fetches a chat and its newest messages now (a webhook named it, or the user opened it). */
-  async refreshChat(chatId: number): Promise<void> {
-    const chat = await this.#api.chat(chatId, { signal: this.#signal, priority: 'user' });
-    if (chat) {
-      this.reconciler.applyChat(chat);
-      this.#noteRevisions([chat]);
-    }
-    await this.#fetchNewest(chatId, 'user');
+  refreshChat(chatId: number): Promise<void> {
+    return this.#chats.refresh(chatId);
   }
 
   /**
@@ -252,12 +216,12 @@ export class SyncEngine {
       if (!this.hasCachedInbox) {
         await this.#initialSync();
       } else {
-        this.#setStatus({ phase: 'incremental' });
+        this.#statusBoard.set({ phase: 'incremental' });
         if (this.#polling) await this.#pollInbox(false);
       }
     } catch (error) {
       if (this.#signal.aborted) return;
-      this.#failed(error);
+      this.#statusBoard.failed(error);
     }
     this.#ready = true;
     for (const { key } of this.#store.messages.unsettled()) this.watchDelivery(key);
@@ -266,7 +230,7 @@ export class SyncEngine {
 
   async #initialSync(): Promise<void> {
     const startedAt = Date.now();
-    this.#setStatus({ phase: 'initial', error: null });
+    this.#statusBoard.set({ phase: 'initial', error: null });
     await this.#syncLines();
     // Contacts first (a few pages): the first chats on screen show names, not numbers.
     await this.#syncContacts();
@@ -279,9 +243,9 @@ export class SyncEngine {
       try {
         await forEachLimited(this.#store.lines.list(), 3, async (line) => {
           for await (const page of this.#api.chatPages(line, this.#bg())) {
-            this.#noteRevisions(page);
+            this.#chats.noteRevisions(page);
             queue.push(...this.reconciler.applyChats(page, line));
-            this.#setStatus({ chatsKnown: this.#store.chats.count() });
+            this.#statusBoard.set({ chatsKnown: this.#store.chats.count() });
           }
         });
       } finally {
@@ -295,64 +259,19 @@ export class SyncEngine {
           await new Promise((r) => setTimeout(r, 10));
           continue;
         }
-        await this.#fetchNewest(chatId, 'background');
-        this.#setStatus({ chatsWithMessages: ++chatsWithMessages });
+        await this.#chats.fetchNewest(chatId, 'background');
+        this.#statusBoard.set({ chatsWithMessages: ++chatsWithMessages });
       }
     });
     await Promise.all([producer, ...workers]);
     this.#store.resumeIndexing();
     this.#store.cursors.set(INITIAL_DONE, String(Date.now()));
     this.#inStep.advance(startedAt);
-    this.#setStatus({ phase: 'incremental', lastSyncedAt: Date.now() });
+    this.#statusBoard.set({ phase: 'incremental', lastSyncedAt: Date.now() });
   }
 
   async #syncLines(): Promise<void> {
     this.reconciler.applyLines(await this.#api.lines(this.#bg()));
-  }
-
-  /** The newest page of a chat: new messages, edits, reactions, statuses, and local deletions. */
-  async #fetchNewest(chatId: number, priority: 'user' | 'background'): Promise<void> {
-    const expected = this.#expectedRevision(chatId);
-    const requestedAt = Date.now();
-    const page = await this.#api.newestMessages(chatId, this.#options.firstPageSize, {
-      signal: this.#signal,
-      priority,
-    });
-    this.#store.transaction(() => {
-      this.reconciler.applyMessages(chatId, page.messages, {
-        ...(expected === undefined ? {} : { syncedMessageCount: expected }),
-        ...(page.complete ? { historyComplete: true } : {}),
-      });
-      // Stored messages the service no longer lists within the page's time range were deleted.
-      const oldest = page.messages.at(-1);
-      const since = page.complete ? -Infinity : (oldest?.sentAt ?? Infinity);
-      const listed = new Set(page.messages.map((m) => m.id));
-      const gone = this.#store.messages.unlisted(chatId, since, listed, requestedAt);
-      this.#store.messages.remove(chatId, gone);
-    });
-  }
-
-  /** A changed chat: read back from its newest page until it meets what is stored (catch-up.ts). */
-  async #fillGaps(chatId: number): Promise<void> {
-    if (this.#store.messages.newestSentAt(chatId) === null) return this.#fetchNewest(chatId, 'background');
-    const expected = this.#expectedRevision(chatId);
-    await fillGaps(chatId, {
-      api: this.#api,
-      store: this.#store,
-      reconciler: this.reconciler,
-      pageSize: this.#options.firstPageSize,
-      reachBack: this.#inStep.reachBack,
-      call: this.#bg(),
-    });
-    if (expected !== undefined) this.#store.chats.setSyncState(chatId, { syncedMessageCount: expected });
-    // Fewer on the service than here means deletions (V2 counts): the newest page tells which.
-    if (
-      this.#api.revisionCountsMessages &&
-      expected !== undefined &&
-      this.#store.messages.countAccepted(chatId) > expected
-    ) {
-      await this.#fetchNewest(chatId, 'background');
-    }
   }
 
   /** Lists chats per line, newest activity first, until a page with no change (all pages on a sweep). */
@@ -363,15 +282,15 @@ export class SyncEngine {
     const changed: number[] = [];
     for (const line of this.#store.lines.list()) {
       for await (const page of this.#api.chatPages(line, this.#bg())) {
-        this.#noteRevisions(page);
+        this.#chats.noteRevisions(page);
         const moved = this.reconciler.applyChats(page, line);
         changed.push(...moved);
         if (!fullSweep && moved.length === 0) break;
       }
     }
-    await forEachLimited(changed, this.#options.concurrency, (chatId) => this.#fillGaps(chatId));
+    await forEachLimited(changed, this.#options.concurrency, (chatId) => this.#chats.fillGaps(chatId));
     this.#inStep.advance(startedAt);
-    this.#setStatus({
+    this.#statusBoard.set({
       chatsKnown: this.#store.chats.count(),
       lastSyncedAt: Date.now(),
       phase: 'incremental',
@@ -391,23 +310,6 @@ export class SyncEngine {
     this.#store.transaction(() => this.#store.contacts.retainOnly(seen));
   }
 
-  async #checkPending(now: number): Promise<void> {
-    const due = [...this.#pendingChecks].filter(([, check]) => check.at <= now).map(([key]) => key);
-    await forEachLimited(due, this.#options.concurrency, async (key) => {
-      const message = this.#store.messages.get(key);
-      const check = this.#pendingChecks.get(key);
-      if (!message || message.id === null || !check) return void this.#pendingChecks.delete(key);
-      const fresh = await this.#api.message(message.chatId, message.id, this.#bg());
-      this.reconciler.applyMessages(message.chatId, [fresh.record]);
-      if (!fresh.settled) {
-        const delay = Math.min(check.delay * 2, 60_000);
-        this.#pendingChecks.set(key, { at: Date.now() + delay, delay });
-      } else {
-        this.#pendingChecks.delete(key);
-      }
-    });
-  }
-
   /** Does whatever is due; resolves whether anything was (a tick that asked nothing proves nothing). */
   async #tick(): Promise<boolean> {
     if (!this.#polling) return false;
@@ -417,7 +319,7 @@ export class SyncEngine {
     if (open && now >= this.#due.openChat) {
       this.#due.openChat = now + this.#options.openChatIntervalMs;
       worked = true;
-      await this.#fetchNewest(open.chatId, 'background');
+      await this.#chats.fetchNewest(open.chatId, 'background');
     }
     if (now >= this.#due.inbox) {
       this.#due.inbox =
@@ -439,8 +341,13 @@ export class SyncEngine {
       worked = true;
       await this.#syncContacts();
     }
-    if ([...this.#pendingChecks.values()].some((check) => check.at <= now)) worked = true;
-    await this.#checkPending(now);
+    if (this.#deliveries.isDue(now)) worked = true;
+    await this.#deliveries.checkDue(
+      now,
+      { store: this.#store, api: this.#api, reconciler: this.reconciler },
+      this.#bg(),
+      this.#options.concurrency,
+    );
     return worked;
   }
 
@@ -460,10 +367,11 @@ export class SyncEngine {
       const worked = await this.#tick();
       this.#offlineBackoff = 0;
       // Only requests that went through clear an error; 'offline' is the reachability's to clear.
-      if (worked && this.#status.phase === 'error') this.#setStatus({ phase: 'incremental', error: null });
+      if (worked && this.#statusBoard.current.phase === 'error')
+        this.#statusBoard.set({ phase: 'incremental', error: null });
     } catch (error) {
       if (this.#signal.aborted) return;
-      this.#failed(error);
+      this.#statusBoard.failed(error);
       this.#offlineBackoff = Math.min(Math.max(this.#offlineBackoff * 2, 2_000), MAX_OFFLINE_BACKOFF_MS);
       wait = this.#offlineBackoff;
     } finally {
@@ -474,7 +382,7 @@ export class SyncEngine {
       this.#openChat ? this.#due.openChat : Infinity,
       this.#due.inbox,
       this.#due.contacts,
-      ...[...this.#pendingChecks.values()].map((c) => c.at),
+      this.#deliveries.nextAt,
     );
     clearTimeout(this.#timer);
     this.#timer = setTimeout(
@@ -484,79 +392,17 @@ export class SyncEngine {
     this.#timer.unref?.();
   }
 
-  #scheduleMarkRead(): void {
-    clearTimeout(this.#markReadTimer);
-    const open = this.#openChat;
-    if (!open?.focused) return;
-    this.#markReadTimer = setTimeout(() => void this.#markRead(open.chatId), this.#options.markReadDelayMs);
-    this.#markReadTimer.unref?.();
-  }
-
-  async #markRead(chatId: number): Promise<void> {
-    const chat = this.#store.chats.get(chatId);
-    if (!chat || (chat.unreadCount === 0 && !chat.markedUnread)) return;
-    try {
-      if (chat.unreadCount > 0) await this.#api.markRead(chatId, { signal: this.#signal, priority: 'user' });
-      this.#store.transaction(() => {
-        this.#store.messages.markChatRead(chatId);
-        this.#store.chats.setFlags(chatId, { markedUnread: false });
-      });
-    } catch (error) {
-      log.warn('mark as read failed', { chatId, error: String(error) });
-    }
-  }
-
   /** New inbound messages in the open, focused chat are read as they arrive. */
   noteIncoming(chatId: number): void {
-    if (this.#openChat?.chatId === chatId && this.#openChat.focused) this.#scheduleMarkRead();
-  }
-
-  /** What a chat's messages are synced up to once fetched: the revision it was last listed with. */
-  #expectedRevision(chatId: number): number | undefined {
-    const listed = this.#revisions.get(chatId);
-    if (listed !== undefined) return listed;
-    return this.#api.revisionCountsMessages ? this.#store.chats.syncState(chatId)?.messageCount : undefined;
-  }
-
-  #noteRevisions(chats: ReadonlyArray<{ id: number; revision?: number }>): void {
-    for (const chat of chats) {
-      if (chat.revision === undefined) this.#revisions.delete(chat.id);
-      else this.#revisions.set(chat.id, chat.revision);
-    }
+    this.#readMarker.noteIncoming(chatId);
   }
 
   #bg(): { signal: AbortSignal; priority: 'background' } {
     return { signal: this.#signal, priority: 'background' };
   }
 
-  #failed(error: unknown): void {
-    const unreachable =
-      isPartnerApiError(error) &&
-      (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'tls');
-    log.warn('sync failed', { error: error instanceof Error ? error.message : String(error) });
-    // The service being out of reach is the reachability's news (it heard this request fail too).
-    if (unreachable || this.#status.phase === 'offline') return;
-    this.#setStatus({ phase: 'error', error: error instanceof Error ? error.message : String(error) });
-  }
-
   #reachabilityChanged(state: Reachability): void {
-    if (!state.reachable) {
-      this.#setStatus({ phase: 'offline', error: state.reason });
-    } else if (this.#status.phase === 'offline') {
-      this.#setStatus({ phase: this.#ready ? 'incremental' : 'initial', error: null });
-      // Back: catch up on whatever happened meanwhile instead of waiting out the backoff.
-      if (this.#ready) this.syncNow();
-    }
-  }
-
-  #setStatus(patch: Partial<SyncStatus>): void {
-    this.#status = { ...this.#status, ...patch };
-    for (const listener of this.#statusListeners) {
-      try {
-        listener(this.#status);
-      } catch (error) {
-        log.error('sync status listener failed', { error: String(error) });
-      }
-    }
+    // Back: catch up on whatever happened meanwhile instead of waiting out the backoff.
+    if (this.#statusBoard.reachabilityChanged(state, this.#ready) && this.#ready) this.syncNow();
   }
 }
