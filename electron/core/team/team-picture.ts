@@ -55,6 +55,12 @@ export class TeamPicture {
     if (JSON.stringify(team.roster) !== JSON.stringify(this.#roster)) {
       this.#roster = team.roster;
       change.agents = this.#agents(this.#presence);
+      // Presence and assignments carry names: an agent named for the first time (or renamed) is
+      // shown by name there too, not by the id it had until the roster came.
+      const presence = [...presenceView(this.#presence, this.nameOf).values()];
+      if (presence.length > 0) change.presence = presence;
+      const assignments = [...this.#assignments.values()].map((a) => assignmentView(a, this.nameOf));
+      if (assignments.length > 0) change.assignments = assignments;
     }
     return change;
   }

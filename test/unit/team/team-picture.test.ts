@@ -54,6 +54,21 @@ describe('TeamPicture', () => {
     expect(change.agents?.find((a) => a.id === 'eli')).toMatchObject({ availability: 'busy', me: false });
   });
 
+  it('given presence and an assignment heard before the roster named the agents, names them there when it does', () => {
+    const picture = new TeamPicture('dana', () => [7]);
+    picture.presence(presence([[7, 'eli', 'typing']]));
+    picture.assignments(new Map([[7, assigned(7, 'eli')]]));
+
+    const change = picture.team({ settings, roster });
+
+    expect(change.presence).toEqual([
+      { chatId: 7, agents: [{ agentId: 'eli', name: 'Eli Park', activity: 'typing' }] },
+    ]);
+    expect(change.assignments?.map((a) => [a.assigneeName, a.byName])).toEqual([['Eli Park', 'Eli Park']]);
+    // The same roster again changes nothing.
+    expect(picture.team({ settings, roster })).toEqual({});
+  });
+
   it('tells only what changed, and a conversation everybody left as empty', () => {
     const picture = new TeamPicture('dana', () => []);
     picture.team({ settings, roster });
