@@ -30,6 +30,8 @@ const log = createLogger('relay-events');
 
 /** Where the desktop's store keeps the last sequence it took from the log (sync_cursors). */
 export const EVENT_LOG_CURSOR = 'relay:event-log-seq';
+/** How long one pull of the log waits for messages (its heartbeat is half of it). */
+const FOLLOW_PULL_EXPIRES_MS = 5_000;
 
 export interface EventSourceOptions {
   /** The agent's connection (its join code's credentials). */
@@ -70,7 +72,10 @@ export class EventLogSource {
       EVENT_LOG_STREAM,
       last > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: last + 1 } : {},
     );
-    const messages = await consumer.consume();
+    // Short pulls: the client notices a lost consumer (nats-server restarted, its ephemeral consumers
+    // gone) by two missed heartbeats, half a pull's expiry each, then makes it again from the last
+    // sequence taken. The default 30 s pull would leave a desktop deaf for a minute after a restart.
+    const messages = await consumer.consume({ expires: FOLLOW_PULL_EXPIRES_MS });
     this.#messages = messages;
     this.#done = (async () => {
       for await (const msg of messages)
