@@ -42,6 +42,8 @@ const log = createLogger('team-desk');
 
 /** How long a send waits for the team layer to be ready before it goes without the check. */
 const READY_WAIT_MS = 5_000;
+/** How long quitting waits for each part of the team layer to stop. */
+const STOP_WAIT_MS = 2_000;
 /** The last mention of this agent told on this desktop (its sequence in the team stream). */
 const MENTIONS_CURSOR = 'team.mentions';
 
@@ -109,9 +111,15 @@ export class TeamDesk {
     if (this.#stopped) return;
     this.#stopped = true;
     await within(this.#ready ?? Promise.resolve(), READY_WAIT_MS);
-    for (const stop of this.#stops.reverse()) await stop().catch(() => undefined);
+    // Each part gets a moment to say goodbye, no more: on a connection the relay closed (the agent was
+    // removed), a watcher's close or a presence delete may never answer, and quitting must not wait.
+    for (const stop of this.#stops.reverse())
+      await within(
+        stop().catch(() => undefined),
+        STOP_WAIT_MS,
+      );
     for (const [chatId, activity] of this.#activity)
-      if (activity === 'typing') await this.#customerTyping(chatId, false);
+      if (activity === 'typing') await within(this.#customerTyping(chatId, false), STOP_WAIT_MS);
   }
 
   /** The newest activity of a chat this desktop has seen arrive (0: none yet). */
