@@ -26,8 +26,11 @@ export type Manifest = Record<string, ManifestChunk>;
  * own code and icons. zod (the contract's schemas), libphonenumber-js (a stand-in formats numbers
  * until it loads), fuzzysort, the SMS calculator and the conversation pane load on demand
  * (docs/bench/README.md → Renderer bundle). The budget holds that with a small margin.
+ * 2026-11-27: 385.1 kB with the team inbox on the inbox path (its slice in the store, the rows'
+ * presence and owner; the team's views, avatars and actions load on demand): the budget moves to
+ * 388 kB rather than hide a row's teammates behind a second request.
  */
-export const BOOT_BUDGET_BYTES = 385_000;
+export const BOOT_BUDGET_BYTES = 388_000;
 export const BOOT_TARGET_BYTES = 250_000;
 
 export interface ChunkSize {
