@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ApiVersionCheck } from '../../../shared/contract/views.ts';
 import type { ApiVersion } from '../../../shared/domain.ts';
 import { connectWorkspace, probeWorkspace } from '../../actions/workspace.ts';
+import { FormField } from '../../components/FormField.tsx';
 import { connectFailureText, connectFieldOf, toErrorShape } from '../../lib/errors.ts';
 import { versionText } from '../../lib/v3-presentation.ts';
 
@@ -77,7 +78,12 @@ export function ConnectForm({ onDone }: { onDone(): void }) {
     }
   };
 
-  const describe = (field: Field) => (error?.field === field ? 'connect-error' : undefined);
+  const field = (name: Field, id: string, label: string) => ({
+    id,
+    label,
+    invalid: error?.field === name,
+    errorId: 'connect-error',
+  });
   return (
     <form
       className="form connect-form"
@@ -92,60 +98,37 @@ export function ConnectForm({ onDone }: { onDone(): void }) {
         Your administrator gives you the service’s address and an integration token.
       </p>
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor="connect-name">Workspace name</label>
-          <input
-            id="connect-name"
-            className="input"
-            value={name}
-            placeholder="Harborview Home Services"
-            aria-invalid={error?.field === 'name'}
-            aria-describedby={describe('name')}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="connect-url">Base URL</label>
-          <input
-            id="connect-url"
-            className="input"
-            type="url"
-            value={baseUrl}
-            placeholder="https://api.example.com"
-            aria-invalid={error?.field === 'baseUrl'}
-            aria-describedby={describe('baseUrl')}
-            onChange={(e) => edit(setBaseUrl)(e.target.value)}
-          />
-        </div>
-        <div className="field span-2">
-          <label htmlFor="connect-token">Integration token</label>
-          <input
-            id="connect-token"
-            className="input"
-            type="password"
-            autoComplete="off"
-            value={token}
-            aria-invalid={error?.field === 'token'}
-            aria-describedby={describe('token')}
-            onChange={(e) => edit(setToken)(e.target.value)}
-          />
-          <span className="field-hint">Stored in your system keychain; Parley never shows it again.</span>
-        </div>
+        <FormField
+          {...field('name', 'connect-name', 'Workspace name')}
+          value={name}
+          placeholder="Harborview Home Services"
+          onChange={(e) => setName(e.target.value)}
+        />
+        <FormField
+          {...field('baseUrl', 'connect-url', 'Base URL')}
+          type="url"
+          value={baseUrl}
+          placeholder="https://api.example.com"
+          onChange={(e) => edit(setBaseUrl)(e.target.value)}
+        />
+        <FormField
+          {...field('token', 'connect-token', 'Integration token')}
+          wide
+          type="password"
+          autoComplete="off"
+          value={token}
+          hint="Stored in your system keychain; Parley never shows it again."
+          onChange={(e) => edit(setToken)(e.target.value)}
+        />
       </div>
       <details className="advanced">
         <summary>Advanced</summary>
-        <div className="field">
-          <label htmlFor="connect-header">Token header name</label>
-          <input
-            id="connect-header"
-            className="input"
-            value={tokenHeader}
-            placeholder="X-PARTNER-INTEGRATION-TOKEN"
-            aria-invalid={error?.field === 'tokenHeader'}
-            aria-describedby={describe('tokenHeader')}
-            onChange={(e) => edit(setTokenHeader)(e.target.value)}
-          />
-        </div>
+        <FormField
+          {...field('tokenHeader', 'connect-header', 'Token header name')}
+          value={tokenHeader}
+          placeholder="X-PARTNER-INTEGRATION-TOKEN"
+          onChange={(e) => edit(setTokenHeader)(e.target.value)}
+        />
       </details>
       <div role="status" className="version-found">
         {check && <VersionFound check={check} />}

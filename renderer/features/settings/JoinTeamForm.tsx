@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { joinTeam } from '../../actions/workspace.ts';
+import { FormField } from '../../components/FormField.tsx';
 import { joinFailureText, joinFieldOf, toErrorShape } from '../../lib/errors.ts';
 
 type Field = 'joinCode' | 'relayUrl' | 'name';
@@ -39,7 +40,12 @@ export function JoinTeamForm({ onDone }: { onDone(): void }) {
     }
   };
 
-  const describe = (field: Field) => (error?.field === field ? 'join-error' : undefined);
+  const field = (name: Field, id: string, label: string) => ({
+    id,
+    label,
+    invalid: error?.field === name,
+    errorId: 'join-error',
+  });
   return (
     <form
       className="form connect-form"
@@ -54,48 +60,31 @@ export function JoinTeamForm({ onDone }: { onDone(): void }) {
         Your team’s relay holds the organization’s token; you only need the join code it printed for you.
       </p>
       <div className="form-grid">
-        <div className="field span-2">
-          <label htmlFor="join-code">Join code</label>
-          <input
-            id="join-code"
-            className="input"
-            type="password"
-            autoComplete="off"
-            value={joinCode}
-            placeholder="parley-join-1.…"
-            aria-invalid={error?.field === 'joinCode'}
-            aria-describedby={describe('joinCode')}
-            onChange={(e) => setJoinCode(e.target.value)}
-          />
-          <span className="field-hint">Stored in your system keychain; Parley never shows it again.</span>
-        </div>
-        <div className="field">
-          <label htmlFor="join-name">Workspace name</label>
-          <input
-            id="join-name"
-            className="input"
-            value={name}
-            placeholder="Team"
-            aria-invalid={error?.field === 'name'}
-            aria-describedby={describe('name')}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </div>
+        <FormField
+          {...field('joinCode', 'join-code', 'Join code')}
+          wide
+          type="password"
+          autoComplete="off"
+          value={joinCode}
+          placeholder="parley-join-1.…"
+          hint="Stored in your system keychain; Parley never shows it again."
+          onChange={(e) => setJoinCode(e.target.value)}
+        />
+        <FormField
+          {...field('name', 'join-name', 'Workspace name')}
+          value={name}
+          placeholder="Team"
+          onChange={(e) => setName(e.target.value)}
+        />
       </div>
       <details className="advanced">
         <summary>Advanced</summary>
-        <div className="field">
-          <label htmlFor="join-relay-url">Relay address</label>
-          <input
-            id="join-relay-url"
-            className="input"
-            value={relayUrl}
-            placeholder="The one in the join code"
-            aria-invalid={error?.field === 'relayUrl'}
-            aria-describedby={describe('relayUrl')}
-            onChange={(e) => setRelayUrl(e.target.value)}
-          />
-        </div>
+        <FormField
+          {...field('relayUrl', 'join-relay-url', 'Relay address')}
+          value={relayUrl}
+          placeholder="The one in the join code"
+          onChange={(e) => setRelayUrl(e.target.value)}
+        />
       </details>
       {error && (
         <p id="join-error" className="form-error" role="alert">

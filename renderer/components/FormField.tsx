@@ -1,0 +1,38 @@
+import type { InputHTMLAttributes, ReactNode } from 'react';
+
+/**
+ * One labelled input of a form, wired for assistive technology: when the form's error names this
+ * field, the input is marked invalid and described by the error (`errorId`), so a screen reader
+ * reads why with the field. `hint` is a line under it.
+ */
+export function FormField({
+  id,
+  label,
+  invalid,
+  errorId,
+  hint,
+  wide = false,
+  ...input
+}: {
+  id: string;
+  label: string;
+  invalid: boolean;
+  errorId: string;
+  hint?: ReactNode;
+  /** Spans both columns of a `form-grid`. */
+  wide?: boolean;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className' | 'aria-invalid' | 'aria-describedby'>) {
+  return (
+    <div className={wide ? 'field span-2' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        className="input"
+        aria-invalid={invalid}
+        aria-describedby={invalid ? errorId : undefined}
+        {...input}
+      />
+      {hint && <span className="field-hint">{hint}</span>}
+    </div>
+  );
+}
