@@ -72,4 +72,5 @@ export {
 } from './relay/team-subjects.ts';
 export { formatAuditEntry, readAudit } from './team/audit.ts';
 export { TeamRelay } from './team/team-relay.ts';
-export { MAX_TEAM_MESSAGE_BYTES } from './team/wire.ts';
+export { changeTeamSettings, readTeamSettings, SettingsChange } from './team/team-settings.ts';
+export { MAX_TEAM_MESSAGE_BYTES, TEAM_ROLES, TeamSettings, type TeamRole } from './team/wire.ts';

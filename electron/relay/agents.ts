@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/transport-node';
 import { z } from 'zod';
-import { agentPermissions, encodeJoinCode } from '../core/index.ts';
+import { agentPermissions, encodeJoinCode, TEAM_ROLES, type TeamRole } from '../core/index.ts';
 import {
   fsyncBeforeAckSupported,
   natsServerVersion,
@@ -26,6 +26,8 @@ const Agent = z.object({
   name: z.string(),
   publicKey: z.string(),
   addedAt: z.number(),
+  /** Absent (an agent added before roles): `agent`. */
+  role: z.enum(TEAM_ROLES).optional(),
 });
 export type Agent = z.infer<typeof Agent>;
 
@@ -87,9 +89,14 @@ export class AgentDirectory {
 
   /**
    * Adds an agent and returns its join code (shown once). A running server is reloaded; otherwise
-   * the agent can connect from the relay's next start.
+   * the agent can connect from the relay's next start. The team's first agent is an admin (someone
+   * can change the team's settings from a desktop); after that, whoever runs the relay decides
+   * (`admin`, or `setRole` later).
    */
-  async add(name: string): Promise<{ agent: Agent; joinCode: string; applied: boolean }> {
+  async add(
+    name: string,
+    options: { admin?: boolean } = {},
+  ): Promise<{ agent: Agent; joinCode: string; applied: boolean }> {
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > MAX_AGENT_NAME)
       throw new Error(`An agent's name is 1 to ${MAX_AGENT_NAME} characters`);
@@ -104,6 +111,7 @@ export class AgentDirectory {
       name: trimmed,
       publicKey: user.getPublicKey(),
       addedAt: Date.now(),
+      role: options.admin || agents.length === 0 ? 'admin' : 'agent',
     };
     this.#save([...agents, agent]);
     const applied = await this.#apply();
@@ -114,11 +122,27 @@ export class AgentDirectory {
   /** Removes an agent (by id or name); its connections are closed before this resolves. */
   async remove(idOrName: string): Promise<{ agent: Agent; applied: boolean }> {
     const agents = this.list();
+    const agent = this.#find(agents, idOrName);
+    this.#save(agents.filter((a) => a !== agent));
+    return { agent, applied: await this.#apply() };
+  }
+
+  /**
+   * Makes an agent (by id or name) an admin or an agent. Nothing to reload: the relay reads roles
+   * on every action and shows them to desktops within seconds.
+   */
+  setRole(idOrName: string, role: TeamRole): Agent {
+    const agents = this.list();
+    const agent = { ...this.#find(agents, idOrName), role };
+    this.#save(agents.map((a) => (a.id === agent.id ? agent : a)));
+    return agent;
+  }
+
+  #find(agents: Agent[], idOrName: string): Agent {
     const wanted = idOrName.trim().toLowerCase();
     const agent = agents.find((a) => a.id === idOrName || a.name.toLowerCase() === wanted);
     if (!agent) throw new Error(`No agent "${idOrName}" (see: agent list)`);
-    this.#save(agents.filter((a) => a !== agent));
-    return { agent, applied: await this.#apply() };
+    return agent;
   }
 
   async #apply(): Promise<boolean> {

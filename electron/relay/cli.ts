@@ -3,8 +3,14 @@
  *
  *   npm run relay [-- --data-dir DIR]                      the demo organization, embedded sandbox
  *   npm run relay -- --service-url URL --api-version v3 --token-file FILE --public-webhook-url URL
- *   npm run relay -- agent add "Dana" | agent remove "Dana" | agent list   [--data-dir DIR]
+ *   npm run relay -- agent add "Dana" [--admin] | agent remove "Dana" | agent list   [--data-dir DIR]
+ *   npm run relay -- agent role "Dana" admin|agent   who may change the team's settings (see below)
  *   npm run relay -- audit [--since 2h|DATE] [--json]   the team's audit log (team.ts)
+ *   npm run relay -- settings [--set roundRobin=on]…   the team's settings (team.ts)
+ *
+ * Roles: the team's first agent is an admin; after that the relay's operator decides, with
+ * `--admin` or `agent role`. Admins change the team's settings from Parley; the operator always can,
+ * here, whatever the roles.
  *
  * The token comes from a file only its owner may read (--token-file) or from PARLEY_SERVICE_TOKEN;
  * never from the command line, where `ps` and shell history would show it.
@@ -23,8 +29,10 @@ const USAGE = `Usage:
                    --public-webhook-url URL [--webhook-port PORT]
                    [--nats-url nats://HOST:PORT --nats-creds FILE]   a nats-server run elsewhere
                    [--instance NAME]   a name per relay when two serve one organization
-  npm run relay -- agent add NAME | agent remove NAME | agent list [--data-dir DIR]
+  npm run relay -- agent add NAME [--admin] | agent remove NAME | agent list [--data-dir DIR]
+  npm run relay -- agent role NAME|ID admin|agent [--data-dir DIR]
   npm run relay -- audit [--since 2h|DATE] [--json] [--data-dir DIR]
+  npm run relay -- settings [--set KEY=on|off]… [--data-dir DIR]
 The token: --token-file (a file only you can read) or PARLEY_SERVICE_TOKEN.`;
 
 export function defaultRelayDataDir(): string {
@@ -67,6 +75,8 @@ function parse(argv: string[]) {
       'join-url': { type: 'string' },
       since: { type: 'string' },
       json: { type: 'boolean', default: false },
+      admin: { type: 'boolean', default: false },
+      set: { type: 'string', multiple: true },
       help: { type: 'boolean', default: false },
     },
   });
@@ -74,19 +84,34 @@ function parse(argv: string[]) {
 
 type Parsed = ReturnType<typeof parse>;
 
-async function agentCommand(dataDir: string, [verb, ...names]: string[]): Promise<void> {
+async function agentCommand(
+  dataDir: string,
+  [verb, ...names]: string[],
+  options: { admin: boolean },
+): Promise<void> {
   const directory = agentDirectoryIn(dataDir);
   const name = names.join(' ');
   if (verb === 'list') {
     const agents = directory.list();
     if (agents.length === 0) console.log('No agents yet: npm run relay -- agent add "Name"');
     for (const agent of agents)
-      console.log(`${agent.name}\t${agent.id}\tadded ${new Date(agent.addedAt).toISOString()}`);
+      console.log(
+        `${agent.name}\t${agent.id}\t${agent.role ?? 'agent'}\tadded ${new Date(agent.addedAt).toISOString()}`,
+      );
+    return;
+  }
+  if (verb === 'role' && names.length >= 2) {
+    const role = names.at(-1);
+    if (role !== 'admin' && role !== 'agent') throw new Error('A role is admin or agent');
+    const agent = directory.setRole(names.slice(0, -1).join(' '), role);
+    console.log(`${agent.name} is now ${role === 'admin' ? 'an admin' : 'an agent'} of the team.`);
     return;
   }
   if (verb === 'add' && name) {
-    const { agent, joinCode, applied } = await directory.add(name);
-    console.log(`Added ${agent.name} (${agent.id}). Their join code, shown only this once:\n\n${joinCode}\n`);
+    const { agent, joinCode, applied } = await directory.add(name, { admin: options.admin });
+    console.log(
+      `Added ${agent.name} (${agent.id}) as ${agent.role === 'admin' ? 'an admin' : 'an agent'}. Their join code, shown only this once:\n\n${joinCode}\n`,
+    );
     if (!applied) console.log('The relay is not running: the code works from its next start.');
     return;
   }
@@ -187,8 +212,12 @@ async function main(): Promise<void> {
   const { values, positionals } = parse(process.argv.slice(2));
   if (values.help) return console.log(USAGE);
   const dataDir = resolve(values['data-dir'] ?? defaultRelayDataDir());
-  if (positionals[0] === 'agent') return agentCommand(dataDir, positionals.slice(1));
+  if (positionals[0] === 'agent') return agentCommand(dataDir, positionals.slice(1), values);
   if (positionals[0] === 'audit' && positionals.length === 1) return auditCommandIn(dataDir, values);
+  if (positionals[0] === 'settings' && positionals.length === 1) {
+    const { settingsCommand } = await import('./team.ts');
+    return settingsCommand(dataDir, agentDirectoryIn(dataDir), values.set ?? []);
+  }
   if (positionals.length > 0) throw new Error(USAGE);
   await runRelay(dataDir, values);
 }

@@ -1,16 +1,28 @@
 /**
  * The relay's team layer (issue #19): its buckets and streams, the team relay (actions, chat
- * activity, the send-time check; electron/core/team/), and the admin's audit command:
+ * activity, the send-time check; electron/core/team/), and the operator's commands on a running
+ * relay:
  *
  *   npm run relay -- audit [--since 2h|2025-05-01T09:00:00Z] [--json]   [--data-dir DIR]
+ *   npm run relay -- settings [--set roundRobin=on]…                     [--data-dir DIR]
  *
  * `--json` prints one JSON object per line (the export: redirect it to a file).
  */
+import { jetstream } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { join } from 'node:path';
-import { formatAuditEntry, readAudit, TeamRelay } from '../core/index.ts';
+import {
+  changeTeamSettings,
+  formatAuditEntry,
+  readAudit,
+  readTeamSettings,
+  TEAM_BUCKET,
+  TeamRelay,
+} from '../core/index.ts';
 import type { AgentDirectory } from './agents.ts';
 import { rememberedPorts } from './nats-server.ts';
+import { describeSettings, parseSettingAssignments } from './settings-args.ts';
 import { ensureTeamStreams } from './team-streams.ts';
 
 /** Creates the team's buckets and streams, then starts answering the team's actions. */
@@ -39,17 +51,7 @@ export async function auditCommand(
   options: { since?: string; json?: boolean },
 ): Promise<void> {
   const sinceMs = parseSince(options.since);
-  const ports = rememberedPorts(join(dataDir, 'nats'));
-  if (!ports) throw new Error('The relay has not run from this folder yet (npm run relay)');
-  const host = directory.state()?.natsHost ?? '127.0.0.1';
-  const nc = await connect({
-    servers: `nats://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${ports.client}`,
-    authenticator: nkeyAuthenticator(directory.relaySeed()),
-    reconnect: false,
-  }).catch(() => {
-    throw new Error('The relay is not running: start it (npm run relay) to read its audit log');
-  });
-  try {
+  await onRunningRelay(dataDir, directory, 'read its audit log', async (nc) => {
     const entries = await readAudit(nc, sinceMs === undefined ? {} : { sinceMs });
     const names = new Map(directory.list().map((agent) => [agent.id, agent.name]));
     if (entries.length === 0 && !options.json) console.log('Nothing in the audit log yet.');
@@ -59,6 +61,57 @@ export async function auditCommand(
           ? JSON.stringify({ ...entry, byName: names.get(entry.by) ?? entry.by })
           : formatAuditEntry(entry, (id) => names.get(id) ?? id),
       );
+  });
+}
+
+/**
+ * Prints the team's settings, after changing those `--set` names: the operator may, whatever the
+ * agents' roles; audited as the operator's, and on every desktop at once.
+ */
+export async function settingsCommand(
+  dataDir: string,
+  directory: AgentDirectory,
+  assignments: readonly string[],
+): Promise<void> {
+  const change = parseSettingAssignments(assignments);
+  await onRunningRelay(dataDir, directory, "change the team's settings", async (nc) => {
+    const team = await new Kvm(nc).open(TEAM_BUCKET);
+    const settings =
+      Object.keys(change).length > 0
+        ? await changeTeamSettings({ team, js: jetstream(nc) }, change, OPERATOR, Date.now())
+        : await readTeamSettings(team);
+    console.log(describeSettings(settings));
+    const admins = directory.list().filter((agent) => agent.role === 'admin');
+    console.log(
+      admins.length > 0
+        ? `\nAdmins, who may change them from Parley: ${admins.map((a) => a.name).join(', ')}`
+        : '\nNo admin yet: npm run relay -- agent role "Name" admin',
+    );
+  });
+}
+
+/** Who the audit log names for what the relay's operator did from the command line. */
+const OPERATOR = 'operator';
+
+/** Runs `work` on a connection to the relay running from `dataDir` (its own server, its own key). */
+async function onRunningRelay(
+  dataDir: string,
+  directory: AgentDirectory,
+  purpose: string,
+  work: (nc: NatsConnection) => Promise<void>,
+): Promise<void> {
+  const ports = rememberedPorts(join(dataDir, 'nats'));
+  if (!ports) throw new Error('The relay has not run from this folder yet (npm run relay)');
+  const host = directory.state()?.natsHost ?? '127.0.0.1';
+  const nc = await connect({
+    servers: `nats://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${ports.client}`,
+    authenticator: nkeyAuthenticator(directory.relaySeed()),
+    reconnect: false,
+  }).catch(() => {
+    throw new Error(`The relay is not running: start it (npm run relay) to ${purpose}`);
+  });
+  try {
+    await work(nc);
   } finally {
     await nc.close();
   }

@@ -10,6 +10,7 @@ import type {
   TeamChatActivity,
   TeamMentionNotice,
   TeamNote,
+  TeamSettingsView,
 } from '../../shared/contract/team-views.ts';
 import { isBridgeErrorShape } from '../../shared/contract/errors.ts';
 import { parley } from '../bridge/parley.ts';
@@ -152,6 +153,26 @@ export async function setMyAvailability(availability: TeamAvailability): Promise
     await parley.team.setAvailability({ availability });
   } catch (error) {
     getState().setTeam({ ...(getState().team ?? team), myAvailability: team.myAvailability });
+    getState().pushToast(errorText(error), 'error');
+  }
+}
+
+/**
+ * An admin's change to the team's settings, shown at once (every desktop hears the relay's copy);
+ * a refusal puts them back and says why.
+ */
+export async function updateTeamSettings(change: Partial<TeamSettingsView>): Promise<void> {
+  const team = getState().team;
+  if (!team) return;
+  getState().setTeam({ ...team, settings: { ...team.settings, ...change } });
+  try {
+    const settings = await parley.team.updateSettings(change);
+    const now = getState().team;
+    if (now) getState().setTeam(applyTeamChanged(now, { settings }));
+    getState().announce('Team settings saved for everyone');
+  } catch (error) {
+    const now = getState().team;
+    if (now) getState().setTeam({ ...now, settings: team.settings });
     getState().pushToast(errorText(error), 'error');
   }
 }

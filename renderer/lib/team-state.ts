@@ -38,7 +38,7 @@ export function pictureOf(state: TeamState): TeamPicture {
     myAvailability: state.myAvailability,
     agents: me
       ? state.agents
-      : [...state.agents, { ...state.me, availability: state.myAvailability, me: true }],
+      : [...state.agents, { ...state.me, availability: state.myAvailability, me: true, role: 'agent' }],
     presence: Object.fromEntries(state.presence.map((p) => [p.chatId, p.agents])),
     assignments: Object.fromEntries(state.assignments.map((a) => [a.chatId, a])),
     settings: state.settings,

@@ -66,7 +66,11 @@ export const teamMethods = {
   )<TeamNote>(),
   /** The team's shared canned replies, by title. */
   'team.listReplies': method(z.object({}).strict())<TeamCannedReply[]>(),
-  /** Creates (no `id`) or replaces a team reply; every desktop sees it at once. */
+  /**
+   * Creates (no `id`) or replaces a team reply; every desktop sees it at once. Admins only, unless
+   * the team's `everyoneEditsTeamReplies` lets every agent (refused with `not_admin`; so is
+   * `team.removeReply`).
+   */
   'team.saveReply': method(
     z
       .object({
@@ -77,7 +81,10 @@ export const teamMethods = {
       .strict(),
   )<TeamCannedReply>(),
   'team.removeReply': method(z.object({ id: teamReplyId }).strict())<void>(),
-  /** Changes the team's settings (any agent may, for now); returns them as stored. */
+  /**
+   * Changes the team's settings; returns them as stored. Only an admin may: an agent is refused
+   * with `not_admin`, in words naming whom to ask (and the refusal is in the relay's audit log).
+   */
   'team.updateSettings': method(
     z
       .object({
@@ -85,6 +92,7 @@ export const teamMethods = {
         customerMessageReopens: z.boolean(),
         assigneeOnlyComposer: z.boolean(),
         roundRobin: z.boolean(),
+        everyoneEditsTeamReplies: z.boolean(),
       })
       .partial()
       .strict(),

@@ -18,9 +18,14 @@ export type TeamChatActivity = (typeof TEAM_CHAT_ACTIVITIES)[number];
  */
 export const SEND_HELD_CODE = 'send_held';
 
+/** An admin changes the team's settings; an agent sees them (the relay's operator decides who is which). */
+export const TEAM_ROLES = ['admin', 'agent'] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];
+
 export interface TeamAgent {
   id: string;
   name: string;
+  role: TeamRole;
   /** `offline`: no desktop of this agent is connected (or it stopped saying so). */
   availability: TeamAvailability | 'offline';
   /** This desktop's own agent. */
@@ -56,6 +61,8 @@ export interface TeamSettingsView {
   assigneeOnlyComposer: boolean;
   /** New conversations are assigned in turn among the agents who are available. */
   roundRobin: boolean;
+  /** Every agent may edit the team's replies; otherwise only admins. */
+  everyoneEditsTeamReplies: boolean;
 }
 
 /** The views' counts over this desktop's conversations. */

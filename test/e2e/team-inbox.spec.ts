@@ -3,7 +3,8 @@
  * organization on a quiet sandbox): agent A (Dana) opens a conversation and types — agent B (Sam)
  * sees her in the conversation's row and in its header; Sam's reply is held with Dana's shown, and
  * "Send anyway" sends it; Dana assigns the conversation to Sam, who finds it under Mine; a note
- * with @Sam notifies Sam. Also the new views in the light and the dark theme, photographed
+ * with @Sam notifies Sam; Dana, the team's admin, changes a team rule in Settings, which Sam sees
+ * there, read-only and live. Also the new views in the light and the dark theme, photographed
  * (docs/screenshots/team-*.png with PARLEY_DOCS_SCREENSHOTS=1) and free of serious or critical
  * axe-core violations.
  */
@@ -177,6 +178,41 @@ test('a note with @Sam shows in the timeline as a team note and notifies Sam', a
     'Customer prefers mornings',
   );
   await photographBothThemes(samPage, 'team-conversation');
+});
+
+test('Settings → Team: Dana, the admin, changes a rule; Sam sees it read-only, live, and who can change it', async () => {
+  // Given both are in Settings (Dana, the team's first agent, is its admin; the team list says so)
+  await expect(teamList(samPage).locator('[data-agent]', { hasText: 'Dana' })).toContainText('Admin');
+  await goTo(samPage, 'Settings');
+  await goTo(danaPage, 'Settings');
+  const samsTeam = samPage.getByRole('region', { name: 'Team' });
+  const danasTeam = danaPage.getByRole('region', { name: 'Team' });
+  await expect(samsTeam).toContainText('Only Dana can change these (the team’s admin).');
+  await expect(samsTeam.getByRole('switch')).toHaveCount(0);
+  const roundRobinOnSams = samsTeam.getByRole('definition').nth(3);
+  await expect(roundRobinOnSams).toHaveText('Off');
+
+  // When Dana turns on "Assign new conversations in turn"
+  const roundRobin = danasTeam.getByRole('switch', { name: /^Assign new conversations in turn/ });
+  await roundRobin.check();
+
+  // Then Sam's Settings show it on at once
+  await expect(roundRobinOnSams).toHaveText('On');
+  await expect(samsTeam.getByRole('term').nth(3)).toContainText('Assign new conversations in turn');
+  for (const [page, name] of [
+    [samPage, 'team-settings-agent'],
+    [danaPage, 'team-settings-admin'],
+  ] as const) {
+    await page.getByRole('region', { name: 'Team' }).scrollIntoViewIfNeeded();
+    for (const theme of ['light', 'dark'] as const) {
+      await chooseTheme(page, theme);
+      expect(await seriousViolations(page)).toEqual([]);
+    }
+    await chooseTheme(page, 'light');
+    await photographBothThemes(page, name);
+  }
+  await roundRobin.uncheck();
+  await expect(roundRobinOnSams).toHaveText('Off');
 });
 
 test('the team views have no serious or critical accessibility problems', async () => {

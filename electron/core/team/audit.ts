@@ -48,11 +48,13 @@ const VERBS: Record<AuditEntry['action'], string> = {
   team_reply_saved: 'saved the team reply',
   team_reply_deleted: 'deleted the team reply',
   settings_changed: 'changed the team settings',
+  refused: 'was refused',
 };
 
 /** One line for people: "2025-05-01T09:30:00.000Z  Dana handed off chat 12 to Eli (note: …)". */
 export function formatAuditEntry(entry: AuditEntry, nameOf: (agentId: string) => string): string {
-  const who = entry.by === 'relay' ? 'The relay' : nameOf(entry.by);
+  const who =
+    entry.by === 'relay' ? 'The relay' : entry.by === 'operator' ? 'The relay’s operator' : nameOf(entry.by);
   const chat = entry.chatId === undefined ? '' : ` chat ${entry.chatId}`;
   const to = entry.to ? ` to ${nameOf(entry.to)}` : '';
   const detail = entry.detail ? ` (${entry.detail})` : '';

@@ -1,8 +1,57 @@
 /**
- * A customer's message in an event of the relay's log, as the team layer records it for the
- * send-time check (team-relay.ts follows the log; this reads one event).
+ * Customers' messages in the relay's event log, as the team layer records them for the send-time
+ * check: one event read (`customerMessageOf`), and the log followed by one durable consumer shared
+ * by the organization's relays, from their first start on (`followCustomerMessages`).
  */
-import type { checkLogged } from '../relay/event-source.ts';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  type ConsumerMessages,
+} from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from '../log/logger.ts';
+import { checkLogged } from '../relay/event-source.ts';
+import { EVENT_LOG_STREAM } from '../relay/subjects.ts';
+
+const ACTIVITY_CONSUMER = 'parley-team-activity';
+/** A message that could not be recorded comes back this long after. */
+const RETRY_MS = 5_000;
+
+export type CustomerMessage = NonNullable<ReturnType<typeof customerMessageOf>>;
+
+/** Hands each customer's message to `onMessage`; acknowledged once it resolves, again if it throws. */
+export async function followCustomerMessages(
+  nc: NatsConnection,
+  onMessage: (message: CustomerMessage) => Promise<void>,
+  log: Logger,
+): Promise<{ messages: ConsumerMessages; done: Promise<void> }> {
+  await (
+    await jetstreamManager(nc)
+  ).consumers.add(EVENT_LOG_STREAM, {
+    durable_name: ACTIVITY_CONSUMER,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.New,
+  });
+  const messages = await (await jetstream(nc).consumers.get(EVENT_LOG_STREAM, ACTIVITY_CONSUMER)).consume();
+  const done = (async () => {
+    for await (const msg of messages) {
+      const checked = checkLogged(msg.subject, msg.data, msg.headers?.get('Nats-Msg-Id'));
+      const message = checked.ok ? customerMessageOf(checked.event) : undefined;
+      try {
+        if (message) await onMessage(message);
+        msg.ack();
+      } catch (error) {
+        log.warn('could not record a customer message for the team', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+        msg.nak(RETRY_MS);
+      }
+    }
+  })().catch((error: unknown) => log.warn('stopped following customer messages', { error: String(error) }));
+  return { messages, done };
+}
 
 type LoggedEvent = Extract<ReturnType<typeof checkLogged>, { ok: true }>['event'];
 

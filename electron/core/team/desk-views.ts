@@ -5,6 +5,7 @@
  */
 import type {
   TeamAgent,
+  TeamRole,
   TeamAssignment,
   TeamCannedReply,
   TeamChatPresence,
@@ -19,7 +20,7 @@ export type NameOf = (agentId: string) => string;
 const BUSIEST: Record<ChatActivity, number> = { typing: 0, noting: 1, viewing: 2 };
 
 export function agentsView(
-  roster: ReadonlyArray<{ id: string; name: string }>,
+  roster: ReadonlyArray<{ id: string; name: string; role?: TeamRole | undefined }>,
   presence: TeamPresence,
   me: string,
   nameOf: NameOf,
@@ -31,6 +32,7 @@ export function agentsView(
       name: nameOf(id),
       availability: presence.agents.get(id) ?? ('offline' as const),
       me: id === me,
+      role: roster.find((agent) => agent.id === id)?.role ?? ('agent' as const),
     }))
     .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }

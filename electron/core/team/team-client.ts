@@ -105,7 +105,7 @@ export class TeamClient {
     );
   }
 
-  /** Any agent may change the team's settings (no roles yet); the relay audits who did. */
+  /** An admin's change to the team's settings (the relay refuses, and audits, anyone else's). */
   updateSettings(change: Partial<TeamSettings>): Promise<ActionReply> {
     return this.#act('settings', change);
   }

@@ -6,9 +6,9 @@ import type { TeamChanged, TeamState } from '../../../shared/contract/team-views
 import { countViews } from './assignment-rules.ts';
 import { agentsView, assignmentView, changedEntries, presenceView } from './desk-views.ts';
 import type { TeamPresence } from './presence-view.ts';
-import { TeamSettings, type Assignment, type Availability } from './wire.ts';
+import { TeamSettings, type Assignment, type Availability, type TeamRole } from './wire.ts';
 
-type Roster = ReadonlyArray<{ id: string; name: string }>;
+type Roster = ReadonlyArray<{ id: string; name: string; role?: TeamRole | undefined }>;
 
 export class TeamPicture {
   readonly #me: string;

@@ -10,20 +10,11 @@
  * on the event log, so each action and each customer message is handled once; assignments are
  * compare-and-set, so even two relays racing cannot both win.
  */
-import {
-  AckPolicy,
-  DeliverPolicy,
-  jetstream,
-  jetstreamManager,
-  type ConsumerMessages,
-  type JetStreamClient,
-} from '@nats-io/jetstream';
+import { jetstream, type ConsumerMessages, type JetStreamClient } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { createLogger } from '../log/logger.ts';
-import { checkLogged } from '../relay/event-source.ts';
-import { customerMessageOf } from './customer-message.ts';
-import { EVENT_LOG_STREAM } from '../relay/subjects.ts';
+import { followCustomerMessages } from './customer-message.ts';
 import {
   activitySubject,
   ASSIGNMENTS_BUCKET,
@@ -31,19 +22,20 @@ import {
   CANNED_REPLIES_BUCKET,
   parseTeamActionSubject,
   ROSTER_KEY,
-  ROUND_ROBIN_KEY,
   TEAM_ACTION_QUEUE,
   TEAM_ACTION_SUBJECTS,
   TEAM_BUCKET,
-  TEAM_SETTINGS_KEY,
   TEAM_STREAM,
 } from '../relay/team-subjects.ts';
-import { AssignRequest, nextRoundRobin } from './assignment-rules.ts';
+import { AssignRequest } from './assignment-rules.ts';
 import { recordAudit } from './audit.ts';
 import { availableAgents } from './presence-view.ts';
 import { PresenceWatcher } from './presence.ts';
+import { assignInTurn } from './round-robin.ts';
 import { decideSend, previewOf, type SendDecision } from './send-conflict.ts';
 import { readToEnd } from './stream-read.ts';
+import { roleRefusal, type GuardedAction } from './team-roles.ts';
+import { changeTeamSettings, readTeamSettings, SettingsChange } from './team-settings.ts';
 import {
   assign,
   CannedRequest,
@@ -62,23 +54,23 @@ import {
   decodeOrSkip,
   encode,
   MAX_TEAM_MESSAGE_BYTES,
-  RoundRobinPointer,
-  TeamSettings,
   type Roster,
+  type TeamRole,
+  type TeamSettings,
 } from './wire.ts';
 
 const log = createLogger('team-relay');
 
-const ACTIVITY_CONSUMER = 'parley-team-activity';
 /** How often the roster desktops show is compared with the directory (agents added or removed). */
 const ROSTER_CHECK_MS = 2_000;
-/** What an agent may change of the team's settings (`parley.act.<agent>.settings`). */
-const SettingsRequest = TeamSettings.partial().strict();
 
 export interface TeamRelayOptions {
   nc: NatsConnection;
-  /** The team's agents (the relay's directory), read on every action: a removed agent is refused. */
-  agents: () => ReadonlyArray<{ id: string; name: string }>;
+  /**
+   * The team's agents (the relay's directory), read on every action: a removed agent is refused,
+   * and one whose role does not allow an action (team-roles.ts). No role: an agent.
+   */
+  agents: () => ReadonlyArray<{ id: string; name: string; role?: TeamRole | undefined }>;
   now?: () => number;
   /** Presence staleness for round-robin (default: presence.ts's). */
   presenceStaleAfterMs?: number;
@@ -142,23 +134,13 @@ export class TeamRelay {
   }
 
   /** The team's settings (defaults until an admin changed them). */
-  async settings(): Promise<TeamSettings> {
-    const entry = await this.#team.get(TEAM_SETTINGS_KEY);
-    const parsed = entry?.operation === 'PUT' ? decode(TeamSettings, entry.value) : undefined;
-    return parsed?.ok ? parsed.value : TeamSettings.parse({});
+  settings(): Promise<TeamSettings> {
+    return readTeamSettings(this.#team);
   }
 
-  /** An admin's change to the settings (the relay's own command; agents cannot write them). */
-  async updateSettings(change: Partial<TeamSettings>, by = 'relay'): Promise<TeamSettings> {
-    const next = TeamSettings.parse({ ...(await this.settings()), ...change });
-    await this.#team.put(TEAM_SETTINGS_KEY, encode(next));
-    await recordAudit(this.#ctx.js, {
-      action: 'settings_changed',
-      by,
-      detail: JSON.stringify(change).slice(0, 500),
-      at: this.#ctx.now(),
-    });
-    return next;
+  /** A change to the settings, audited as `by`'s (an admin's request, or the relay itself). */
+  updateSettings(change: Partial<TeamSettings>, by = 'relay'): Promise<TeamSettings> {
+    return changeTeamSettings({ team: this.#team, js: this.#ctx.js }, change, by, this.#ctx.now());
   }
 
   /**
@@ -246,7 +228,9 @@ export class TeamRelay {
 
   /** The directory's agents into the team bucket, when they changed (desktops watch it for names). */
   async #publishRoster(): Promise<void> {
-    const roster: Roster = { agents: this.#options.agents().map(({ id, name }) => ({ id, name })) };
+    const roster: Roster = {
+      agents: this.#options.agents().map(({ id, name, role }) => ({ id, name, role: role ?? 'agent' })),
+    };
     const signature = JSON.stringify(roster);
     if (signature === this.#roster) return;
     try {
@@ -275,35 +259,17 @@ export class TeamRelay {
     work.then(done, done);
   }
 
-  async #assignInTurn(chatId: number): Promise<void> {
-    const pointerEntry = await this.#team.get(ROUND_ROBIN_KEY);
-    const pointer =
-      pointerEntry?.operation === 'PUT' ? decode(RoundRobinPointer, pointerEntry.value) : undefined;
-    const team = this.#options.agents().map((a) => a.id);
-    const next = nextRoundRobin(
-      team,
-      new Set(availableAgents(this.#presence.current)),
-      pointer?.ok ? pointer.value.lastAgentId : undefined,
-    );
-    if (!next) return log.info('nobody is available for a new conversation', { chatId });
-    const at = this.#ctx.now();
-    try {
-      await this.#ctx.assignments.create(
-        assignmentKey(chatId),
-        encode({ chatId, assignee: next, status: 'open', by: 'relay', at } satisfies Assignment),
-      );
-    } catch {
-      return; // someone claimed it first: theirs
-    }
-    await this.#team.put(ROUND_ROBIN_KEY, encode({ lastAgentId: next }));
-    await recordAudit(this.#ctx.js, {
-      action: 'assigned',
-      by: 'relay',
+  #assignInTurn(chatId: number): Promise<void> {
+    return assignInTurn(
+      this.#ctx,
+      {
+        team: this.#team,
+        agentIds: this.#options.agents().map((a) => a.id),
+        available: new Set(availableAgents(this.#presence.current)),
+        log,
+      },
       chatId,
-      to: next,
-      detail: 'round-robin',
-      at,
-    });
+    );
   }
 
   async #serveActions(): Promise<void> {
@@ -358,47 +324,52 @@ export class TeamRelay {
       }
       case 'canned': {
         const parsed = parseRequest(CannedRequest, msg.data);
-        return 'reply' in parsed ? parsed.reply : editTeamReply(this.#ctx, address.agentId, parsed.value);
+        if ('reply' in parsed) return parsed.reply;
+        return (
+          (await this.#refusedByRole('canned', address.agentId)) ??
+          editTeamReply(this.#ctx, address.agentId, parsed.value)
+        );
       }
       case 'settings': {
-        // Any agent of the team may change them (no roles yet); audited like every action.
-        const parsed = parseRequest(SettingsRequest, msg.data);
+        const parsed = parseRequest(SettingsChange, msg.data);
         if ('reply' in parsed) return parsed.reply;
-        return { ok: true, settings: await this.updateSettings(parsed.value, address.agentId) };
+        return (
+          (await this.#refusedByRole('settings', address.agentId)) ?? {
+            ok: true,
+            settings: await this.updateSettings(parsed.value, address.agentId),
+          }
+        );
       }
     }
   }
 
-  /** One durable consumer (shared by the organization's relays), from now on: customer messages. */
-  async #followCustomerMessages(): Promise<void> {
-    const nc = this.#options.nc;
-    await (
-      await jetstreamManager(nc)
-    ).consumers.add(EVENT_LOG_STREAM, {
-      durable_name: ACTIVITY_CONSUMER,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.New,
-    });
-    const messages = await (await jetstream(nc).consumers.get(EVENT_LOG_STREAM, ACTIVITY_CONSUMER)).consume();
-    this.#activity = messages;
-    this.#track(
-      (async () => {
-        for await (const msg of messages) {
-          const checked = checkLogged(msg.subject, msg.data, msg.headers?.get('Nats-Msg-Id'));
-          const message = checked.ok ? customerMessageOf(checked.event) : undefined;
-          try {
-            if (message) await this.onCustomerMessage(message);
-            msg.ack();
-          } catch (error) {
-            log.warn('could not record a customer message for the team', {
-              error: error instanceof Error ? error.message : String(error),
-            });
-            msg.nak(5_000);
-          }
-        }
-      })().catch((error: unknown) =>
-        log.warn('stopped following customer messages', { error: String(error) }),
-      ),
+  /** A refusal in words (and in the audit log) when the agent's role does not allow `action`. */
+  async #refusedByRole(action: GuardedAction, agentId: string): Promise<ActionReply | undefined> {
+    const team = this.#options.agents();
+    const refusal = roleRefusal(
+      action,
+      team.find((agent) => agent.id === agentId)?.role ?? 'agent',
+      await this.settings(),
+      team.filter((agent) => agent.role === 'admin').map((agent) => agent.name),
     );
+    if (!refusal) return undefined;
+    await recordAudit(this.#ctx.js, {
+      action: 'refused',
+      by: agentId,
+      detail: refusal.refused,
+      at: this.#ctx.now(),
+    });
+    return refuse(refusal.code, refusal.message);
+  }
+
+  /** Customers' messages, from now on (one durable consumer shared by the organization's relays). */
+  async #followCustomerMessages(): Promise<void> {
+    const { messages, done } = await followCustomerMessages(
+      this.#options.nc,
+      (message) => this.onCustomerMessage(message),
+      log,
+    );
+    this.#activity = messages;
+    this.#track(done);
   }
 }

@@ -39,6 +39,10 @@ export const Assignment = z
   .strict();
 export type Assignment = z.infer<typeof Assignment>;
 
+/** An admin changes the team's settings (and, unless a setting lets everyone, its replies). */
+export const TEAM_ROLES = ['admin', 'agent'] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];
+
 export const TeamSettings = z
   .object({
     /** A reply assigns an unassigned conversation to the agent who replied. */
@@ -49,6 +53,8 @@ export const TeamSettings = z
     assigneeOnlyComposer: z.boolean().default(false),
     /** New conversations are assigned in turn among the agents who are available. */
     roundRobin: z.boolean().default(false),
+    /** Every agent may save and delete the team's replies; otherwise only admins. */
+    everyoneEditsTeamReplies: z.boolean().default(false),
   })
   .strict();
 export type TeamSettings = z.output<typeof TeamSettings>;
@@ -57,7 +63,14 @@ export const RoundRobinPointer = z.object({ lastAgentId: AgentId }).strict();
 
 /** The team's agents as the relay's directory has them (`roster` in the team bucket). */
 export const Roster = z
-  .object({ agents: z.array(z.object({ id: AgentId, name: z.string().max(200) }).strict()).max(1_000) })
+  .object({
+    agents: z
+      .array(
+        // `role` absent: a relay from before roles (everyone is an agent).
+        z.object({ id: AgentId, name: z.string().max(200), role: z.enum(TEAM_ROLES).optional() }).strict(),
+      )
+      .max(1_000),
+  })
   .strict();
 export type Roster = z.infer<typeof Roster>;
 
@@ -123,13 +136,15 @@ export const AUDIT_ACTIONS = [
   'team_reply_saved',
   'team_reply_deleted',
   'settings_changed',
+  /** An action the agent's role does not allow (a non-admin changing the settings). */
+  'refused',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const AuditEntry = z
   .object({
     action: z.enum(AUDIT_ACTIONS),
-    /** Who did it: an agent id, or "relay" for what the relay did on its own (round-robin). */
+    /** Who did it: an agent id, "relay" (what the relay did on its own: round-robin) or "operator" (its command line). */
     by: AgentId,
     chatId: ChatId.optional(),
     /** The other agent concerned (the new assignee). */

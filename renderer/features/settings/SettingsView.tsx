@@ -8,10 +8,12 @@ import {
 } from '../../actions/notifications.ts';
 import { updateSettings } from '../../actions/workspace.ts';
 import { useStore } from '../../store/index.ts';
+import { Toggle } from '../../components/Toggle.tsx';
+import { TeamSettingsSection } from './TeamSettingsSection.tsx';
 import { WorkspacesSection } from './WorkspacesSection.tsx';
 import { WorkbenchSettingsSection } from '../workbench/WorkbenchSettingsSection.tsx';
 
-/** Appearance, notifications, typing, workspaces, about. */
+/** Workspaces, the team (on a joined workspace), appearance, notifications, typing, about. */
 export function SettingsView() {
   const settings = useStore((s) => s.settings);
   const info = useStore((s) => s.appInfo);
@@ -22,6 +24,7 @@ export function SettingsView() {
         <h1>Settings</h1>
       </header>
       <WorkspacesSection />
+      <TeamSettingsSection />
       {settings && (
         <>
           <section className="card settings-card" aria-labelledby="settings-appearance">
@@ -148,37 +151,6 @@ function NotificationsSection({ settings }: { settings: PublicSettings }) {
         </div>
       )}
     </section>
-  );
-}
-
-export function Toggle({
-  label,
-  hint,
-  checked,
-  disabled = false,
-  onChange,
-}: {
-  label: string;
-  hint?: string;
-  checked: boolean;
-  disabled?: boolean;
-  onChange(checked: boolean): void;
-}) {
-  return (
-    <label className={`toggle-row${disabled ? ' is-disabled' : ''}`}>
-      <span className="toggle-text">
-        <span>{label}</span>
-        {hint && <span className="muted small">{hint}</span>}
-      </span>
-      <input
-        type="checkbox"
-        role="switch"
-        className="switch"
-        checked={checked}
-        disabled={disabled}
-        onChange={(e) => onChange(e.target.checked)}
-      />
-    </label>
   );
 }
 

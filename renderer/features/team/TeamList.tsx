@@ -13,12 +13,14 @@ const CHOICES: TeamAvailability[] = ['available', 'busy', 'away'];
 
 /**
  * The sidebar's team: the agent's own availability (a switch it sets; idle turns it away on its
- * own) and each teammate's, live. Only on a workspace joined to a relay.
+ * own) and each teammate's, live, admins marked (they change the team's settings). Only on a
+ * workspace joined to a relay.
  */
 export function TeamList() {
   const team = useStore((s) => s.team);
   if (!team) return null;
-  const shown = team.agents.find((a) => a.id === team.me)?.availability ?? team.myAvailability;
+  const mine = team.agents.find((a) => a.id === team.me);
+  const shown = mine?.availability ?? team.myAvailability;
   const teammates = team.agents.filter((a) => a.id !== team.me).sort((a, b) => a.name.localeCompare(b.name));
   return (
     <div className="nav-section team-section">
@@ -30,6 +32,7 @@ export function TeamList() {
           {/* What the team sees (away after idling), beside what the agent chose. */}
           <span className={`availability-dot is-${shown}`} aria-hidden="true" />
           <span className="team-name">{team.myName}</span>
+          {mine?.role === 'admin' && <AdminBadge />}
           {shown !== team.myAvailability && (
             <span className="team-availability">{AVAILABILITY_WORDS[shown]}</span>
           )}
@@ -55,7 +58,7 @@ export function TeamList() {
             <li
               key={agent.id}
               className="team-member"
-              title={`${agent.name}: ${words}`}
+              title={`${agent.name}${agent.role === 'admin' ? ', admin' : ''}: ${words}`}
               data-agent={agent.id}
             >
               <span className="team-avatar">
@@ -63,6 +66,7 @@ export function TeamList() {
                 <span className={`availability-dot is-${agent.availability}`} aria-hidden="true" />
               </span>
               <span className="team-name">{agent.name}</span>
+              {agent.role === 'admin' && <AdminBadge />}
               <span className="team-availability">{words}</span>
             </li>
           );
@@ -71,4 +75,9 @@ export function TeamList() {
       </ul>
     </div>
   );
+}
+
+/** The team's admins (who change its settings) are marked; an agent is every teammate's default. */
+function AdminBadge() {
+  return <span className="team-role">Admin</span>;
 }

@@ -23,8 +23,8 @@ const state: TeamState = {
   me: { id: 'sam', name: 'Sam' },
   myAvailability: 'available',
   agents: [
-    { id: 'dana', name: 'Dana', availability: 'available', me: false },
-    { id: 'sam', name: 'Sam', availability: 'available', me: true },
+    { id: 'dana', name: 'Dana', availability: 'available', me: false, role: 'admin' },
+    { id: 'sam', name: 'Sam', availability: 'available', me: true, role: 'agent' },
   ],
   presence: [{ chatId: 7, agents: [{ agentId: 'dana', name: 'Dana', activity: 'typing' }] }],
   assignments: [assignment(7, 'dana'), assignment(8, 'sam')],
@@ -33,6 +33,7 @@ const state: TeamState = {
     customerMessageReopens: true,
     assigneeOnlyComposer: false,
     roundRobin: false,
+    everyoneEditsTeamReplies: false,
   },
   counts: { mine: 1, unassigned: 10, all: 12 },
 };
@@ -75,7 +76,7 @@ describe('the team picture', () => {
 
   it('takes new agents, settings and counts whole', () => {
     const next = applyTeamChanged(picture, {
-      agents: [{ id: 'dana', name: 'Dana', availability: 'busy', me: false }],
+      agents: [{ id: 'dana', name: 'Dana', availability: 'busy', me: false, role: 'admin' }],
       settings: { ...state.settings, assigneeOnlyComposer: true },
       counts: { mine: 2, unassigned: 9, all: 12 },
     });
