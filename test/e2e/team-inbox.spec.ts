@@ -90,12 +90,16 @@ test('Dana opens a conversation and types: Sam sees her in its row and its heade
 });
 
 test('Sam’s reply is held with Dana’s shown; Send anyway sends it', async () => {
-  // Given the service takes a few seconds over Dana's reply (so Sam writes his before hers lands)
+  // Given Sam has his reply typed, and the service takes a while over Dana's: Sam sends his
+  // before hers reaches his screen. (Typing it in that window instead once took 4.4 s on a loaded
+  // machine, longer than the service took: Sam had seen Dana's reply, and rightly nothing was held.)
+  const samsBox = composer(samPage, title);
+  await samsBox.fill('Good morning, how can we help?');
   await team.control('POST', '/faults', {
     method: 'POST',
     path: `/chats/${chat.id}/chat_messages$`,
     kind: 'latency',
-    latencyMs: 3_000,
+    latencyMs: 8_000,
     times: 1,
   });
   const danas = 'Hi! Checking on your order now.';
@@ -107,8 +111,6 @@ test('Sam’s reply is held with Dana’s shown; Send anyway sends it', async ()
     .toBe(0);
 
   // When Sam sends his reply, not having seen Dana's
-  const samsBox = composer(samPage, title);
-  await samsBox.fill('Good morning, how can we help?');
   await samsBox.press('Enter');
 
   // Then it is held, and the composer says who replied, what, and offers the two ways out

@@ -250,9 +250,17 @@ export class TeamDesk {
       this.#stops.push(() => watch.stop());
     });
     await step('chat activity', async () => {
-      const seen = await SeenActivity.start(nc);
+      const { store } = this.#options.session;
+      const seen = await SeenActivity.start(nc, {
+        agentId,
+        isShown: (chatId, messageId) => store.messages.byId(messageId)?.chatId === chatId,
+      });
       this.#seen = seen;
-      this.#stops.push(() => seen.stop());
+      const unlisten = store.events.on('messages.changed', ({ chatId }) => seen.messagesArrived(chatId));
+      this.#stops.push(async () => {
+        unlisten();
+        await seen.stop();
+      });
     });
     await step('assignments', async () => {
       const watch = await this.client.watchAssignments((entries) =>

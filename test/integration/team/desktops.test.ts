@@ -233,8 +233,10 @@ describe('the team inbox on two joined desktops', () => {
       from: customer,
       text: 'Is 3 ok?',
     });
-    for (const desktop of [dana, lee])
+    for (const desktop of [dana, lee]) {
       await eventually(() => teamOf(desktop).latestActivity(chat.id) > 0, "the customer's message seen");
+      await eventually(() => messagesOf(desktop).some((m) => m.text === 'Is 3 ok?'), 'and in the timeline');
+    }
     const [fromDana, fromLee] = await Promise.all([
       dana.call<{ key: string }>('messages.send', { chatId: chat.id, text: 'Yes, 3 works for us' }),
       lee.call<{ key: string }>('messages.send', { chatId: chat.id, text: 'We can do 3 pm, see you then' }),
