@@ -262,6 +262,18 @@ export class TeamDesk {
         await seen.stop();
       });
     });
+    await step('the views’ counts', async () => {
+      // A chat new, gone or given its real id changes the counts as much as an assignment does.
+      const { events } = this.#options.session.store;
+      const recount = (change?: Parameters<TeamPicture['chatsChanged']>[0]) =>
+        this.#emit(this.#picture.chatsChanged(change));
+      const unlisten = [
+        events.on('chats.changed', (change) => recount(change)),
+        events.on('chats.removed', () => recount()),
+        events.on('chats.replaced', () => recount()),
+      ];
+      this.#stops.push(async () => unlisten.forEach((off) => off()));
+    });
     await step('assignments', async () => {
       const watch = await this.client.watchAssignments((entries) =>
         this.#emit(this.#picture.assignments(entries)),

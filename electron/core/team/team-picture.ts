@@ -2,7 +2,7 @@
  * The team as one desktop last heard it (roster, settings, presence, assignments), and what each
  * watched change changes of it for the renderer (`team.changed`: only what differs).
  */
-import type { TeamChanged, TeamState } from '../../../shared/contract/team-views.ts';
+import type { TeamChanged, TeamCounts, TeamState } from '../../../shared/contract/team-views.ts';
 import { countViews } from './assignment-rules.ts';
 import { agentsView, assignmentView, changedEntries, presenceView } from './desk-views.ts';
 import type { TeamPresence } from './presence-view.ts';
@@ -18,6 +18,9 @@ export class TeamPicture {
   #assignments = new Map<number, Assignment>();
   #settings: TeamSettings = TeamSettings.parse({});
   #roster: Roster = [];
+  /** The chats the counts last told were counted over, and those counts (to tell only a change). */
+  #counted = new Set<number>();
+  #told: TeamCounts | undefined;
 
   constructor(me: string, chatIds: () => number[]) {
     this.#me = me;
@@ -93,15 +96,33 @@ export class TeamPicture {
     };
   }
 
+  /**
+   * The desktop's chats changed (`chatIds`, with their summaries when known: an id without one is
+   * gone): the counts again when a chat is new, gone or got its real id (a workspace's first sync, a
+   * customer's new conversation, a removed one), and only when they differ from those last told.
+   */
+  chatsChanged(change?: {
+    chatIds: readonly number[];
+    chats?: ReadonlyArray<{ id: number }> | undefined;
+  }): TeamChanged {
+    const summarized = change?.chats ? new Set(change.chats.map((chat) => chat.id)) : undefined;
+    const same =
+      change !== undefined &&
+      summarized !== undefined &&
+      change.chatIds.every((id) => this.#counted.has(id) && summarized.has(id));
+    if (same) return {};
+    const before = this.#told;
+    const counts = this.#counts();
+    return JSON.stringify(counts) === JSON.stringify(before) ? {} : { counts };
+  }
+
   #agents(presence: TeamPresence) {
     return agentsView(this.#roster, presence, this.#me, this.nameOf);
   }
 
-  #counts() {
-    return countViews(
-      this.#chatIds().filter((id) => id > 0),
-      this.#assignments,
-      this.#me,
-    );
+  #counts(): TeamCounts {
+    this.#counted = new Set(this.#chatIds().filter((id) => id > 0));
+    this.#told = countViews(this.#counted, this.#assignments, this.#me);
+    return this.#told;
   }
 }

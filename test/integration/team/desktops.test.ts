@@ -227,6 +227,21 @@ describe('the team inbox on two joined desktops', () => {
     await dana.call('team.assign', { chatId: chat.id, to: null });
   }, 60_000);
 
+  it("counts a customer's new conversation in Unassigned and All at once", async () => {
+    const before = (await lee.call<TeamState>('team.state')).counts;
+    await control(sandbox, 'POST', '/inbound/message', {
+      from: '+14155550177',
+      text: 'Hello, first time here',
+    });
+    await eventually(
+      () =>
+        lee.heard('team.changed', (change) => change.counts?.all === before.all + 1)?.counts?.unassigned ===
+        before.unassigned + 1,
+      "the new conversation counted on Lee's desktop",
+      60_000,
+    );
+  }, 90_000);
+
   it("holds the second of two replies sent within a second, with the teammate's reply; Send anyway sends it once", async () => {
     await control(sandbox, 'POST', '/inbound/message', {
       chat_id: chat.id,

@@ -98,6 +98,37 @@ describe('TeamPicture', () => {
 });
 
 describe('anywayKey', () => {
+  it("counts again when the desktop's conversations change: one new, one gone, one given its real id", () => {
+    // Given a desktop with two conversations, one of them Dana's, whose counts were told
+    let chats = [1, 2];
+    const picture = new TeamPicture('dana', () => chats);
+    picture.assignments(new Map([[1, assigned(1, 'dana')]]));
+    expect(picture.state('available').counts).toEqual({ mine: 1, unassigned: 1, all: 2 });
+
+    // A message in a conversation it counts changes nothing of the counts
+    expect(picture.chatsChanged({ chatIds: [2], chats: [{ id: 2 }] })).toEqual({});
+
+    // A customer's new conversation: one more, unassigned
+    chats = [1, 2, 3];
+    expect(picture.chatsChanged({ chatIds: [3], chats: [{ id: 3 }] })).toEqual({
+      counts: { mine: 1, unassigned: 2, all: 3 },
+    });
+
+    // One gone (told with no summary), and removed ones
+    chats = [1, 2];
+    expect(picture.chatsChanged({ chatIds: [3], chats: [] })).toEqual({
+      counts: { mine: 1, unassigned: 1, all: 2 },
+    });
+    chats = [1];
+    expect(picture.chatsChanged()).toEqual({ counts: { mine: 1, unassigned: 0, all: 1 } });
+
+    // A new chat is not counted while provisional, and is once it has its real id
+    chats = [1, -5];
+    expect(picture.chatsChanged({ chatIds: [-5], chats: [{ id: -5 }] })).toEqual({});
+    chats = [1, 5];
+    expect(picture.chatsChanged()).toEqual({ counts: { mine: 1, unassigned: 1, all: 2 } });
+  });
+
   it('derives one subject token per hold, so answering one hold twice publishes one send', () => {
     const key = 'b7f1c9a4-0c1e-4f7e-9a53-2f0c6a8f3d21';
     expect(anywayKey(key, 42)).toBe(`${key}_a42`);
