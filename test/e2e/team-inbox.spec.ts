@@ -205,13 +205,14 @@ test('Settings → Team: Dana, the admin, changes a rule; Sam sees it read-only,
     [samPage, 'team-settings-agent'],
     [danaPage, 'team-settings-admin'],
   ] as const) {
-    await page.getByRole('region', { name: 'Team' }).scrollIntoViewIfNeeded();
+    // (themes chosen in Settings, as an agent does: the pictures show the choice too)
     for (const theme of ['light', 'dark'] as const) {
       await chooseTheme(page, theme);
       expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('region', { name: 'Team' }).scrollIntoViewIfNeeded();
+      await photograph(page, test.info(), `${name}-${theme}`);
     }
     await chooseTheme(page, 'light');
-    await photographBothThemes(page, name);
   }
   await roundRobin.uncheck();
   await expect(roundRobinOnSams).toHaveText('Off');
@@ -238,17 +239,29 @@ test('at 800×600 the team views still fit: who owns the conversation, then the 
   await samPage.setViewportSize({ width: 800, height: 600 });
   await goTo(samPage, 'Inbox');
   // The conversation Sam has open fills the window, its owner in the header
-  await expect(
-    conversation(samPage, title).getByRole('button', { name: /^Assigned to You/ }),
-  ).toBeInViewport();
-  await photograph(samPage, test.info(), 'team-narrow-800x600-conversation');
+  const owner = conversation(samPage, title).getByRole('button', { name: /^Assigned to You/ });
+  await expect(owner).toBeInViewport();
+  // and his availability is still his to set from the rail
+  await expect(samPage.getByRole('combobox', { name: /availability/ })).toBeInViewport();
+  await photographBothThemes(samPage, 'team-narrow-800x600-conversation');
+  await owner.click();
+  await expect(samPage.getByRole('group', { name: 'Assign this conversation' })).toBeInViewport();
+  await photographBothThemes(samPage, 'team-narrow-800x600-assign');
+  await samPage.keyboard.press('Escape');
 
   // Back in the list, the assignment views and their counts fit beside each other
   await samPage.getByRole('button', { name: 'Back to conversations' }).click();
   const views = samPage.getByRole('radiogroup', { name: 'Assignment' });
   await expect(views.getByRole('radio', { name: 'Mine, 1' })).toBeInViewport();
   await expect(views.getByRole('radio', { name: /^All, \d+$/ })).toBeInViewport();
-  await photograph(samPage, test.info(), 'team-narrow-800x600-list');
+  await photographBothThemes(samPage, 'team-narrow-800x600-list');
+
+  // Settings → Team reads whole beside the rail
+  await goTo(samPage, 'Settings');
+  const teamSettings = samPage.getByRole('region', { name: 'Team' });
+  await teamSettings.scrollIntoViewIfNeeded();
+  await expect(teamSettings.getByRole('heading', { name: 'Team' })).toBeInViewport();
+  await photographBothThemes(samPage, 'team-narrow-800x600-settings');
 });
 
 /** The page as it is, in light then dark (back to light), as docs/screenshots/<name>-<theme>.png. */

@@ -32,15 +32,18 @@ export function TeamList() {
           {/* What the team sees (away after idling), beside what the agent chose. */}
           <span className={`availability-dot is-${shown}`} aria-hidden="true" />
           <span className="team-name">{team.myName}</span>
-          {mine?.role === 'admin' && <AdminBadge />}
           {shown !== team.myAvailability && (
             <span className="team-availability">{AVAILABILITY_WORDS[shown]}</span>
           )}
-          <span className="visually-hidden"> (you): availability</span>
+          {/* The own row has no room for a badge beside the switch (Settings → Team says it too). */}
+          <span className="visually-hidden">
+            {mine?.role === 'admin' ? ' (you, admin)' : ' (you)'}: availability
+          </span>
         </label>
         <select
           id="my-availability"
           className="select small"
+          title={`Your availability: ${AVAILABILITY_WORDS[team.myAvailability]}`}
           value={team.myAvailability}
           onChange={(e) => void setMyAvailability(e.target.value as TeamAvailability)}
         >
