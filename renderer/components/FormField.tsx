@@ -36,3 +36,15 @@ export function FormField({
     </div>
   );
 }
+
+/** A secret (a token, a join code): hidden as typed, never autofilled, and said where it is kept. */
+export function SecretField(props: Omit<Parameters<typeof FormField>[0], 'type' | 'autoComplete' | 'hint'>) {
+  return (
+    <FormField
+      {...props}
+      type="password"
+      autoComplete="off"
+      hint="Stored in your system keychain; Parley never shows it again."
+    />
+  );
+}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ApiVersionCheck } from '../../../shared/contract/views.ts';
 import type { ApiVersion } from '../../../shared/domain.ts';
 import { connectWorkspace, probeWorkspace } from '../../actions/workspace.ts';
-import { FormField } from '../../components/FormField.tsx';
+import { FormField, SecretField } from '../../components/FormField.tsx';
 import { connectFailureText, connectFieldOf, toErrorShape } from '../../lib/errors.ts';
 import { versionText } from '../../lib/v3-presentation.ts';
 
@@ -111,13 +111,10 @@ export function ConnectForm({ onDone }: { onDone(): void }) {
           placeholder="https://api.example.com"
           onChange={(e) => edit(setBaseUrl)(e.target.value)}
         />
-        <FormField
+        <SecretField
           {...field('token', 'connect-token', 'Integration token')}
           wide
-          type="password"
-          autoComplete="off"
           value={token}
-          hint="Stored in your system keychain; Parley never shows it again."
           onChange={(e) => edit(setToken)(e.target.value)}
         />
       </div>

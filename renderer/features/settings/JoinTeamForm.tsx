@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { joinTeam } from '../../actions/workspace.ts';
-import { FormField } from '../../components/FormField.tsx';
+import { FormField, SecretField } from '../../components/FormField.tsx';
 import { joinFailureText, joinFieldOf, toErrorShape } from '../../lib/errors.ts';
 
 type Field = 'joinCode' | 'relayUrl' | 'name';
@@ -60,14 +60,11 @@ export function JoinTeamForm({ onDone }: { onDone(): void }) {
         Your team’s relay holds the organization’s token; you only need the join code it printed for you.
       </p>
       <div className="form-grid">
-        <FormField
+        <SecretField
           {...field('joinCode', 'join-code', 'Join code')}
           wide
-          type="password"
-          autoComplete="off"
           value={joinCode}
           placeholder="parley-join-1.…"
-          hint="Stored in your system keychain; Parley never shows it again."
           onChange={(e) => setJoinCode(e.target.value)}
         />
         <FormField
