@@ -4,7 +4,8 @@
  * sees her in the conversation's row and in its header; Sam's reply is held with Dana's shown, and
  * "Send anyway" sends it; Dana assigns the conversation to Sam, who finds it under Mine; a note
  * with @Sam notifies Sam; Dana, the team's admin, changes a team rule in Settings, which Sam sees
- * there, read-only and live. Also the new views in the light and the dark theme, photographed
+ * there, read-only and live, and lets everyone write the team's replies, which Sam then may. Also
+ * the new views in the light and the dark theme, photographed
  * (docs/screenshots/team-*.png with PARLEY_DOCS_SCREENSHOTS=1) and free of serious or critical
  * axe-core violations.
  */
@@ -216,6 +217,20 @@ test('Settings → Team: Dana, the admin, changes a rule; Sam sees it read-only,
   }
   await roundRobin.uncheck();
   await expect(roundRobinOnSams).toHaveText('Off');
+
+  // The team's replies are the admins' to write until Dana lets everyone: then Sam may too
+  await samPage
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Canned replies' })
+    .click();
+  const newTeamReply = samPage.getByRole('button', { name: 'New team reply' });
+  await expect(samPage.getByRole('heading', { name: /^Team replies/ })).toBeVisible();
+  await expect(newTeamReply).toHaveCount(0);
+  const everyoneEdits = danasTeam.getByRole('switch', { name: /^Everyone edits the team’s replies/ });
+  await everyoneEdits.check();
+  await expect(newTeamReply).toBeVisible();
+  await everyoneEdits.uncheck();
+  await expect(newTeamReply).toHaveCount(0);
 });
 
 test('the team views have no serious or critical accessibility problems', async () => {

@@ -1,6 +1,7 @@
 import type { TeamSettingsView } from '../../../shared/contract/team-views.ts';
 import { updateTeamSettings } from '../../actions/team.ts';
 import { Toggle } from '../../components/Toggle.tsx';
+import { adminNames, isAdmin, oneOf } from '../../lib/team-roles.ts';
 import { useStore } from '../../store/index.ts';
 
 const SETTINGS: ReadonlyArray<{ key: keyof TeamSettingsView; label: string; hint: string }> = [
@@ -31,11 +32,6 @@ const SETTINGS: ReadonlyArray<{ key: keyof TeamSettingsView; label: string; hint
   },
 ];
 
-/** "Dana", "Dana or Eli", "Dana, Eli or Kim". */
-function oneOf(names: readonly string[]): string {
-  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
-}
-
 /**
  * Settings → Team, on a workspace joined to a relay: the team's rules for everyone. An admin
  * changes them (each switch applies to every desktop at once); an agent sees them, read-only, and
@@ -44,20 +40,20 @@ function oneOf(names: readonly string[]): string {
 export function TeamSettingsSection() {
   const team = useStore((s) => s.team);
   if (!team) return null;
-  const admins = team.agents.filter((agent) => agent.role === 'admin');
-  const isAdmin = admins.some((agent) => agent.id === team.me);
-  const others = admins.filter((agent) => agent.id !== team.me).map((agent) => agent.name);
+  const admin = isAdmin(team);
+  const admins = adminNames(team);
+  const others = admin ? admins.filter((name) => name !== team.myName) : admins;
   return (
     <section className="card settings-card" aria-labelledby="settings-team">
       <h2 id="settings-team">Team</h2>
       <p className="muted" id="settings-team-who">
-        {isAdmin
+        {admin
           ? `You are an admin of this team${others.length > 0 ? ` with ${oneOf(others)}` : ''}: what you change applies to everyone at once.`
           : admins.length > 0
             ? `Only ${oneOf(others)} can change these (${admins.length === 1 ? 'the team’s admin' : 'the team’s admins'}).`
             : 'Only a team admin can change these: whoever runs your team’s relay makes one.'}
       </p>
-      {isAdmin ? (
+      {admin ? (
         SETTINGS.map(({ key, label, hint }) => (
           <Toggle
             key={key}

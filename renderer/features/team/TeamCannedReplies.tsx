@@ -2,9 +2,13 @@ import { Trash2, Users } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { deleteTeamReply, saveTeamReply } from '../../actions/team.ts';
 import { fuzzyFilter } from '../../lib/fuzzy.ts';
+import { adminNames, mayEditTeamReplies, oneOf } from '../../lib/team-roles.ts';
 import { useStore } from '../../store/index.ts';
 
-/** The canned replies view's team set: shared by everyone on the team, live. Only on a team's workspace. */
+/**
+ * The canned replies view's team set: shared by everyone on the team, live; new ones from whoever
+ * may edit them (team-roles.ts). Only on a team's workspace.
+ */
 export function TeamCannedList({
   query,
   selected,
@@ -15,6 +19,7 @@ export function TeamCannedList({
   onSelect(id: string | 'new'): void;
 }) {
   const onTeam = useStore((s) => s.team !== null);
+  const mayEdit = useStore((s) => s.team !== null && mayEditTeamReplies(s.team));
   const all = useStore((s) => s.teamReplies);
   const replies = useMemo(() => fuzzyFilter(all, query, (r) => `${r.title} ${r.body}`), [all, query]);
   if (!onTeam) return null;
@@ -25,9 +30,11 @@ export function TeamCannedList({
           Team replies <span className="canned-owner is-team">Team</span>
         </h2>
         <span className="spacer" />
-        <button type="button" className="button small ghost" onClick={() => onSelect('new')}>
-          New team reply
-        </button>
+        {mayEdit && (
+          <button type="button" className="button small ghost" onClick={() => onSelect('new')}>
+            New team reply
+          </button>
+        )}
       </div>
       {replies.length === 0 && <p className="muted">No team replies{query ? ' match' : ' yet'}.</p>}
       <ul className="result-list">
@@ -52,9 +59,14 @@ export function TeamCannedList({
   );
 }
 
-/** Writes or edits a team reply: everyone on the team sees the change at once. */
+/**
+ * Writes or edits a team reply (everyone on the team sees the change at once); shows it, read-only
+ * and saying who can change it, to an agent who may not.
+ */
 export function TeamCannedEditor({ id, onDone }: { id: string | 'new'; onDone(): void }) {
   const reply = useStore((s) => (id === 'new' ? undefined : s.teamReplies.find((r) => r.id === id)));
+  const team = useStore((s) => s.team);
+  const mayEdit = team !== null && mayEditTeamReplies(team);
   const [title, setTitle] = useState(reply?.title ?? '');
   const [body, setBody] = useState(reply?.body ?? '');
   const [problem, setProblem] = useState<string | null>(null);
@@ -70,9 +82,14 @@ export function TeamCannedEditor({ id, onDone }: { id: string | 'new'; onDone():
         );
       }}
     >
-      <h2>{reply ? 'Edit team reply' : 'New team reply'}</h2>
+      <h2>{!mayEdit ? 'Team reply' : reply ? 'Edit team reply' : 'New team reply'}</h2>
       <p className="hint">
-        <span className="canned-owner is-team">Team</span> Everyone on your team sees it and can change it
+        <span className="canned-owner is-team">Team</span> Everyone on your team sees it;{' '}
+        {mayEdit
+          ? team?.settings.everyoneEditsTeamReplies
+            ? 'everyone can change it'
+            : 'admins can change it'
+          : `only ${oneOf(team ? adminNames(team) : []) || 'a team admin'} can change it`}
         {reply ? ` · last changed by ${reply.updatedByName}` : ''}
       </p>
       <div className="form-grid">
@@ -82,6 +99,7 @@ export function TeamCannedEditor({ id, onDone }: { id: string | 'new'; onDone():
             id={`${fieldId}-title`}
             className="input"
             value={title}
+            readOnly={!mayEdit}
             required
             maxLength={200}
             onChange={(e) => setTitle(e.target.value)}
@@ -94,6 +112,7 @@ export function TeamCannedEditor({ id, onDone }: { id: string | 'new'; onDone():
             className="input canned-body"
             rows={6}
             value={body}
+            readOnly={!mayEdit}
             maxLength={10_000}
             onChange={(e) => setBody(e.target.value)}
           />
@@ -104,20 +123,26 @@ export function TeamCannedEditor({ id, onDone }: { id: string | 'new'; onDone():
           {problem}
         </p>
       )}
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={title.trim() === '' || body.trim() === ''}>
-          Save for the team
-        </button>
-        {reply && (
+      {mayEdit && (
+        <div className="form-actions">
           <button
-            type="button"
-            className="button ghost danger"
-            onClick={() => void deleteTeamReply(reply.id).then(onDone)}
+            type="submit"
+            className="button primary"
+            disabled={title.trim() === '' || body.trim() === ''}
           >
-            <Trash2 size={13} aria-hidden="true" /> Delete
+            Save for the team
           </button>
-        )}
-      </div>
+          {reply && (
+            <button
+              type="button"
+              className="button ghost danger"
+              onClick={() => void deleteTeamReply(reply.id).then(onDone)}
+            >
+              <Trash2 size={13} aria-hidden="true" /> Delete
+            </button>
+          )}
+        </div>
+      )}
     </form>
   );
 }
