@@ -37,18 +37,30 @@ export interface RelayCallOptions {
 
 type ReadData<K extends PortRead> = z.output<(typeof PORT_READS)[K]['reply']>['data'];
 
+/** The agent's connection, or how to get it (a joined desktop opened while its relay was away). */
+export type RelayConnection = NatsConnection | (() => NatsConnection);
+
+export function connectionOf(nc: RelayConnection): NatsConnection {
+  return typeof nc === 'function' ? nc() : nc;
+}
+
 export class RelayCalls {
-  readonly #nc: NatsConnection;
+  readonly #connection: RelayConnection;
   readonly #agentId: string;
   readonly #store: LocalStore;
   readonly #options: Required<RelayCallOptions>;
   #outcomes: Promise<KV> | undefined;
 
-  constructor(nc: NatsConnection, agentId: string, store: LocalStore, options: RelayCallOptions = {}) {
-    this.#nc = nc;
+  constructor(nc: RelayConnection, agentId: string, store: LocalStore, options: RelayCallOptions = {}) {
+    this.#connection = nc;
     this.#agentId = agentId;
     this.#store = store;
     this.#options = { readTimeoutMs: 30_000, outcomeTimeoutMs: 120_000, ...options };
+  }
+
+  /** Throws the link's retryable error while the relay has not answered yet. */
+  get #nc(): NatsConnection {
+    return connectionOf(this.#connection);
   }
 
   /** A port read: the relay's answer, validated, its V3 ids bound in the store before it is returned. */

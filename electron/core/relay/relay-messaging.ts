@@ -12,7 +12,6 @@
  * Contacts are not part of the port (they are always V2's): `contacts.list` has the shape of the V2
  * client's, for the sync engine (see its constructor).
  */
-import type { NatsConnection } from '@nats-io/transport-node';
 import type { ApiVersion } from '../../../shared/domain.ts';
 import type { CallOptions } from '../api/http.ts';
 import type { Page, PageRequest } from '../api/pagination.ts';
@@ -30,15 +29,21 @@ import type {
 } from '../sync/messaging.ts';
 import type { ChangeRequest } from './changes.ts';
 import { getFile, openAgentFiles, putFile } from './files.ts';
-import { changeKey, RelayCalls, type RelayCallOptions } from './relay-calls.ts';
+import {
+  changeKey,
+  connectionOf,
+  RelayCalls,
+  type RelayCallOptions,
+  type RelayConnection,
+} from './relay-calls.ts';
 
 /** The relay answers at most this many records a page. */
 const MAX_PAGE = 200;
 const CHAT_PAGE = 100;
 
 export interface RelayMessagingOptions extends RelayCallOptions {
-  /** The agent's connection (connectWithJoinCode) and its id. */
-  nc: NatsConnection;
+  /** The agent's connection (connectWithJoinCode), or how to get it once the relay answers; its id. */
+  nc: RelayConnection;
   agentId: string;
   /** The desktop's store (V3 ids are bound in it). */
   store: LocalStore;
@@ -210,7 +215,7 @@ export class RelayMessaging implements MessagingService {
   async downloadAttachment(attachment: { id: string; url: string }, to: string, options: CallOptions) {
     const key = changeKey();
     const { object } = await this.#calls.read('port-download', { ...attachment, key }, options);
-    const files = await openAgentFiles(this.#options.nc, this.#options.agentId);
+    const files = await openAgentFiles(connectionOf(this.#options.nc), this.#options.agentId);
     try {
       if (!(await getFile(files, object, to))) throw new Error('the relay put no file');
     } finally {
@@ -248,7 +253,7 @@ export class RelayMessaging implements MessagingService {
     const files: Array<{ object: string; filename: string; mimeType: string }> = [];
     if (content.files.length > 0) {
       await this.#calls.read('port-files', {}, options);
-      const bucket = await openAgentFiles(this.#options.nc, this.#options.agentId);
+      const bucket = await openAgentFiles(connectionOf(this.#options.nc), this.#options.agentId);
       for (const [index, file] of content.files.entries()) {
         const { object } = await putFile(bucket, `${key}/${index}`, file.path);
         files.push({ object, filename: file.filename, mimeType: file.mimeType });

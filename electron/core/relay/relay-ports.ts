@@ -12,7 +12,7 @@ const CONTACT_CHANGES_REFUSED =
   "Contacts cannot be changed from a desktop joined to your team's relay yet: change them where the organization's token is";
 
 export const relayPorts: RelayPortsFactory = (link, agentId, store, version) => {
-  const messaging = new RelayMessaging({ nc: link.nc, agentId, store, version });
+  const messaging = new RelayMessaging({ nc: () => link.nc, agentId, store, version });
   const refuse = (): never => {
     throw new PartnerApiError({ kind: 'forbidden', retryable: false, message: CONTACT_CHANGES_REFUSED });
   };
