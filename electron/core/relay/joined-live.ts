@@ -84,6 +84,10 @@ export class JoinedLiveEvents {
         log.warn('the relay no longer keeps what this desktop missed; resyncing', { lastApplied, firstKept });
         session.sync.resync();
       },
+      onReset: ({ reason }) => {
+        log.warn("the relay's event log was restored or recreated; resyncing", { reason });
+        session.sync.resync();
+      },
     });
     this.#source = source;
     try {
