@@ -87,17 +87,31 @@ async function agentCommand(dataDir: string, [verb, ...names]: string[]): Promis
   if (verb === 'add' && name) {
     const { agent, joinCode, applied } = await directory.add(name);
     console.log(`Added ${agent.name} (${agent.id}). Their join code, shown only this once:\n\n${joinCode}\n`);
-    if (!applied) console.log('The relay is not running: the code works from its next start.');
+    if (typeof applied === 'object') console.log(externalServerLine(applied, 'refused'));
+    else if (!applied) console.log('The relay is not running: the code works from its next start.');
     return;
   }
   if (verb === 'remove' && name) {
     const { agent, applied } = await directory.remove(name);
+    if (typeof applied === 'object')
+      return console.log(`Removed ${agent.name}. ${externalServerLine(applied, 'accepted')}`);
     console.log(
       `Removed ${agent.name}: ${applied ? 'their connections were closed and their code no longer works' : 'their code no longer works'}.`,
     );
     return;
   }
   throw new Error(USAGE);
+}
+
+/**
+ * A nats-server run elsewhere (`--nats-url`) is not the relay's to configure: its users are written
+ * for that server's operator (agents.ts), and this one line says what to do with them.
+ */
+export function externalServerLine(
+  applied: { external: string; usersFile: string },
+  until: 'refused' | 'accepted',
+): string {
+  return `This relay uses the nats-server at ${applied.external}, which it does not configure: copy ${applied.usersFile} over that server's users.conf and reload it (nats-server --signal reload); until then this code is ${until}.`;
 }
 
 function serviceOf(values: Parsed['values']): RelayService | undefined {

@@ -15,7 +15,13 @@
  * or the environment; see cli.ts), is registered with the log's redactor, and is never written.
  */
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect, nkeyAuthenticator, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import {
+  connect,
+  nkeyAuthenticator,
+  nkeys,
+  type NatsConnection,
+  type Subscription,
+} from '@nats-io/transport-node';
 import type { ObjectStore } from '@nats-io/obj';
 import { rmSync } from 'node:fs';
 import { createLogger, registerSecret } from '../core/log/logger.ts';
@@ -124,7 +130,15 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     const nats = options.nats ? null : await startOwnNatsServer(folders.nats, agents, natsHost);
     if (nats) stack.push(() => nats.stop());
     const natsUrl = options.nats?.url ?? (nats as RunningNatsServer).url;
-    agents.recordState({ joinUrl: options.joinUrl ?? natsUrl, natsHost });
+    const external = options.nats
+      ? {
+          url: options.nats.url,
+          relayKey: nkeys.fromSeed(new TextEncoder().encode(options.nats.seed)).getPublicKey(),
+        }
+      : undefined;
+    agents.recordState({ joinUrl: options.joinUrl ?? natsUrl, natsHost, ...(external ? { external } : {}) });
+    // The external server's users as this relay knows them, ready for its operator (agents.ts).
+    if (external) agents.writeExternalUsers(external);
     // The relay's connection never gives up: nats-server restarts are ridden out, and meanwhile
     // deliveries are answered 500 (the service retries them).
     const connection = await connect({
