@@ -38,6 +38,8 @@ const RelayState = z.object({
   joinUrl: z.string(),
   natsHost: z.string(),
   external: z.object({ url: z.string(), relayKey: z.string() }).optional(),
+  /** The relay's own server listens with TLS: its files, and the CA for join codes. */
+  tls: z.object({ certFile: z.string(), keyFile: z.string(), caFile: z.string().optional() }).optional(),
 });
 export type RelayState = z.infer<typeof RelayState>;
 
@@ -108,12 +110,13 @@ export class AgentDirectory {
   }
 
   /** Writes the server's config for the relay and the current agents (before a start or a reload). */
-  async writeConfig(natsHost = this.state()?.natsHost): Promise<void> {
+  async writeConfig(natsHost = this.state()?.natsHost, tls = this.state()?.tls): Promise<void> {
     const relay = nkeys.fromSeed(this.relaySeed()).getPublicKey();
     const version = natsServerVersion();
     await writeNatsConfig(this.#natsDir, {
       ...(natsHost ? { host: natsHost } : {}),
       fsyncBeforeAck: version !== undefined && fsyncBeforeAckSupported(version),
+      ...(tls ? { tls } : {}),
       users: [
         { nkey: relay },
         ...this.list().map((agent) => ({ nkey: agent.publicKey, permissions: agentPermissions(agent.id) })),
@@ -132,7 +135,8 @@ export class AgentDirectory {
     const agents = this.list();
     if (agents.some((a) => a.name.toLowerCase() === trimmed.toLowerCase()))
       throw new Error(`There is already an agent named "${trimmed}"`);
-    const joinUrl = this.state()?.joinUrl;
+    const state = this.state();
+    const joinUrl = state?.joinUrl;
     if (!joinUrl) throw new Error('Start the relay once (npm run relay) before adding agents');
     const user = nkeys.createUser();
     const agent: Agent = {
@@ -144,7 +148,10 @@ export class AgentDirectory {
     this.#save([...agents, agent]);
     const applied = await this.#apply();
     const seed = new TextDecoder().decode(user.getSeed());
-    return { agent, joinCode: encodeJoinCode({ url: joinUrl, agentId: agent.id, seed }), applied };
+    // A private CA travels in the code: the desktop trusts that CA for this relay, and no other.
+    const ca = state?.tls?.caFile ? readFileSync(state.tls.caFile, 'utf8') : undefined;
+    const code = encodeJoinCode({ url: joinUrl, agentId: agent.id, seed, ...(ca ? { ca } : {}) });
+    return { agent, joinCode: code, applied };
   }
 
   /** Removes an agent (by id or name); its connections are closed before this resolves. */
