@@ -27,10 +27,13 @@ import {
 import type { ConnectionOptions as NodeTlsOptions } from 'node:tls';
 import type { ObjectStore } from '@nats-io/obj';
 import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createLogger, registerSecret } from '../core/log/logger.ts';
 import {
   EVENT_LOG_STREAM,
+  FileVault,
   InMemoryVault,
+  isVaultUnavailable,
   KeyringVault,
   RealtimeService,
   SENDS_STREAM,
@@ -70,6 +73,8 @@ const log = createLogger('relay');
  * over any subscription of its own id as a stale one of its own.
  */
 const RELAY_WORKSPACE_ID = 'relay';
+/** The relay's secrets without a Secret Service, in its own folder (relayVault). */
+export const SECRETS_FILE = 'secrets.json';
 
 export interface RelayService {
   baseUrl: string;
@@ -198,7 +203,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       workspaceId: options.instance ? `${RELAY_WORKSPACE_ID}-${options.instance}` : RELAY_WORKSPACE_ID,
       session,
       // The demo's service lives and dies with this process: its webhook secret needs no keychain.
-      vault: options.vault ?? (demo ? new InMemoryVault() : new KeyringVault()),
+      vault: options.vault ?? (demo ? new InMemoryVault() : await relayVault(folders.relay)),
       tunnel: createTunnel(options.tunnel ?? { provider: 'direct' }, { vault: new InMemoryVault() }),
       beforeRecord: async (event, body) => {
         // Refused at once while nats-server is away: a publish would wait in the client's buffer
@@ -252,6 +257,26 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   } catch (error) {
     await unwind();
     throw error;
+  }
+}
+
+/**
+ * Where a real organization's relay keeps its webhook secret: the OS keychain where there is one;
+ * on a server without a Secret Service, a file only the relay's user can read, in its own folder
+ * (FileVault: 0600, refused if wider).
+ */
+export async function relayVault(relayDir: string, keychain: Vault = new KeyringVault()): Promise<Vault> {
+  try {
+    await keychain.check();
+    return keychain;
+  } catch (error) {
+    if (!isVaultUnavailable(error)) throw error;
+    const file = new FileVault(join(relayDir, SECRETS_FILE));
+    await file.check();
+    log.info('no Secret Service here: the webhook secret is kept in a file only this user can read', {
+      file: file.path,
+    });
+    return file;
   }
 }
 
