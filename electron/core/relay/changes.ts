@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { BUBBLE_EFFECTS, PREFERRED_SERVICES, SCREEN_EFFECTS } from '../../../shared/contract/effects.ts';
 import { MAX_MESSAGE_CHARS } from '../../../shared/contract/limits.ts';
+import { contactFields } from '../../../shared/contract/method-fields.ts';
 import { REACTION_KINDS } from '../../../shared/domain.ts';
 import { LineRecordSchema, ListedChatSchema, MessageRecordSchema, RelayContactSchema } from './protocol.ts';
 import { SUBJECT_TOKEN } from './subjects.ts';
@@ -59,20 +60,8 @@ const Reaction = z.union([
   z.object({ kind: z.literal('custom'), customEmoji: z.string().min(1).max(32) }).strict(),
 ]);
 
-/** A contact's fields as the contacts API takes them (ContactInput): on update only those given change. */
-const ContactFields = z
-  .object({
-    firstName: z.string().max(200),
-    lastName: z.string().max(200),
-    email: z.string().max(320),
-    phoneNumber: z.string().max(40),
-    company: z.string().max(200),
-    title: z.string().max(200),
-    location: z.string().max(200),
-    ownerEmail: z.string().max(320),
-  })
-  .partial()
-  .strict();
+/** A contact's fields as the contacts API takes them (the bridge's own): on update only those given change. */
+const ContactFields = contactFields;
 
 const Change = z.discriminatedUnion('kind', [
   z

@@ -6,28 +6,30 @@
  * takes what the log gained meanwhile from its last applied sequence, once, and goes live.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppCore } from '../../../electron/core/app/app-core.ts';
+import type { AppCore } from '../../../electron/core/app/app-core.ts';
 import { EVENT_LOG_CURSOR } from '../../../electron/core/relay/event-source.ts';
 import { NOT_ANSWERING_MESSAGE } from '../../../electron/core/relay/relay-link.ts';
-import { memorySettingsPersistence, PersistedSettingsStore } from '../../../electron/core/settings/index.ts';
 import { KeyringVault } from '../../../electron/core/vault/keyring-vault.ts';
-import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
-import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
+import type { RunningRelay } from '../../../electron/relay/relay.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
 import type { Chat } from '../../../shared/domain.ts';
-import { quietDemo } from '../bridge/support.ts';
-import { control, eventually, sandboxFor, tempDir } from '../core/helpers.ts';
-import { fastRetries, SLOW_POLLING } from '../core/realtime/helpers.ts';
+import { eventually, tempDir } from '../core/helpers.ts';
+import {
+  desktopSettings,
+  startDesktop,
+  startFolderRelay,
+  startQuietOrganization,
+} from './restartable-relay.ts';
 
 const vault = new KeyringVault({ service: 'parley-test-relay-away' });
-const settings = memorySettingsPersistence();
+const settings = desktopSettings();
 const desktopDir = tempDir('parley-joined-desktop-');
 const relayDir = tempDir('parley-team-relay-');
 let sandbox: RunningSandbox;
 let relay: RunningRelay | undefined;
 let desktop: AppCore | undefined;
 let chat: Chat;
-let customer: string;
+let customerSays: (text: string) => Promise<void>;
 
 function relayOf(running: RunningRelay | undefined): RunningRelay {
   if (!running) throw new Error('the relay is not running');
@@ -35,32 +37,12 @@ function relayOf(running: RunningRelay | undefined): RunningRelay {
 }
 
 async function startOrganizationRelay(): Promise<RunningRelay> {
-  relay = await startRelay({
-    dataDir: relayDir.path,
-    service: { baseUrl: sandbox.url, apiVersion: 'v2', token: sandbox.tokens[0] as string },
-    sync: SLOW_POLLING,
-    vault: new InMemoryVault(),
-  });
-  const running = relay;
-  await eventually(() => running.realtime.status.state === 'live', "the relay's live events");
-  await eventually(() => running.session.sync.status.phase === 'incremental', "the relay's sync", 60_000);
-  return running;
+  relay = await startFolderRelay(sandbox, relayDir.path);
+  return relay;
 }
 
 async function openDesktop(): Promise<AppCore> {
-  desktop = await AppCore.start({
-    dataDir: desktopDir.path,
-    host: 'browser',
-    version: '0.0.0-test',
-    platform: process.platform,
-    vault,
-    settings: new PersistedSettingsStore({ persistence: settings }),
-    ports: { openExternal: async () => undefined },
-    emit: () => undefined,
-    demo: quietDemo(),
-    sync: SLOW_POLLING,
-    relayRetryMs: 300,
-  });
+  desktop = await startDesktop({ dataDir: desktopDir.path, vault, settings, relayRetryMs: 300 });
   return desktop;
 }
 
@@ -70,22 +52,14 @@ async function call<T>(method: string, input: unknown = {}): Promise<T> {
   return result.value as T;
 }
 
-async function customerSays(text: string): Promise<void> {
-  await control(sandbox, 'POST', '/inbound/message', { chat_id: chat.id, from: customer, text });
-}
-
 const onDesktop = (text: string) =>
   (desktop as AppCore).session.store.messages.page(chat.id, { limit: 50 }).filter((m) => m.text === text)
     .length;
 
 beforeAll(async () => {
-  sandbox = await sandboxFor();
-  await fastRetries(sandbox);
-  const running = await startOrganizationRelay();
-  chat = running.session.store.chats.list().find((c) => c.service === 'iMessage' && !c.isGroup) as Chat;
-  customer = chat.handles.find((h) => !h.isMe)?.identifier as string;
-  await control(sandbox, 'PUT', `/customers/${encodeURIComponent(customer)}`, { auto_reply: false });
-  const { joinCode } = await running.agents.add('Dana');
+  const org = await startQuietOrganization(relayDir.path);
+  ({ sandbox, relay, chat, says: customerSays } = org);
+  const { relay: running, joinCode } = org;
   await openDesktop();
   await call('workspaces.join', { joinCode, name: 'Harbor team' });
   await eventually(

@@ -13,14 +13,13 @@ import { EVENT_LOG_CURSOR } from '../../../electron/core/relay/event-source.ts';
 import { RelayMessaging } from '../../../electron/core/relay/relay-messaging.ts';
 import { EVENT_LOG_STREAM } from '../../../electron/core/relay/subjects.ts';
 import { LocalStore } from '../../../electron/core/store/local-store.ts';
-import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
-import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
+import type { RunningRelay } from '../../../electron/relay/relay.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
 import type { Chat } from '../../../shared/domain.ts';
-import { control, eventually, sandboxFor, tempDir } from '../core/helpers.ts';
-import { fastRetries, SLOW_POLLING } from '../core/realtime/helpers.ts';
+import { eventually, tempDir } from '../core/helpers.ts';
 import { followLog, type LiveDesktop } from './live-desktop.ts';
 import type { PortDesktop } from './port-helpers.ts';
+import { startFolderRelay, startQuietOrganization } from './restartable-relay.ts';
 
 const relayDir = tempDir('parley-team-relay-');
 const backupDir = tempDir('parley-relay-backup-');
@@ -30,19 +29,11 @@ let relay: RunningRelay | undefined;
 let joined: PortDesktop;
 let desktop: LiveDesktop | undefined;
 let chat: Chat;
-let customer: string;
+let customerSays: (text: string) => Promise<void>;
 
 async function startOrganizationRelay(): Promise<RunningRelay> {
-  const running = await startRelay({
-    dataDir: relayDir.path,
-    service: { baseUrl: sandbox.url, apiVersion: 'v2', token: sandbox.tokens[0] as string },
-    sync: SLOW_POLLING,
-    vault: new InMemoryVault(),
-  });
-  relay = running;
-  await eventually(() => running.realtime.status.state === 'live', "the relay's live events");
-  await eventually(() => running.session.sync.status.phase === 'incremental', "the relay's sync", 60_000);
-  return running;
+  relay = await startFolderRelay(sandbox, relayDir.path);
+  return relay;
 }
 
 async function stopRelay(): Promise<void> {
@@ -56,10 +47,6 @@ function restoreBackup(): void {
   cpSync(backupDir.path, relayDir.path, { recursive: true });
 }
 
-async function customerSays(text: string): Promise<void> {
-  await control(sandbox, 'POST', '/inbound/message', { chat_id: chat.id, from: customer, text });
-}
-
 /** The last sequence of the relay's event log. */
 async function loggedUpTo(running: RunningRelay): Promise<number> {
   const { state } = await (await jetstreamManager(running.connection)).streams.info(EVENT_LOG_STREAM);
@@ -70,13 +57,9 @@ const count = (text: string) =>
   joined.store.messages.page(chat.id, { limit: 100 }).filter((m) => m.text === text).length;
 
 beforeAll(async () => {
-  sandbox = await sandboxFor();
-  await fastRetries(sandbox);
-  const running = await startOrganizationRelay();
-  chat = running.session.store.chats.list().find((c) => c.service === 'iMessage' && !c.isGroup) as Chat;
-  customer = chat.handles.find((h) => !h.isMe)?.identifier as string;
-  await control(sandbox, 'PUT', `/customers/${encodeURIComponent(customer)}`, { auto_reply: false });
-  const { joinCode } = await running.agents.add('Dana');
+  const org = await startQuietOrganization(relayDir.path);
+  ({ sandbox, relay, chat, says: customerSays } = org);
+  const { joinCode } = org;
   // A desktop that rides out relay restarts by itself, as a joined desktop's link does.
   const { nc, agentId } = await connectWithJoinCode(joinCode, { reconnect: true });
   const store = new LocalStore(`${desktopDir.path}/${agentId}.db`, { apiVersion: 'v2' });

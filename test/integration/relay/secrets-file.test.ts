@@ -4,17 +4,16 @@
  * read it; a file made readable by others is refused with the fix. The relay in a process of its
  * own with no D-Bus session (so no keychain), a real nats-server, the sandbox's deliveries.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileVault } from '../../../electron/core/vault/file-vault.ts';
-import { freePort } from '../../../electron/relay/nats-server.ts';
 import { SECRETS_FILE } from '../../../electron/relay/relay.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
 import { control, eventually, sandboxFor, tempDir } from '../core/helpers.ts';
 import { fastRetries } from '../core/realtime/helpers.ts';
-import { startTestNats, type TestNats } from './helpers.ts';
+import { relayChildConfig, startRelayChild, startTestNats, type TestNats } from './helpers.ts';
 import type { RelayChildConfig } from './relay-child.ts';
 import { loggedEvents } from './shared-nats.ts';
 
@@ -25,18 +24,8 @@ let child: ChildProcess | undefined;
 let config: RelayChildConfig;
 
 /** The relay in its own process, where no Secret Service can be reached. */
-async function startHeadlessRelay(): Promise<ChildProcess> {
-  const started = spawn(process.execPath, ['test/integration/relay/relay-child.ts', JSON.stringify(config)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' },
-  });
-  await new Promise<void>((resolve, reject) => {
-    started.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('ready')) resolve();
-    });
-    started.once('exit', (code) => reject(new Error(`the relay exited (${code})`)));
-  });
-  return started;
+function startHeadlessRelay(): Promise<ChildProcess> {
+  return startRelayChild(config, { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' });
 }
 
 async function stopRelay(): Promise<void> {
@@ -52,16 +41,7 @@ beforeAll(async () => {
   nats = await startTestNats();
   sandbox = await sandboxFor();
   await fastRetries(sandbox);
-  config = {
-    dataDir: `${dir.path}/relay`,
-    serviceUrl: sandbox.url,
-    token: sandbox.tokens[0] as string,
-    natsUrl: nats.server.url,
-    natsSeed: new TextDecoder().decode(nats.directory.relaySeed()),
-    webhookPort: await freePort(),
-    keyringService: null,
-    pollLeaseMs: 1_500,
-  };
+  config = await relayChildConfig(nats, sandbox, dir.path, null);
 }, 60_000);
 
 afterAll(async () => {
