@@ -11,7 +11,10 @@ import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectToRelay } from '../../../electron/core/relay/connect.ts';
 import { encodeJoinCode, parseJoinCode, type JoinCode } from '../../../electron/core/relay/join-code.ts';
+import { probeRelay } from '../../../electron/core/relay/join.ts';
 import { JoinedSession } from '../../../electron/core/relay/joined-session.ts';
+import { FileSettingsStore } from '../../../electron/core/settings/index.ts';
+import { openWorkspaceRegistry } from '../../../electron/core/workspaces/index.ts';
 import { askRelayInfo } from '../../../electron/core/relay/relay-info.ts';
 import { relayPorts } from '../../../electron/core/relay/relay-ports.ts';
 import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
@@ -99,6 +102,35 @@ describe("agents reach the relay's nats-server over TLS", () => {
       expect((await session.messaging.lines({ priority: 'user' })).length).toBeGreaterThan(0);
     } finally {
       await session.close();
+    }
+  }, 60_000);
+
+  it('keeps the CA with the joined workspace: reopened, its credentials reach the relay again', async () => {
+    const dataDir = `${desktopDir.path}/app`;
+    const vault = new InMemoryVault();
+    const nothingElse = async (): Promise<never> => {
+      throw new Error('this desktop only joins a relay');
+    };
+    const open = () =>
+      openWorkspaceRegistry({
+        dataDir,
+        vault,
+        settings: new FileSettingsStore({ dataDir }),
+        probe: nothingElse,
+        relayProbe: probeRelay,
+        demo: { start: nothingElse },
+      });
+    const first = await open();
+    const joined = await first.join({ joinCode: encodeJoinCode(code), name: 'Harbor team' });
+    first.close();
+    const reopened = await open();
+    try {
+      const credentials = await reopened.relayCredentialsFor(joined.id);
+      expect(credentials.ca).toBe(code.ca);
+      const nc = await connectToRelay(credentials, { reconnect: false });
+      await nc.close();
+    } finally {
+      reopened.close();
     }
   }, 60_000);
 
