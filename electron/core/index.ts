@@ -33,8 +33,11 @@ export { WorkspaceSession } from './session.ts';
 export type { LocalStore } from './store/local-store.ts';
 export type { MessageRecord } from './store/records.ts';
 export type { SyncOptions } from './sync/engine.ts';
-export type { ListedChat, MessagingService, OutgoingContent } from './sync/messaging.ts';
+export type { ContactsPort, ListedChat, MessagingService, OutgoingContent } from './sync/messaging.ts';
+export { contactRecord } from './api/domain-map.ts';
 export { InMemoryVault } from './vault/memory-vault.ts';
+export { FileVault } from './vault/file-vault.ts';
+export { isVaultUnavailable } from './vault/vault.ts';
 export type { Vault } from './vault/vault.ts';
 // What the relay and a desktop joined to it both speak: subjects, permissions, join codes.
 export { encodeJoinCode } from './relay/join-code.ts';

@@ -32,11 +32,26 @@ const Agent = z.object({
 export type Agent = z.infer<typeof Agent>;
 
 const AgentsFile = z.object({ agents: z.array(Agent) });
-/** Written by the running relay: where agents connect and which host the server listens on. */
-const RelayState = z.object({ joinUrl: z.string(), natsHost: z.string() });
+/**
+ * Written by the running relay: where agents connect and which host the server listens on; with a
+ * nats-server run elsewhere (`--nats-url`), that server and the relay's public key there.
+ */
+const RelayState = z.object({
+  joinUrl: z.string(),
+  natsHost: z.string(),
+  external: z.object({ url: z.string(), relayKey: z.string() }).optional(),
+  /** The relay's own server listens with TLS: its files, and the CA for join codes. */
+  tls: z.object({ certFile: z.string(), keyFile: z.string(), caFile: z.string().optional() }).optional(),
+});
 export type RelayState = z.infer<typeof RelayState>;
 
 export const MAX_AGENT_NAME = 80;
+
+/** Where the users of a nats-server run elsewhere are written, for its operator to apply. */
+export const EXTERNAL_USERS_FILE = 'users.conf';
+
+/** What `agent add|remove` did: applied to the running server, or to be applied to an external one. */
+export type Applied = boolean | { external: string; usersFile: string };
 
 export class AgentDirectory {
   readonly #dir: string;
@@ -73,13 +88,37 @@ export class AgentDirectory {
     writeFileSync(join(this.#dir, 'state.json'), `${JSON.stringify(state)}\n`, { mode: 0o600 });
   }
 
+  /**
+   * A nats-server run elsewhere is not this relay's to configure: its users (the relay's own and
+   * every agent's, with their permissions) are written to `users.conf` beside the relay's folder,
+   * an `authorization` block like deploy/relay/nats/users.conf, for that server's operator to
+   * put in place and reload.
+   */
+  writeExternalUsers(external: { relayKey: string }): string {
+    const file = join(this.#natsDir, EXTERNAL_USERS_FILE);
+    mkdirSync(this.#natsDir, { recursive: true, mode: 0o700 });
+    const users = [
+      { nkey: external.relayKey },
+      ...this.list().map((agent) => ({ nkey: agent.publicKey, permissions: agentPermissions(agent.id) })),
+    ];
+    const header =
+      '# Written by the Parley relay (agent add|remove): the users of its external nats-server.\n' +
+      "# Put it in place of that server's users.conf and reload it (nats-server --signal reload).\n";
+    // JSON is valid NATS config syntax, and every value quoted: no name or key can inject a directive.
+    writeFileSync(file, `${header}${JSON.stringify({ authorization: { users } }, null, 2)}\n`, {
+      mode: 0o600,
+    });
+    return file;
+  }
+
   /** Writes the server's config for the relay and the current agents (before a start or a reload). */
-  async writeConfig(natsHost = this.state()?.natsHost): Promise<void> {
+  async writeConfig(natsHost = this.state()?.natsHost, tls = this.state()?.tls): Promise<void> {
     const relay = nkeys.fromSeed(this.relaySeed()).getPublicKey();
     const version = natsServerVersion();
     await writeNatsConfig(this.#natsDir, {
       ...(natsHost ? { host: natsHost } : {}),
       fsyncBeforeAck: version !== undefined && fsyncBeforeAckSupported(version),
+      ...(tls ? { tls } : {}),
       users: [
         { nkey: relay },
         ...this.list().map((agent) => ({ nkey: agent.publicKey, permissions: agentPermissions(agent.id) })),
@@ -96,14 +135,15 @@ export class AgentDirectory {
   async add(
     name: string,
     options: { admin?: boolean } = {},
-  ): Promise<{ agent: Agent; joinCode: string; applied: boolean }> {
+  ): Promise<{ agent: Agent; joinCode: string; applied: Applied }> {
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > MAX_AGENT_NAME)
       throw new Error(`An agent's name is 1 to ${MAX_AGENT_NAME} characters`);
     const agents = this.list();
     if (agents.some((a) => a.name.toLowerCase() === trimmed.toLowerCase()))
       throw new Error(`There is already an agent named "${trimmed}"`);
-    const joinUrl = this.state()?.joinUrl;
+    const state = this.state();
+    const joinUrl = state?.joinUrl;
     if (!joinUrl) throw new Error('Start the relay once (npm run relay) before adding agents');
     const user = nkeys.createUser();
     const agent: Agent = {
@@ -116,11 +156,14 @@ export class AgentDirectory {
     this.#save([...agents, agent]);
     const applied = await this.#apply();
     const seed = new TextDecoder().decode(user.getSeed());
-    return { agent, joinCode: encodeJoinCode({ url: joinUrl, agentId: agent.id, seed }), applied };
+    // A private CA travels in the code: the desktop trusts that CA for this relay, and no other.
+    const ca = state?.tls?.caFile ? readFileSync(state.tls.caFile, 'utf8') : undefined;
+    const code = encodeJoinCode({ url: joinUrl, agentId: agent.id, seed, ...(ca ? { ca } : {}) });
+    return { agent, joinCode: code, applied };
   }
 
   /** Removes an agent (by id or name); its connections are closed before this resolves. */
-  async remove(idOrName: string): Promise<{ agent: Agent; applied: boolean }> {
+  async remove(idOrName: string): Promise<{ agent: Agent; applied: Applied }> {
     const agents = this.list();
     const agent = this.#find(agents, idOrName);
     this.#save(agents.filter((a) => a !== agent));
@@ -145,7 +188,9 @@ export class AgentDirectory {
     return agent;
   }
 
-  async #apply(): Promise<boolean> {
+  async #apply(): Promise<Applied> {
+    const external = this.state()?.external;
+    if (external) return { external: external.url, usersFile: this.writeExternalUsers(external) };
     await this.writeConfig();
     return reloadNatsServer(this.#natsDir);
   }

@@ -7,9 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  contactRecord,
   getFile,
   openAgentFiles,
   PartnerApiError,
+  type ContactsPort,
   type LocalStore,
   type MessagingService,
   type OutgoingContent,
@@ -22,6 +24,7 @@ import { lineRecords, remoteIdsOf } from './port-records.ts';
 export interface ChangeContext {
   nc: NatsConnection;
   messaging: MessagingService;
+  contacts: ContactsPort;
   store: LocalStore;
   agentId: string;
   key: string;
@@ -77,6 +80,20 @@ export async function makeChange(
       const line = await messaging.setForwarding(change.lineId, change.forwardingNumber, call);
       return { result: lineRecords(store, [line])[0] };
     }
+    case 'createContact':
+    case 'updateContact': {
+      const contact =
+        change.kind === 'createContact'
+          ? await context.contacts.create(change.contact, call)
+          : await context.contacts.update(change.contactId, change.contact, call);
+      // The relay's store answers the desktops' contact reads: it has the change at once.
+      store.transaction(() => store.contacts.upsert([contactRecord(contact)]));
+      return { result: contact };
+    }
+    case 'deleteContact':
+      await context.contacts.delete(change.contactId, call);
+      store.transaction(() => store.contacts.remove([change.contactId]));
+      return { result: null };
   }
 }
 

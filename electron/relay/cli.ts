@@ -15,12 +15,12 @@
  * The token comes from a file only its owner may read (--token-file) or from PARLEY_SERVICE_TOKEN;
  * never from the command line, where `ps` and shell history would show it.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { agentDirectoryIn } from './folders.ts';
+import { readPrivateFile } from './private-file.ts';
 import type { RelayOptions, RelayService } from './relay.ts';
 
 const USAGE = `Usage:
@@ -29,6 +29,7 @@ const USAGE = `Usage:
                    --public-webhook-url URL [--webhook-port PORT]
                    [--nats-url nats://HOST:PORT --nats-creds FILE]   a nats-server run elsewhere
                    [--instance NAME]   a name per relay when two serve one organization
+                   [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]   TLS for agents
   npm run relay -- agent add NAME [--admin] | agent remove NAME | agent list [--data-dir DIR]
   npm run relay -- agent role NAME|ID admin|agent [--data-dir DIR]
   npm run relay -- audit [--since 2h|DATE] [--json] [--data-dir DIR]
@@ -41,14 +42,7 @@ export function defaultRelayDataDir(): string {
 
 /** Reads the token from a file that only its owner may read; refuses one others could read. */
 export function readTokenFile(path: string): string {
-  const info = statSync(path);
-  if ((info.mode & 0o077) !== 0)
-    throw new Error(`The token file ${path} can be read by others: run chmod 600 ${path}`);
-  if (typeof process.getuid === 'function' && info.uid !== process.getuid())
-    throw new Error(`The token file ${path} belongs to another user`);
-  const token = readFileSync(path, 'utf8').trim();
-  if (!token) throw new Error(`The token file ${path} is empty`);
-  return token;
+  return readPrivateFile(path, 'token file');
 }
 
 function parse(argv: string[]) {
@@ -73,6 +67,9 @@ function parse(argv: string[]) {
       'poll-lease-ms': { type: 'string' },
       instance: { type: 'string' },
       'join-url': { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'tls-ca': { type: 'string' },
       since: { type: 'string' },
       json: { type: 'boolean', default: false },
       admin: { type: 'boolean', default: false },
@@ -112,17 +109,31 @@ async function agentCommand(
     console.log(
       `Added ${agent.name} (${agent.id}) as ${agent.role === 'admin' ? 'an admin' : 'an agent'}. Their join code, shown only this once:\n\n${joinCode}\n`,
     );
-    if (!applied) console.log('The relay is not running: the code works from its next start.');
+    if (typeof applied === 'object') console.log(externalServerLine(applied, 'refused'));
+    else if (!applied) console.log('The relay is not running: the code works from its next start.');
     return;
   }
   if (verb === 'remove' && name) {
     const { agent, applied } = await directory.remove(name);
+    if (typeof applied === 'object')
+      return console.log(`Removed ${agent.name}. ${externalServerLine(applied, 'accepted')}`);
     console.log(
       `Removed ${agent.name}: ${applied ? 'their connections were closed and their code no longer works' : 'their code no longer works'}.`,
     );
     return;
   }
   throw new Error(USAGE);
+}
+
+/**
+ * A nats-server run elsewhere (`--nats-url`) is not the relay's to configure: its users are written
+ * for that server's operator (agents.ts), and this one line says what to do with them.
+ */
+export function externalServerLine(
+  applied: { external: string; usersFile: string },
+  until: 'refused' | 'accepted',
+): string {
+  return `This relay uses the nats-server at ${applied.external}, which it does not configure: copy ${applied.usersFile} over that server's users.conf and reload it (nats-server --signal reload); until then this code is ${until}.`;
 }
 
 function serviceOf(values: Parsed['values']): RelayService | undefined {
@@ -166,6 +177,7 @@ async function runRelay(dataDir: string, values: Parsed['values']): Promise<void
     ...(values['poll-lease-ms'] ? { pollLeaseMs: Number(values['poll-lease-ms']) } : {}),
     ...(values.instance ? { instance: values.instance } : {}),
     ...(values['join-url'] ? { joinUrl: values['join-url'] } : {}),
+    ...tlsOf(values),
   };
   const { startRelay } = await import('./relay.ts');
   const relay = await startRelay(options);
@@ -196,7 +208,24 @@ function natsOf(values: Parsed['values']): Pick<RelayOptions, 'nats'> {
   const creds = values['nats-creds'];
   if (!url && !creds) return {};
   if (!url || !creds) throw new Error('--nats-url and --nats-creds go together');
-  return { nats: { url, seed: readTokenFile(resolve(creds)) } };
+  return { nats: { url, seed: readPrivateFile(resolve(creds), 'nats credentials file') } };
+}
+
+/** TLS on the relay's nats listener: certificate and key (PEM files), and a private CA's certificate. */
+function tlsOf(values: Parsed['values']): Pick<RelayOptions, 'tls'> {
+  const [certFile, keyFile, caFile] = [values['tls-cert'], values['tls-key'], values['tls-ca']];
+  if (!certFile && !keyFile && !caFile) return {};
+  if (!certFile || !keyFile)
+    throw new Error('--tls-cert and --tls-key go together (--tls-ca for a private CA)');
+  // The key is a secret: refused unless only its owner can read it, as the token.
+  readPrivateFile(resolve(keyFile), 'TLS key file');
+  return {
+    tls: {
+      certFile: resolve(certFile),
+      keyFile: resolve(keyFile),
+      ...(caFile ? { caFile: resolve(caFile) } : {}),
+    },
+  };
 }
 
 async function auditCommandIn(dataDir: string, values: Parsed['values']): Promise<void> {

@@ -56,6 +56,16 @@ export interface NatsServerConfig {
    * (`nats-route://host:port`). Streams then take replicas (RelayStreamOptions.replicas).
    */
   cluster?: { name: string; serverName: string; port: number; routes: readonly string[] };
+  /** TLS for clients (agents and the relay alike): the server's certificate and key files (PEM). */
+  tls?: RelayTls;
+}
+
+/** The relay's nats listener with TLS (`--tls-cert`, `--tls-key`; `--tls-ca` for a private CA). */
+export interface RelayTls {
+  certFile: string;
+  keyFile: string;
+  /** The CA that signed the certificate, when not one of the system's: it goes into join codes. */
+  caFile?: string;
 }
 
 interface Ports {
@@ -119,6 +129,8 @@ export async function writeNatsConfig(dir: string, config: NatsServerConfig): Pr
           },
         }
       : {}),
+    // Every client connection, agents' and the relay's own, must be TLS.
+    ...(config.tls ? { tls: { cert_file: config.tls.certFile, key_file: config.tls.keyFile } } : {}),
     authorization: {
       users: config.users.map((user) =>
         user.permissions ? { nkey: user.nkey, permissions: user.permissions } : { nkey: user.nkey },

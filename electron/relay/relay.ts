@@ -15,13 +15,25 @@
  * or the environment; see cli.ts), is registered with the log's redactor, and is never written.
  */
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect, nkeyAuthenticator, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import {
+  connect,
+  nkeyAuthenticator,
+  nkeys,
+  type ConnectionOptions,
+  type NatsConnection,
+  type Subscription,
+  type TlsOptions,
+} from '@nats-io/transport-node';
+import type { ConnectionOptions as NodeTlsOptions } from 'node:tls';
 import type { ObjectStore } from '@nats-io/obj';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createLogger, registerSecret } from '../core/log/logger.ts';
 import {
   EVENT_LOG_STREAM,
+  FileVault,
   InMemoryVault,
+  isVaultUnavailable,
   KeyringVault,
   RealtimeService,
   SENDS_STREAM,
@@ -39,7 +51,12 @@ import {
 import type { AgentDirectory } from './agents.ts';
 import { agentDirectoryIn, relayFolders } from './folders.ts';
 import { appendToEventLog } from './event-log.ts';
-import { fsyncBeforeAckSupported, startNatsServer, type RunningNatsServer } from './nats-server.ts';
+import {
+  fsyncBeforeAckSupported,
+  startNatsServer,
+  type RelayTls,
+  type RunningNatsServer,
+} from './nats-server.ts';
 import { serveRelayInfo } from './info.ts';
 import { logPolledChanges } from './poll-log.ts';
 import { holdPollLease } from './poll-lease.ts';
@@ -56,6 +73,8 @@ const log = createLogger('relay');
  * over any subscription of its own id as a stale one of its own.
  */
 const RELAY_WORKSPACE_ID = 'relay';
+/** The relay's secrets without a Secret Service, in its own folder (relayVault). */
+export const SECRETS_FILE = 'secrets.json';
 
 export interface RelayService {
   baseUrl: string;
@@ -84,6 +103,12 @@ export interface RelayOptions {
   natsHost?: string;
   /** The address agents are told to connect to (join codes). Default the server's own URL. */
   joinUrl?: string;
+  /**
+   * TLS on the relay's own nats-server (certificate and key files; the CA's when it is a private
+   * one, which then travels in join codes). Join codes then name `tls://`: desktops verify the
+   * server. With `nats`, the CA (if any) to verify that server with.
+   */
+  tls?: RelayTls;
   streams?: RelayStreamOptions;
   /** How long a delivery waits for the event log's ack (default EVENT_LOG_ACK_TIMEOUT_MS). */
   eventLogAckTimeoutMs?: number;
@@ -121,10 +146,23 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     for (const step of stack.reverse()) await step().catch(() => undefined);
   };
   try {
-    const nats = options.nats ? null : await startOwnNatsServer(folders.nats, agents, natsHost);
+    const nats = options.nats ? null : await startOwnNatsServer(folders.nats, agents, natsHost, options.tls);
     if (nats) stack.push(() => nats.stop());
-    const natsUrl = options.nats?.url ?? (nats as RunningNatsServer).url;
-    agents.recordState({ joinUrl: options.joinUrl ?? natsUrl, natsHost });
+    const natsUrl = options.nats?.url ?? tlsUrl((nats as RunningNatsServer).url, options.tls);
+    const external = options.nats
+      ? {
+          url: options.nats.url,
+          relayKey: nkeys.fromSeed(new TextEncoder().encode(options.nats.seed)).getPublicKey(),
+        }
+      : undefined;
+    agents.recordState({
+      joinUrl: options.joinUrl ?? natsUrl,
+      natsHost,
+      ...(external ? { external } : {}),
+      ...(options.tls && !options.nats ? { tls: options.tls } : {}),
+    });
+    // The external server's users as this relay knows them, ready for its operator (agents.ts).
+    if (external) agents.writeExternalUsers(external);
     // The relay's connection never gives up: nats-server restarts are ridden out, and meanwhile
     // deliveries are answered 500 (the service retries them).
     const connection = await connect({
@@ -136,6 +174,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
       name: 'parley-relay',
+      ...relayTlsOptions(natsUrl, options),
     });
     stack.push(() => connection.close());
     const link = watchLink(connection);
@@ -164,7 +203,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       workspaceId: options.instance ? `${RELAY_WORKSPACE_ID}-${options.instance}` : RELAY_WORKSPACE_ID,
       session,
       // The demo's service lives and dies with this process: its webhook secret needs no keychain.
-      vault: options.vault ?? (demo ? new InMemoryVault() : new KeyringVault()),
+      vault: options.vault ?? (demo ? new InMemoryVault() : await relayVault(folders.relay)),
       tunnel: createTunnel(options.tunnel ?? { provider: 'direct' }, { vault: new InMemoryVault() }),
       beforeRecord: async (event, body) => {
         // Refused at once while nats-server is away: a publish would wait in the client's buffer
@@ -221,14 +260,58 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   }
 }
 
+/**
+ * Where a real organization's relay keeps its webhook secret: the OS keychain where there is one;
+ * on a server without a Secret Service, a file only the relay's user can read, in its own folder
+ * (FileVault: 0600, refused if wider).
+ */
+export async function relayVault(relayDir: string, keychain: Vault = new KeyringVault()): Promise<Vault> {
+  try {
+    await keychain.check();
+    return keychain;
+  } catch (error) {
+    if (!isVaultUnavailable(error)) throw error;
+    const file = new FileVault(join(relayDir, SECRETS_FILE));
+    await file.check();
+    log.info('no Secret Service here: the webhook secret is kept in a file only this user can read', {
+      file: file.path,
+    });
+    return file;
+  }
+}
+
 /** The relay's own nats-server, its config written with the current agents first. */
 async function startOwnNatsServer(
   natsDir: string,
   agents: AgentDirectory,
   natsHost: string,
+  tls: RelayTls | undefined,
 ): Promise<RunningNatsServer> {
-  await agents.writeConfig(natsHost);
+  await agents.writeConfig(natsHost, tls);
   return startNatsServer({ dir: natsDir });
+}
+
+/** A server that requires TLS is named `tls://` (what join codes carry: desktops then insist on it). */
+function tlsUrl(url: string, tls: RelayTls | undefined): string {
+  return tls ? url.replace(/^nats:\/\//, 'tls://') : url;
+}
+
+/**
+ * How the relay itself connects over TLS. To its own server (its child, on loopback) the chain is
+ * verified against the CA, not the name: the certificate names the address agents use, not
+ * 127.0.0.1. To a server run elsewhere (`tls://`), fully, against the CA given or the system's.
+ */
+function relayTlsOptions(natsUrl: string, options: RelayOptions): Partial<Pick<ConnectionOptions, 'tls'>> {
+  const ca = options.tls?.caFile ? { ca: readFileSync(options.tls.caFile, 'utf8') } : {};
+  if (options.tls && !options.nats) {
+    // nats.js hands its tls options on to node:tls, which takes this one too.
+    const loopback: TlsOptions & Pick<NodeTlsOptions, 'checkServerIdentity'> = {
+      ...ca,
+      checkServerIdentity: () => undefined,
+    };
+    return { tls: loopback };
+  }
+  return natsUrl.startsWith('tls://') ? { tls: ca } : {};
 }
 
 /**

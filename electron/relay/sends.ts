@@ -50,7 +50,7 @@ export interface RelaySends {
  */
 export async function serveSends(
   nc: NatsConnection,
-  session: Pick<WorkspaceSession, 'messaging' | 'store'>,
+  session: Pick<WorkspaceSession, 'messaging' | 'contacts' | 'store'>,
   team?: TeamRelay,
 ): Promise<RelaySends> {
   const jsm = await jetstreamManager(nc);
@@ -77,7 +77,7 @@ export async function serveSends(
 async function handle(
   msg: JsMsg,
   nc: NatsConnection,
-  session: Pick<WorkspaceSession, 'messaging' | 'store'>,
+  session: Pick<WorkspaceSession, 'messaging' | 'contacts' | 'store'>,
   outcomes: KV,
   team: TeamRelay | undefined,
 ): Promise<void> {
@@ -107,6 +107,7 @@ async function handle(
     const { result, ids } = await makeChange(change, {
       nc,
       messaging: session.messaging,
+      contacts: session.contacts,
       store: session.store,
       agentId: address.agentId,
       key: check?.serviceKey ?? address.key,

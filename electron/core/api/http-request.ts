@@ -45,6 +45,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** 'user' (default) goes ahead of queued 'background' (sync) requests. */
   priority?: RequestPriority;
+  /**
+   * The agent's action this call carries out, as a key (an outbox job's): a port that makes each
+   * change once (the team relay's) makes every call with the same key one change. HTTP ignores it.
+   */
+  changeKey?: string;
 }
 
 export interface AttemptRecord {

@@ -341,8 +341,8 @@ export class AppCore implements HandlerContext {
   }
 
   /**
-   * A joined workspace's session, once its relay answers. Until then its live status says why not,
-   * and an unreachable relay is tried again (credentials refused are not: they need a new code).
+   * A joined workspace's session, at once (a relay that is away is tried again by its link). Only
+   * credentials refused keep it closed, and its live status says why (they need a new code).
    */
   async #openJoined(
     id: string,
@@ -351,7 +351,7 @@ export class AppCore implements HandlerContext {
     const opened = await openJoinedWorkspace(
       this.registry,
       id,
-      options,
+      { ...options, ...(this.options.relayRetryMs ? { relayRetryMs: this.options.relayRetryMs } : {}) },
       this.options.relayPorts,
       this.options.team,
     );

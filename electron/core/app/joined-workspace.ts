@@ -13,13 +13,13 @@ export type JoinedOpening = { session: JoinedSession } | { problem: string; tryA
 
 /**
  * Opens a workspace joined to its team's relay (no token: the relay's ports stand in for the
- * service). An unreachable relay is worth trying again; credentials refused are not: they need a
- * new join code.
+ * service). A relay that does not answer does not hold it: it opens on its store and its link
+ * tries again every `relayRetryMs`. Credentials refused are the one failure: they need a new join code.
  */
 export async function openJoinedWorkspace(
   registry: WorkspaceRegistry,
   id: string,
-  options: Omit<SessionOptions, 'connection'>,
+  options: Omit<SessionOptions, 'connection'> & { relayRetryMs?: number },
   ports: RelayPortsFactory = relayPorts,
   team?: JoinedSessionOptions['team'],
 ): Promise<JoinedOpening> {

@@ -246,6 +246,8 @@ export class Outbox {
         await parsed.type.run(this.#context, job, parsed.payload, {
           signal: this.#abort.signal,
           priority: 'user',
+          // Every attempt of a job is the same change (a retry after a lost answer, or a restart).
+          ...(job.idempotencyKey ? { changeKey: job.idempotencyKey } : {}),
         });
         this.#store.outbox.complete(job.id);
       } catch (error) {

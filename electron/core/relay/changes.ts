@@ -2,15 +2,16 @@
  * Every call of the messaging port that changes the service, as one message a desktop publishes on
  * `parley.sends.<agent>.<key>` (the sends stream keeps one message per subject and refuses the
  * rest): a send, a new chat, a reaction, an edit, a deletion, a read mark, typing, the contact card,
- * call forwarding. The relay validates each (these schemas), makes the call once through its own
+ * call forwarding, a contact created, updated or deleted. The relay validates each (these schemas), makes the call once through its own
  * port and writes the outcome under `<agent>.<key>`; the result is validated again on the desktop.
  * A message without `kind` is a send (the protocol's first shape).
  */
 import { z } from 'zod';
 import { BUBBLE_EFFECTS, PREFERRED_SERVICES, SCREEN_EFFECTS } from '../../../shared/contract/effects.ts';
 import { MAX_MESSAGE_CHARS } from '../../../shared/contract/limits.ts';
+import { contactFields } from '../../../shared/contract/method-fields.ts';
 import { REACTION_KINDS } from '../../../shared/domain.ts';
-import { LineRecordSchema, ListedChatSchema, MessageRecordSchema } from './protocol.ts';
+import { LineRecordSchema, ListedChatSchema, MessageRecordSchema, RelayContactSchema } from './protocol.ts';
 import { SUBJECT_TOKEN } from './subjects.ts';
 
 const Id = z.number().int().safe();
@@ -58,6 +59,9 @@ const Reaction = z.union([
   z.object({ kind: z.enum(REACTION_KINDS) }).strict(),
   z.object({ kind: z.literal('custom'), customEmoji: z.string().min(1).max(32) }).strict(),
 ]);
+
+/** A contact's fields as the contacts API takes them (the bridge's own): on update only those given change. */
+const ContactFields = contactFields;
 
 const Change = z.discriminatedUnion('kind', [
   z
@@ -115,6 +119,9 @@ const Change = z.discriminatedUnion('kind', [
       forwardingNumber: z.string().min(1).max(40).nullable(),
     })
     .strict(),
+  z.object({ kind: z.literal('createContact'), contact: ContactFields }).strict(),
+  z.object({ kind: z.literal('updateContact'), contactId: ChatId, contact: ContactFields }).strict(),
+  z.object({ kind: z.literal('deleteContact'), contactId: ChatId }).strict(),
 ]);
 
 /** What a desktop publishes; the relay parses it as untrusted input. */
@@ -151,4 +158,7 @@ export const CHANGE_RESULTS = {
   typing: z.null(),
   shareContact: z.null(),
   setForwarding: LineRecordSchema,
+  createContact: RelayContactSchema,
+  updateContact: RelayContactSchema,
+  deleteContact: z.null(),
 } satisfies Record<ChangeKind, z.ZodType>;

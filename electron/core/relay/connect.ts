@@ -2,7 +2,12 @@
  * A desktop's connection to its team's relay, from a join code: the agent's nkey, and the inbox
  * prefix its permissions allow (replies to anything else would never reach it).
  */
-import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import {
+  connect,
+  nkeyAuthenticator,
+  type ConnectionOptions,
+  type NatsConnection,
+} from '@nats-io/transport-node';
 import { type JoinCode, parseJoinCode } from './join-code.ts';
 import { agentInboxPrefix } from './subjects.ts';
 
@@ -26,5 +31,16 @@ export function connectToRelay(
     reconnect: options.reconnect ?? true,
     ...(options.reconnect === false ? {} : { maxReconnectAttempts: -1, reconnectTimeWait: 1_000 }),
     name: `parley-desktop ${code.agentId}`,
+    ...tlsOf(code),
   });
+}
+
+/**
+ * A `tls://` relay (or one with a CA in its code) is only spoken to over TLS, its certificate
+ * verified: against the code's CA when it has one, else the system's. A server that offers no TLS
+ * is refused by the client.
+ */
+function tlsOf(code: JoinCode): Partial<Pick<ConnectionOptions, 'tls'>> {
+  if (code.ca) return { tls: { ca: code.ca } };
+  return code.url.startsWith('tls://') ? { tls: {} } : {};
 }

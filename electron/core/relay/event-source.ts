@@ -11,7 +11,12 @@
  * so one bad message cannot stop the desktop's live events.
  *
  * A log that no longer holds the next sequence (the desktop was away longer than the log keeps
- * events) is reported through `onGap`: the desktop then resyncs from the relay.
+ * events) is reported through `onGap`: the desktop then resyncs from the relay. A log that is not
+ * the one this desktop followed — behind its last sequence, or holding another message there (the
+ * relay's data restored from an older backup that has grown since), or created anew (its creation
+ * time differs) — would never deliver what comes next in order: it is reported through `onReset`, and the desktop follows it from its current end while
+ * resyncing from the relay. Checked at start and again whenever the connection comes back (a
+ * restore means the relay was down).
  */
 import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -30,8 +35,14 @@ const log = createLogger('relay-events');
 
 /** Where the desktop's store keeps the last sequence it took from the log (sync_cursors). */
 export const EVENT_LOG_CURSOR = 'relay:event-log-seq';
+/** Which log that sequence is of: the stream's creation time (sync_cursors). */
+export const EVENT_LOG_CREATED = 'relay:event-log-created';
+/** The id (Nats-Msg-Id) of the message at that sequence: the same log holds it there (sync_cursors). */
+export const EVENT_LOG_LAST_ID = 'relay:event-log-last-id';
 /** How long one pull of the log waits for messages (its heartbeat is half of it). */
 const FOLLOW_PULL_EXPIRES_MS = 5_000;
+/** How long the check of the message at this desktop's sequence waits for it. */
+const CHECK_EXPIRES_MS = 3_000;
 
 export interface EventSourceOptions {
   /** The agent's connection (its join code's credentials). */
@@ -44,12 +55,19 @@ export interface EventSourceOptions {
   polled?: (change: PolledChange) => void;
   /** The log no longer has what follows `lastApplied`: resync from the relay. */
   onGap?: (gap: { lastApplied: number; firstKept: number }) => void;
+  /**
+   * The log is not the one `lastApplied` was taken from (restored from an older backup, or created
+   * anew): it is followed from `lastKept` on; resync from the relay.
+   */
+  onReset?: (reset: { lastApplied: number; lastKept: number; reason: 'behind' | 'another log' }) => void;
 }
 
 export class EventLogSource {
   readonly #options: EventSourceOptions;
   #messages: ConsumerMessages | undefined;
   #done: Promise<void> | undefined;
+  #stopped = false;
+  #statuses: ReturnType<NatsConnection['status']> | undefined;
 
   constructor(options: EventSourceOptions) {
     this.#options = options;
@@ -62,12 +80,21 @@ export class EventLogSource {
 
   /** Starts following; resolves once the consumer exists (messages then flow in the background). */
   async start(): Promise<void> {
+    await this.#follow();
+    void this.#recheckOnReconnect();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    // nats.js's status iterator stops (and leaves the connection's listeners) by its own `stop`.
+    (this.#statuses as { stop?: () => void } | undefined)?.stop?.();
+    await this.#messages?.close();
+    await this.#done;
+  }
+
+  async #follow(): Promise<void> {
     const { nc } = this.#options;
-    const last = this.lastApplied;
-    const { state } = await (await jetstreamManager(nc)).streams.info(EVENT_LOG_STREAM);
-    // An empty log that has moved past `last` lost everything since: a gap too.
-    const firstKept = state.messages > 0 ? state.first_seq : state.last_seq + 1;
-    if (last > 0 && firstKept > last + 1) this.#options.onGap?.({ lastApplied: last, firstKept });
+    const last = await this.#checkLog();
     const consumer = await jetstream(nc).consumers.get(
       EVENT_LOG_STREAM,
       last > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: last + 1 } : {},
@@ -90,9 +117,79 @@ export class EventLogSource {
     );
   }
 
-  async stop(): Promise<void> {
-    await this.#messages?.close();
-    await this.#done;
+  /**
+   * Compares the log with what this desktop took from it; returns the sequence to follow after.
+   * A gap is told and followed from what the log kept; a log behind this desktop or created anew
+   * is told and followed from its end (the cursor moves there with the log's identity, at once).
+   */
+  async #checkLog(): Promise<number> {
+    const { nc, store } = this.#options;
+    const last = this.lastApplied;
+    const info = await (await jetstreamManager(nc)).streams.info(EVENT_LOG_STREAM);
+    const { state, created } = info;
+    const known = store.cursors.get(EVENT_LOG_CREATED);
+    const reason =
+      last > state.last_seq
+        ? 'behind'
+        : (known !== undefined && known !== created) || !(await this.#holdsTaken(last, state.first_seq))
+          ? 'another log'
+          : null;
+    if (last > 0 && reason) {
+      log.warn("the relay's event log is not the one this desktop followed", {
+        reason,
+        lastApplied: last,
+        lastKept: state.last_seq,
+      });
+      store.transaction(() => {
+        store.cursors.set(EVENT_LOG_CURSOR, String(state.last_seq));
+        store.cursors.set(EVENT_LOG_CREATED, created);
+        store.cursors.set(EVENT_LOG_LAST_ID, '');
+      });
+      this.#options.onReset?.({ lastApplied: last, lastKept: state.last_seq, reason });
+      return state.last_seq;
+    }
+    if (known !== created) store.cursors.set(EVENT_LOG_CREATED, created);
+    // An empty log that has moved past `last` lost everything since: a gap too.
+    const firstKept = state.messages > 0 ? state.first_seq : state.last_seq + 1;
+    if (last > 0 && firstKept > last + 1) this.#options.onGap?.({ lastApplied: last, firstKept });
+    return last;
+  }
+
+  /** Whether the log still holds, at `seq`, the message this desktop took there (when it kept). */
+  async #holdsTaken(seq: number, firstKept: number): Promise<boolean> {
+    const taken = this.#options.store.cursors.get(EVENT_LOG_LAST_ID);
+    if (seq === 0 || !taken || seq < firstKept) return true;
+    const consumer = await jetstream(this.#options.nc).consumers.get(EVENT_LOG_STREAM, {
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: seq,
+    });
+    const msg = await consumer.next({ expires: CHECK_EXPIRES_MS });
+    return msg?.seq === seq && msg.headers?.get('Nats-Msg-Id') === taken;
+  }
+
+  /**
+   * After the connection comes back the log is checked again: the relay may have come back with
+   * an older log. Then the consumer (which would wait for a sequence the log may never reach in
+   * order) is replaced by one from the log's end.
+   */
+  async #recheckOnReconnect(): Promise<void> {
+    this.#statuses = this.#options.nc.status();
+    for await (const status of this.#statuses) {
+      if (this.#stopped) return;
+      if (status.type !== 'reconnect') continue;
+      const before = this.lastApplied;
+      try {
+        const after = await this.#checkLog();
+        if (after === before || this.#stopped) continue;
+        await this.#messages?.close();
+        await this.#done;
+        if (!this.#stopped) await this.#follow();
+      } catch (error) {
+        log.warn('could not check the event log after reconnecting', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
   }
 
   #take(
@@ -110,9 +207,16 @@ export class EventLogSource {
       if (checked.ok && isV3Event(checked.event)) this.#bindIds(seq, checked.event, headers.ids);
       if (checked.ok)
         queued = inbox.enqueueAll([{ eventId: checked.event.eventId, body: checked.body }])[0]?.seq ?? null;
-      store.cursors.set(EVENT_LOG_CURSOR, String(seq));
+      this.#taken(seq, headers.msgId);
     });
     if (checked.ok && queued !== null) this.#options.queued?.(queued, checked.event);
+  }
+
+  /** The sequence taken, and the id of what was there (inside the transaction that took it). */
+  #taken(seq: number, msgId: string | undefined): void {
+    const { cursors } = this.#options.store;
+    cursors.set(EVENT_LOG_CURSOR, String(seq));
+    cursors.set(EVENT_LOG_LAST_ID, msgId ?? '');
   }
 
   #takePolled(seq: number, data: Uint8Array, msgId: string | undefined): void {
@@ -120,7 +224,7 @@ export class EventLogSource {
     if (!checked.ok) log.warn('skipped a message in the event log', { seq, reason: checked.reason });
     this.#options.store.transaction(() => {
       if (checked.ok) this.#options.polled?.(checked.change);
-      this.#options.store.cursors.set(EVENT_LOG_CURSOR, String(seq));
+      this.#taken(seq, msgId);
     });
   }
 

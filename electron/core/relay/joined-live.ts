@@ -55,11 +55,22 @@ export class JoinedLiveEvents {
     };
   }
 
-  /** Follows the log; never throws for relay trouble: it becomes the status. */
+  /**
+   * Follows the log; never throws for relay trouble: it becomes the status. Opened while the relay
+   * is away, it follows once the relay answers, from the last sequence this desktop took.
+   */
   async start(): Promise<void> {
-    const { session, link } = this.#options;
+    const { link } = this.#options;
     this.#live.start();
     this.#unwatchLink = link.onChange(() => this.#publish());
+    if (link.state.phase === 'up') return this.#follow();
+    void link.connected().then(() => this.#follow());
+    this.#publish();
+  }
+
+  async #follow(): Promise<void> {
+    const { session, link } = this.#options;
+    if (this.#stopped) return;
     const source = new EventLogSource({
       nc: link.nc,
       store: session.store,
@@ -71,6 +82,10 @@ export class JoinedLiveEvents {
       polled: (change) => applyPolledChange(session, change),
       onGap: ({ lastApplied, firstKept }) => {
         log.warn('the relay no longer keeps what this desktop missed; resyncing', { lastApplied, firstKept });
+        session.sync.resync();
+      },
+      onReset: ({ reason }) => {
+        log.warn("the relay's event log was restored or recreated; resyncing", { reason });
         session.sync.resync();
       },
     });

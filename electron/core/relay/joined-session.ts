@@ -1,7 +1,9 @@
 /**
  * A workspace joined to its team's relay, opened: the relay link (the agent's credentials from the
  * vault), a session whose ports are the relay's (no API client, no token), and, once started, live
- * events from the relay's event log instead of a listener.
+ * events from the relay's event log instead of a listener. A relay that is away does not hold the
+ * workspace: it opens on its store, its calls fail as offline ones do, and the team layer and live
+ * events start when the relay answers.
  */
 import type { ApiVersion, ConnectionStatus } from '../../../shared/domain.ts';
 import type { AttemptOutcome } from '../api/http.ts';
@@ -12,7 +14,7 @@ import type { ContactsPort, MessagingService } from '../sync/messaging.ts';
 import type { JoinCode } from './join-code.ts';
 import { TeamDesk, type TeamDeskOptions } from '../team/team-desk.ts';
 import { JoinedLiveEvents } from './joined-live.ts';
-import { RelayLink, unreachableMessage } from './relay-link.ts';
+import { NOT_ANSWERING_MESSAGE, RelayLink, type RelayLinkOptions } from './relay-link.ts';
 import { RelayMessaging } from './relay-messaging.ts';
 
 /** The relay's implementation of the ports, given the agent's connection (relay-messaging.ts). */
@@ -45,7 +47,9 @@ export class JoinedSession extends ServiceSession {
     this.link = link;
     this.team = new TeamDesk({
       ...options.team,
-      nc: link.nc,
+      // Read when the team layer starts, which waits for the relay to answer.
+      nc: () => link.nc,
+      connected: link.connected(),
       agentId,
       session: this,
       ...(this.messaging instanceof RelayMessaging ? { relayMessaging: this.messaging } : {}),
@@ -58,14 +62,19 @@ export class JoinedSession extends ServiceSession {
     return super.start(options);
   }
 
-  /** Opens the relay link first: throws RelayConnectionError in words (unreachable, refused). */
+  /**
+   * Opens the relay link first: throws RelayConnectionError in words when the credentials are
+   * refused; a relay that does not answer is tried again every `relayRetryMs` in the background.
+   */
   static async open(
     credentials: JoinCode,
-    options: Omit<JoinedSessionOptions, 'link' | 'agentId'>,
+    options: Omit<JoinedSessionOptions, 'link' | 'agentId'> & { relayRetryMs?: number },
   ): Promise<JoinedSession> {
-    const link = await RelayLink.open(credentials);
+    const { relayRetryMs, ...rest } = options;
+    const linkOptions: RelayLinkOptions = relayRetryMs === undefined ? {} : { retryMs: relayRetryMs };
+    const link = await RelayLink.open(credentials, linkOptions);
     try {
-      return new JoinedSession({ ...options, link, agentId: credentials.agentId });
+      return new JoinedSession({ ...rest, link, agentId: credentials.agentId });
     } catch (error) {
       await link.close();
       throw error;
@@ -98,13 +107,16 @@ function relayServicePorts(
 ): ServicePorts {
   const listeners = new Set<(outcome: AttemptOutcome) => void>();
   const tell = (outcome: AttemptOutcome) => listeners.forEach((listener) => listener(outcome));
-  const unreachable = (message = unreachableMessage(link.url)): AttemptOutcome => ({
+  const unreachable = (message = NOT_ANSWERING_MESSAGE): AttemptOutcome => ({
     status: 0,
     error: new PartnerApiError({ kind: 'network', retryable: true, message }),
   });
   link.onChange((state) =>
     tell(state.phase === 'up' ? { status: 200 } : unreachable('reason' in state ? state.reason : undefined)),
   );
+  // Opened while the relay is away: offline from the start, with the reason, until it answers.
+  if (link.state.phase !== 'up')
+    queueMicrotask(() => tell(unreachable('reason' in link.state ? link.state.reason : undefined)));
   return {
     ...ports,
     probe: async () => {

@@ -119,7 +119,7 @@ const MessagesPageSchema = z.object({
 const MessageCursorSchema = z.object({ sentAt: Time, key: Short });
 
 /** Contacts as the V2 contact list gives them (what the sync engine's reconciler takes). */
-const RelayContactSchema = z.object({
+export const RelayContactSchema = z.object({
   id: Id,
   first_name: Short.nullable(),
   last_name: Short.nullable(),

@@ -7,12 +7,13 @@
  * errors a direct adapter throws (PartnerApiError), so the outbox retries and gives up on the same.
  */
 import { jetstream } from '@nats-io/jetstream';
-import type { KV } from '@nats-io/kv';
+import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { z } from 'zod';
 import { SEND_HELD_CODE } from '../../../shared/contract/team-views.ts';
 import { PartnerApiError, type PartnerApiErrorKind } from '../api/errors.ts';
 import type { CallOptions } from '../api/http.ts';
+import { createLogger } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import { CHANGE_RESULTS, type ChangeKind, type ChangeRequest } from './changes.ts';
 import { bindRelayIds } from './event-ids.ts';
@@ -24,9 +25,9 @@ import {
   type PortRead,
   type RemoteIds,
 } from './protocol.ts';
-import { readSubject, sendOutcomeKey, sendSubject } from './subjects.ts';
-import { Kvm } from '@nats-io/kv';
-import { SEND_OUTCOMES_BUCKET } from './subjects.ts';
+import { readSubject, SEND_OUTCOMES_BUCKET, sendOutcomeKey, sendSubject } from './subjects.ts';
+
+const log = createLogger('relay-calls');
 
 export interface RelayCallOptions {
   /** How long a read waits for the relay's answer. Default 30 s. */
@@ -37,18 +38,30 @@ export interface RelayCallOptions {
 
 type ReadData<K extends PortRead> = z.output<(typeof PORT_READS)[K]['reply']>['data'];
 
+/** The agent's connection, or how to get it (a joined desktop opened while its relay was away). */
+export type RelayConnection = NatsConnection | (() => NatsConnection);
+
+export function connectionOf(nc: RelayConnection): NatsConnection {
+  return typeof nc === 'function' ? nc() : nc;
+}
+
 export class RelayCalls {
-  readonly #nc: NatsConnection;
+  readonly #connection: RelayConnection;
   readonly #agentId: string;
   readonly #store: LocalStore;
   readonly #options: Required<RelayCallOptions>;
   #outcomes: Promise<KV> | undefined;
 
-  constructor(nc: NatsConnection, agentId: string, store: LocalStore, options: RelayCallOptions = {}) {
-    this.#nc = nc;
+  constructor(nc: RelayConnection, agentId: string, store: LocalStore, options: RelayCallOptions = {}) {
+    this.#connection = nc;
     this.#agentId = agentId;
     this.#store = store;
     this.#options = { readTimeoutMs: 30_000, outcomeTimeoutMs: 120_000, ...options };
+  }
+
+  /** Throws the link's retryable error while the relay has not answered yet. */
+  get #nc(): NatsConnection {
+    return connectionOf(this.#connection);
   }
 
   /** A port read: the relay's answer, validated, its V3 ids bound in the store before it is returned. */
@@ -81,14 +94,7 @@ export class RelayCalls {
     request: Extract<ChangeRequest, { kind: K }>,
     options: CallOptions,
   ): Promise<z.output<(typeof CHANGE_RESULTS)[K]>> {
-    try {
-      await abortable(
-        jetstream(this.#nc).publish(sendSubject(this.#agentId, key), JSON.stringify(request)),
-        options.signal,
-      );
-    } catch (error) {
-      if (!/maximum messages per subject/i.test(messageOf(error))) throw unreachable(error);
-    }
+    await this.#publish(key, JSON.stringify(request), options);
     const outcome = ChangeOutcomeSchema.safeParse(await this.#outcome(key, options));
     if (!outcome.success) throw invalid(`${kind} outcome: ${describe(outcome.error)}`);
     if (outcome.data.state === 'failed') throw relayRefused(outcome.data.error);
@@ -113,6 +119,30 @@ export class RelayCalls {
     bindRelayIds(this.#store, ids);
   }
 
+  /**
+   * Publishes a change under its key until the stream has it. A publish whose answer was lost (the
+   * connection dropped) is published again with the same key, within the call, rather than failing
+   * the call and leaving the agent to do it again under a new one: the stream refuses the second
+   * if the first arrived, and either way the change is stored once.
+   */
+  async #publish(key: string, body: string, options: CallOptions): Promise<void> {
+    const deadline = Date.now() + this.#options.outcomeTimeoutMs;
+    for (let delay = 250; ; delay = Math.min(delay * 2, 5_000)) {
+      // Before the relay first answered there is no connection: that error goes out as it is.
+      const js = jetstream(this.#nc);
+      try {
+        await abortable(js.publish(sendSubject(this.#agentId, key), body), options.signal);
+        return;
+      } catch (error) {
+        if (/maximum messages per subject/i.test(messageOf(error))) return; // published before
+        const failure = unreachable(error);
+        if (!failure.retryable || Date.now() + delay > deadline) throw failure;
+        log.info('a change is published again with its key', { reason: failure.message });
+      }
+      await abortable(new Promise((resolve) => setTimeout(resolve, delay)), options.signal);
+    }
+  }
+
   async #outcome(key: string, options: CallOptions): Promise<unknown> {
     this.#outcomes ??= new Kvm(this.#nc).open(SEND_OUTCOMES_BUCKET, { allow_direct: true });
     const bucket = await this.#outcomes;
@@ -135,9 +165,12 @@ export class RelayCalls {
   }
 }
 
-/** A new key for a change that has none of its own (typing, a read mark…). */
-export function changeKey(): string {
-  return crypto.randomUUID();
+/**
+ * The key of a change: the agent's action's own (an outbox job's, `CallOptions.changeKey`), else a
+ * new one for this call (a call made once per action: forwarding, the contact card, a contact).
+ */
+export function changeKey(options: CallOptions = {}): string {
+  return options.changeKey ?? crypto.randomUUID();
 }
 
 function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {

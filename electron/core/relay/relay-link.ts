@@ -1,10 +1,13 @@
 /**
  * A joined desktop's connection to its team's relay, and what it says about being live. The first
- * connection is one attempt (its failure is the user's answer: relay unreachable, or credentials
- * refused); after that the client rides out relay and nats-server restarts on its own, and every
- * change is told to `onChange` in words an agent understands.
+ * connection is one attempt: credentials refused are the user's answer at once (nothing but a new
+ * join code helps); a relay that does not answer leaves the link down and trying again in the
+ * background, so the workspace opens on what its store has meanwhile (like a direct workspace
+ * offline). Once connected the client rides out relay and nats-server restarts on its own, and
+ * every change is told to `onChange` in words an agent understands.
  */
 import { errors, type NatsConnection } from '@nats-io/transport-node';
+import { PartnerApiError } from '../api/errors.ts';
 import { createLogger } from '../log/logger.ts';
 import { connectToRelay } from './connect.ts';
 import type { JoinCode } from './join-code.ts';
@@ -31,6 +34,9 @@ export class RelayConnectionError extends Error {
 const REFUSED_MESSAGE =
   "Your team's relay refused this desktop's credentials (the agent may have been removed). Ask your team for a new join code";
 
+/** The live status of a joined workspace whose relay is away (it keeps trying by itself). */
+export const NOT_ANSWERING_MESSAGE = "Your team's relay is not answering — retrying";
+
 export function unreachableMessage(url: string): string {
   return `Your team's relay at ${url} cannot be reached`;
 }
@@ -41,26 +47,62 @@ export function relayConnectionError(error: unknown, url: string): RelayConnecti
   return new RelayConnectionError(unreachableMessage(url), false);
 }
 
-export class RelayLink {
-  readonly nc: NatsConnection;
-  readonly url: string;
-  #state: RelayLinkState = { phase: 'up' };
-  readonly #listeners = new Set<(state: RelayLinkState) => void>();
+export interface RelayLinkOptions {
+  /** How long the link waits between attempts while the relay has not answered yet. Default 5 s. */
+  retryMs?: number;
+}
 
-  private constructor(nc: NatsConnection, url: string) {
-    this.nc = nc;
+export class RelayLink {
+  readonly url: string;
+  #nc: NatsConnection | undefined;
+  #state: RelayLinkState;
+  readonly #listeners = new Set<(state: RelayLinkState) => void>();
+  readonly #connected: Promise<NatsConnection>;
+  #resolveConnected!: (nc: NatsConnection) => void;
+  #retry: ReturnType<typeof setTimeout> | undefined;
+  #closed = false;
+
+  private constructor(url: string, nc: NatsConnection | undefined) {
     this.url = url;
-    void this.#watch();
+    this.#state = nc ? { phase: 'up' } : { phase: 'down', reason: NOT_ANSWERING_MESSAGE };
+    this.#connected = new Promise((resolve) => (this.#resolveConnected = resolve));
+    if (nc) this.#adopt(nc);
   }
 
-  /** Connects once (throws RelayConnectionError in words), then stays connected through restarts. */
-  static async open(code: JoinCode): Promise<RelayLink> {
+  /**
+   * Connects once. Credentials refused throw RelayConnectionError in words; a relay that does not
+   * answer gives a link that is down and tries again every `retryMs` until it connects or closes.
+   */
+  static async open(code: JoinCode, options: RelayLinkOptions = {}): Promise<RelayLink> {
     try {
-      const nc = await connectToRelay(code, { reconnect: true });
-      return new RelayLink(nc, code.url);
+      return new RelayLink(code.url, await connectToRelay(code, { reconnect: true }));
     } catch (error) {
-      throw relayConnectionError(error, code.url);
+      const failure = relayConnectionError(error, code.url);
+      if (failure.refused) throw failure;
+      log.warn('the relay does not answer; trying again in the background', { reason: messageOf(error) });
+      const link = new RelayLink(code.url, undefined);
+      link.#tryAgain(code, options.retryMs ?? 5_000);
+      return link;
     }
+  }
+
+  /**
+   * The connection, while there is one. Before the relay first answered it throws the retryable
+   * network error a direct adapter throws offline, so a call made meanwhile waits in the outbox.
+   */
+  get nc(): NatsConnection {
+    if (this.#nc) return this.#nc;
+    throw new PartnerApiError({
+      kind: 'network',
+      code: 'relay_unreachable',
+      retryable: true,
+      message: 'reason' in this.#state ? this.#state.reason : NOT_ANSWERING_MESSAGE,
+    });
+  }
+
+  /** Resolves with the connection once the relay has answered (at once when it has). */
+  connected(): Promise<NatsConnection> {
+    return this.#connected;
   }
 
   get state(): RelayLinkState {
@@ -73,14 +115,40 @@ export class RelayLink {
   }
 
   async close(): Promise<void> {
-    await this.nc.close().catch(() => undefined);
+    this.#closed = true;
+    clearTimeout(this.#retry);
+    if (this.#nc) await this.#nc.close().catch(() => undefined);
+    else this.#set({ phase: 'closed' });
   }
 
-  async #watch(): Promise<void> {
-    const closed = this.nc.closed().then(() => this.#set({ phase: 'closed' }));
-    for await (const status of this.nc.status()) {
+  #tryAgain(code: JoinCode, retryMs: number): void {
+    this.#retry = setTimeout(async () => {
+      if (this.#closed) return;
+      try {
+        const nc = await connectToRelay(code, { reconnect: true });
+        if (this.#closed) return void (await nc.close().catch(() => undefined));
+        log.info('the relay answered');
+        this.#adopt(nc);
+        this.#set({ phase: 'up' });
+      } catch (error) {
+        if (this.#closed) return;
+        if (isRefusal(error)) return this.#set({ phase: 'refused', reason: REFUSED_MESSAGE });
+        this.#tryAgain(code, retryMs);
+      }
+    }, retryMs);
+  }
+
+  #adopt(nc: NatsConnection): void {
+    this.#nc = nc;
+    this.#resolveConnected(nc);
+    void this.#watch(nc);
+  }
+
+  async #watch(nc: NatsConnection): Promise<void> {
+    const closed = nc.closed().then(() => this.#set({ phase: 'closed' }));
+    for await (const status of nc.status()) {
       if (status.type === 'disconnect' && this.#state.phase === 'up')
-        this.#set({ phase: 'down', reason: unreachableMessage(this.url) });
+        this.#set({ phase: 'down', reason: NOT_ANSWERING_MESSAGE });
       else if (status.type === 'reconnect') this.#set({ phase: 'up' });
       else if (status.type === 'error' && isRefusal(status.error))
         this.#set({ phase: 'refused', reason: REFUSED_MESSAGE });
@@ -110,4 +178,8 @@ export function isRefusal(error: unknown): boolean {
     error instanceof errors.UserAuthenticationExpiredError ||
     /authorization violation/i.test(error.message)
   );
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

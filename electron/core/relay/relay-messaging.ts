@@ -12,7 +12,6 @@
  * Contacts are not part of the port (they are always V2's): `contacts.list` has the shape of the V2
  * client's, for the sync engine (see its constructor).
  */
-import type { NatsConnection } from '@nats-io/transport-node';
 import type { ApiVersion } from '../../../shared/domain.ts';
 import type { CallOptions } from '../api/http.ts';
 import type { Page, PageRequest } from '../api/pagination.ts';
@@ -20,6 +19,7 @@ import type { ApiContact } from '../api/schemas.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import type { LineRecord, MessageRecord } from '../store/records.ts';
 import type {
+  ContactsPort,
   ListedChat,
   MessagesPage,
   MessagingService,
@@ -30,15 +30,21 @@ import type {
 } from '../sync/messaging.ts';
 import type { ChangeRequest } from './changes.ts';
 import { getFile, openAgentFiles, putFile } from './files.ts';
-import { changeKey, RelayCalls, type RelayCallOptions } from './relay-calls.ts';
+import {
+  changeKey,
+  connectionOf,
+  RelayCalls,
+  type RelayCallOptions,
+  type RelayConnection,
+} from './relay-calls.ts';
 
 /** The relay answers at most this many records a page. */
 const MAX_PAGE = 200;
 const CHAT_PAGE = 100;
 
 export interface RelayMessagingOptions extends RelayCallOptions {
-  /** The agent's connection (connectWithJoinCode) and its id. */
-  nc: NatsConnection;
+  /** The agent's connection (connectWithJoinCode), or how to get it once the relay answers; its id. */
+  nc: RelayConnection;
   agentId: string;
   /** The desktop's store (V3 ids are bound in it). */
   store: LocalStore;
@@ -59,8 +65,12 @@ export class RelayMessaging implements MessagingService {
   readonly version: ApiVersion;
   /** A relay chat's revision is when the relay's copy of it last changed, not a count. */
   readonly revisionCountsMessages = false;
-  /** The organization's contacts from the relay, in the V2 client's shape (`SyncEngine`'s `client`). */
-  readonly contacts: { list(request?: PageRequest, options?: CallOptions): Promise<Page<ApiContact>> };
+  /**
+   * The organization's contacts from the relay, in the V2 client's shape (`SyncEngine`'s `client`,
+   * the joined session's ContactsPort): listed from the relay's store, changed through the relay
+   * once each, like every other change.
+   */
+  readonly contacts: ContactsPort;
   /** Set by the team layer of a joined workspace: what each send carries for its check. */
   planSend: ((chatId: number, key: string) => Promise<TeamSendPlan>) | undefined;
   readonly #calls: RelayCalls;
@@ -70,7 +80,16 @@ export class RelayMessaging implements MessagingService {
     this.version = options.version;
     this.#options = options;
     this.#calls = new RelayCalls(options.nc, options.agentId, options.store, options);
-    this.contacts = { list: (request = {}, call = {}) => this.#contacts(request, call) };
+    this.contacts = {
+      list: (request = {}, call = {}) => this.#contacts(request, call),
+      create: (contact, call = {}) => this.#changeContact({ kind: 'createContact', contact }, call),
+      update: (contactId, contact, call = {}) =>
+        this.#changeContact({ kind: 'updateContact', contactId, contact }, call),
+      delete: async (contactId, call = {}) => {
+        const change = { kind: 'deleteContact', contactId } as const;
+        await this.#calls.change('deleteContact', changeKey(call), change, call);
+      },
+    };
   }
 
   /** V3: chats this store has without their UUID (kept from before) get it, and the relay's id with it. */
@@ -133,7 +152,7 @@ export class RelayMessaging implements MessagingService {
   }
 
   async send(chatId: number, content: OutgoingContent, options: CallOptions): Promise<MessageRecord> {
-    const key = content.idempotencyKey ?? changeKey();
+    const key = content.idempotencyKey ?? changeKey(options);
     const plan = (await this.planSend?.(chatId, key)) ?? {};
     const body = await this.#content(key, content, options);
     const team = {
@@ -150,7 +169,7 @@ export class RelayMessaging implements MessagingService {
   }
 
   async createChat(request: NewChatRequest, options: CallOptions) {
-    const key = request.content.idempotencyKey ?? changeKey();
+    const key = request.content.idempotencyKey ?? changeKey(options);
     const body = await this.#content(key, request.content, options);
     const created = await this.#calls.change(
       'createChat',
@@ -170,7 +189,7 @@ export class RelayMessaging implements MessagingService {
   react(messageId: number, reaction: ReactionChoice, operation: 'add' | 'remove', options: CallOptions) {
     return this.#calls.change(
       'react',
-      changeKey(),
+      changeKey(options),
       { kind: 'react', messageId, reaction, operation },
       options,
     );
@@ -178,28 +197,32 @@ export class RelayMessaging implements MessagingService {
 
   async edit(chatId: number, messageId: number, text: string, options: CallOptions) {
     const edit = { kind: 'edit', chatId, messageId, text } as const;
-    return (await this.#calls.change('edit', changeKey(), edit, options)) as MessageRecord;
+    return (await this.#calls.change('edit', changeKey(options), edit, options)) as MessageRecord;
   }
 
   async delete(chatId: number, messageId: number, options: CallOptions) {
-    await this.#calls.change('delete', changeKey(), { kind: 'delete', chatId, messageId }, options);
+    const change = { kind: 'delete', chatId, messageId } as const;
+    await this.#calls.change('delete', changeKey(options), change, options);
   }
 
+  /** Reading a chat up to its newest message is one change, however often it is marked. */
   async markRead(chatId: number, options: CallOptions) {
-    await this.#calls.change('markRead', changeKey(), { kind: 'markRead', chatId }, options);
+    const key = options.changeKey ?? readMarkKey(this.#options.store, chatId);
+    await this.#calls.change('markRead', key, { kind: 'markRead', chatId }, options);
   }
 
+  /** Not keyed: each change of the indicator is meant to go, and one repeated is harmless. */
   async typing(chatId: number, typing: boolean, options: CallOptions) {
     await this.#calls.change('typing', changeKey(), { kind: 'typing', chatId, typing }, options);
   }
 
   async shareContact(chatId: number, options: CallOptions) {
-    await this.#calls.change('shareContact', changeKey(), { kind: 'shareContact', chatId }, options);
+    await this.#calls.change('shareContact', changeKey(options), { kind: 'shareContact', chatId }, options);
   }
 
   async setForwarding(lineId: number, forwardingNumber: string | null, options: CallOptions) {
     const change = { kind: 'setForwarding', lineId, forwardingNumber } as const;
-    return (await this.#calls.change('setForwarding', changeKey(), change, options)) as LineRecord;
+    return (await this.#calls.change('setForwarding', changeKey(options), change, options)) as LineRecord;
   }
 
   async checkImessage(handle: string, options: CallOptions) {
@@ -210,7 +233,7 @@ export class RelayMessaging implements MessagingService {
   async downloadAttachment(attachment: { id: string; url: string }, to: string, options: CallOptions) {
     const key = changeKey();
     const { object } = await this.#calls.read('port-download', { ...attachment, key }, options);
-    const files = await openAgentFiles(this.#options.nc, this.#options.agentId);
+    const files = await openAgentFiles(connectionOf(this.#options.nc), this.#options.agentId);
     try {
       if (!(await getFile(files, object, to))) throw new Error('the relay put no file');
     } finally {
@@ -248,7 +271,7 @@ export class RelayMessaging implements MessagingService {
     const files: Array<{ object: string; filename: string; mimeType: string }> = [];
     if (content.files.length > 0) {
       await this.#calls.read('port-files', {}, options);
-      const bucket = await openAgentFiles(this.#options.nc, this.#options.agentId);
+      const bucket = await openAgentFiles(connectionOf(this.#options.nc), this.#options.agentId);
       for (const [index, file] of content.files.entries()) {
         const { object } = await putFile(bucket, `${key}/${index}`, file.path);
         files.push({ object, filename: file.filename, mimeType: file.mimeType });
@@ -262,6 +285,13 @@ export class RelayMessaging implements MessagingService {
       ...(content.effect ? { effect: content.effect } : {}),
       ...(content.preferredService ? { preferredService: content.preferredService } : {}),
     } as Omit<Extract<ChangeRequest, { kind: 'send' }>, 'kind' | 'chatId'>;
+  }
+
+  async #changeContact(
+    change: Extract<ChangeRequest, { kind: 'createContact' | 'updateContact' }>,
+    options: CallOptions,
+  ): Promise<ApiContact> {
+    return (await this.#calls.change(change.kind, changeKey(options), change, options)) as ApiContact;
   }
 
   async #contacts(request: PageRequest, options: CallOptions): Promise<Page<ApiContact>> {
@@ -280,4 +310,15 @@ export class RelayMessaging implements MessagingService {
       totalCount: total,
     };
   }
+}
+
+/**
+ * A read mark's key: the chat and the newest message this desktop has of it, so marking the same
+ * state again (a retry, the read marker's next round) is the same change, and a new message read
+ * is a new one.
+ */
+function readMarkKey(store: LocalStore, chatId: number): string {
+  const newest = store.messages.page(chatId, { limit: 1 })[0];
+  const upTo = newest ? (newest.id ?? `t${newest.sentAt}`) : 'none';
+  return `read-${chatId}-${upTo}`.replaceAll(/[^A-Za-z0-9_-]/g, '_').slice(0, 128);
 }

@@ -11,7 +11,7 @@
  *   $KV.parley_send_outcomes.<agent>.<key>   what became of a send
  *   $O.parley_files_<agent>.>        the agent's own object store bucket (attachments both ways)
  */
-import { SUBJECT_TOKEN } from './subject-token.ts';
+import { streamReadPermissions, SUBJECT_TOKEN, subjectToken as token } from './subject-token.ts';
 import { teamPermissions } from './team-subjects.ts';
 
 export const EVENT_LOG_STREAM = 'PARLEY_EVENTS';
@@ -108,27 +108,9 @@ export function agentFilesBucket(agentId: string): string {
   return `parley_files_${token(agentId)}`;
 }
 
-/** The agent's own bucket, whole (chunks and metadata), and the JetStream API calls the client makes on it. */
+/** The agent's own bucket, whole (chunks and metadata): its reads, and purging it (a file replaced). */
 function agentFilesPermissions(agentId: string): string[] {
   const bucket = agentFilesBucket(agentId);
   const stream = `OBJ_${bucket}`;
-  const api = '$JS.API';
-  return [
-    `$O.${bucket}.>`,
-    `${api}.STREAM.INFO.${stream}`,
-    `${api}.STREAM.MSG.GET.${stream}`,
-    `${api}.STREAM.PURGE.${stream}`,
-    `${api}.DIRECT.GET.${stream}`,
-    `${api}.DIRECT.GET.${stream}.>`,
-    `${api}.CONSUMER.CREATE.${stream}`,
-    `${api}.CONSUMER.CREATE.${stream}.>`,
-    `${api}.CONSUMER.INFO.${stream}.*`,
-    `${api}.CONSUMER.DELETE.${stream}.*`,
-    `${api}.CONSUMER.MSG.NEXT.${stream}.*`,
-  ];
-}
-
-function token(value: string): string {
-  if (!SUBJECT_TOKEN.test(value)) throw new TypeError(`not a subject token: ${JSON.stringify(value)}`);
-  return value;
+  return [`$O.${bucket}.>`, `$JS.API.STREAM.PURGE.${stream}`, ...streamReadPermissions(stream)];
 }

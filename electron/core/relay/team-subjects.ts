@@ -15,7 +15,7 @@
  *                                 team reply; the subject names the asker, and only that agent may
  *                                 publish on it, so the relay knows who to audit.
  */
-import { SUBJECT_TOKEN } from './subject-token.ts';
+import { streamReadPermissions, SUBJECT_TOKEN, subjectToken as token } from './subject-token.ts';
 
 export const PRESENCE_BUCKET = 'parley_presence';
 export const ASSIGNMENTS_BUCKET = 'parley_assignments';
@@ -101,28 +101,6 @@ export function teamPermissions(agentId: string): string[] {
     `parley.act.${id}.*`,
     ...readable.flatMap((stream) => streamReadPermissions(stream)),
   ];
-}
-
-function streamReadPermissions(stream: string): string[] {
-  const api = '$JS.API';
-  return [
-    `${api}.STREAM.INFO.${stream}`,
-    `${api}.STREAM.MSG.GET.${stream}`,
-    `${api}.DIRECT.GET.${stream}`,
-    `${api}.DIRECT.GET.${stream}.>`,
-    `${api}.CONSUMER.CREATE.${stream}`,
-    `${api}.CONSUMER.CREATE.${stream}.>`,
-    `${api}.CONSUMER.INFO.${stream}.*`,
-    `${api}.CONSUMER.DELETE.${stream}.*`,
-    `${api}.CONSUMER.MSG.NEXT.${stream}.*`,
-    // A KV watch is a push consumer with flow control: the client answers the server's checks here.
-    `$JS.FC.${stream}.>`,
-  ];
-}
-
-function token(value: string): string {
-  if (!SUBJECT_TOKEN.test(value)) throw new TypeError(`not a subject token: ${JSON.stringify(value)}`);
-  return value;
 }
 
 function chatToken(chatId: number): string {

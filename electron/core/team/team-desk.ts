@@ -48,7 +48,10 @@ const STOP_WAIT_MS = 2_000;
 const MENTIONS_CURSOR = 'team.mentions';
 
 export interface TeamDeskOptions {
-  nc: NatsConnection;
+  /** The agent's connection, or how to get it once `connected` (a joined desktop opened offline). */
+  nc: NatsConnection | (() => NatsConnection);
+  /** The team layer starts when this resolves: the relay answered. */
+  connected?: Promise<unknown>;
   agentId: string;
   session: Pick<ServiceSession, 'store' | 'outbox' | 'messaging'>;
   /** The relay's port (joined sessions): sends carry the check through it. */
@@ -61,7 +64,7 @@ export interface TeamDeskOptions {
 type Listener<T> = (payload: T) => void;
 
 export class TeamDesk {
-  readonly client: TeamClient;
+  #client: TeamClient | undefined;
   readonly #picture: TeamPicture;
   readonly #options: TeamDeskOptions;
   readonly #changed = new Set<Listener<TeamChanged>>();
@@ -77,10 +80,11 @@ export class TeamDesk {
   /** "Send anyway" plans by the held message's key, kept for the outbox's retries of that send. */
   readonly #anyway = new Map<string, TeamSendPlan>();
   #stopped = false;
+  /** Whether the team layer began starting (the relay had answered). */
+  #began = false;
 
   constructor(options: TeamDeskOptions) {
     this.#options = options;
-    this.client = new TeamClient(options.nc, options.agentId);
     this.#picture = new TeamPicture(options.agentId, () => options.session.store.chats.ids());
     if (options.relayMessaging)
       options.relayMessaging.planSend = (chatId, key) => this.#planSend(chatId, key);
@@ -88,6 +92,17 @@ export class TeamDesk {
 
   get agentId(): string {
     return this.#options.agentId;
+  }
+
+  /** The team's client on the agent's connection (before the relay first answered: its error). */
+  get client(): TeamClient {
+    this.#client ??= new TeamClient(this.#nc(), this.#options.agentId);
+    return this.#client;
+  }
+
+  #nc(): NatsConnection {
+    const { nc } = this.#options;
+    return typeof nc === 'function' ? nc() : nc;
   }
 
   onChanged(listener: Listener<TeamChanged>): () => void {
@@ -102,7 +117,7 @@ export class TeamDesk {
 
   /** Starts every watch; a part that fails is logged and the rest runs (the relay may be older). */
   start(): Promise<void> {
-    this.#ready ??= this.#start();
+    this.#ready ??= Promise.resolve(this.#options.connected).then(() => this.#start());
     return this.#ready;
   }
 
@@ -110,7 +125,8 @@ export class TeamDesk {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
-    await within(this.#ready ?? Promise.resolve(), READY_WAIT_MS);
+    // A team layer still waiting for its relay to answer has nothing to stop.
+    if (this.#began) await within(this.#ready ?? Promise.resolve(), READY_WAIT_MS);
     // Each part gets a moment to say goodbye, no more: on a connection the relay closed (the agent was
     // removed), a watcher's close or a presence delete may never answer, and quitting must not wait.
     for (const stop of this.#stops.reverse())
@@ -238,7 +254,10 @@ export class TeamDesk {
   }
 
   async #start(): Promise<void> {
-    const { nc, agentId } = this.#options;
+    const { agentId } = this.#options;
+    if (this.#stopped) return;
+    this.#began = true;
+    const nc = this.#nc();
     const step = async (what: string, run: () => Promise<void>) => {
       if (this.#stopped) return;
       await run().catch((error: unknown) =>

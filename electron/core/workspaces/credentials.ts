@@ -33,5 +33,10 @@ export async function relayCredentialsOf(workspace: Workspace, vault: Vault): Pr
   const seed = await vault.get(vaultKeys.relaySeed(workspace.id));
   if (seed === null) throw new WorkspaceTokenMissingError(workspace);
   registerSecret(seed);
-  return { url: workspace.relayUrl, agentId: workspace.agentId, seed };
+  return {
+    url: workspace.relayUrl,
+    agentId: workspace.agentId,
+    seed,
+    ...(workspace.relayCa ? { ca: workspace.relayCa } : {}),
+  };
 }

@@ -159,6 +159,7 @@ export class WorkspaceRegistry {
       baseUrl: null,
       relayUrl,
       agentId: code.agentId,
+      ...(code.ca ? { relayCa: code.ca } : {}),
       tokenHeader: DEFAULT_TOKEN_HEADER,
       createdAt: this.#now().toISOString(),
       apiVersion,

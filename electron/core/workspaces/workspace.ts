@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { normalizeBaseUrl } from '../api/base-url.ts';
 import { DEFAULT_TOKEN_HEADER } from '../api/http.ts';
-import { RELAY_URL } from '../relay/join-code.ts';
+import { RELAY_CA, RELAY_URL } from '../relay/join-code.ts';
 import { SUBJECT_TOKEN } from '../relay/subjects.ts';
 import { workspaceIdSchema } from '../settings/schema.ts';
 
@@ -53,6 +53,8 @@ export const relayWorkspaceSchema = z.object({
   baseUrl: z.null(),
   relayUrl: z.string().regex(RELAY_URL, 'a nats:// URL'),
   agentId: z.string().regex(SUBJECT_TOKEN),
+  /** The private CA the relay's TLS certificate is signed by (from the join code; not a secret). */
+  relayCa: RELAY_CA.optional(),
 });
 
 export const workspaceSchema = z.discriminatedUnion('kind', [

@@ -2,15 +2,17 @@
  * A real nats-server for the relay's tests: started on a free port with JetStream in a temp folder,
  * its users written by the relay's own AgentDirectory (the relay's nkey and any agents added).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { AgentDirectory } from '../../../electron/relay/agents.ts';
 import { connectWithJoinCode as connectToRelay } from '../../../electron/core/relay/connect.ts';
-import { startNatsServer, type RunningNatsServer } from '../../../electron/relay/nats-server.ts';
+import { freePort, startNatsServer, type RunningNatsServer } from '../../../electron/relay/nats-server.ts';
 import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
 import { eventually, sandboxFor, tempDir } from '../core/helpers.ts';
 import { fastRetries, SLOW_POLLING } from '../core/realtime/helpers.ts';
+import type { RelayChildConfig } from './relay-child.ts';
 
 export interface TestNats {
   dataDir: string;
@@ -82,5 +84,42 @@ export async function startSandboxRelay(): Promise<{
       await sandbox.stop();
       dir.remove();
     },
+  };
+}
+
+/** A relay in a process of its own (relay-child.ts), once it says "ready"; `env` is its environment. */
+export async function startRelayChild(
+  config: RelayChildConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ChildProcess> {
+  const started = spawn(process.execPath, ['test/integration/relay/relay-child.ts', JSON.stringify(config)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env,
+  });
+  await new Promise<void>((resolve, reject) => {
+    started.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('ready')) resolve();
+    });
+    started.once('exit', (code) => reject(new Error(`the relay exited (${code})`)));
+  });
+  return started;
+}
+
+/** A relay child's config on `nats` for the sandbox's first organization, its folder under `dir`. */
+export async function relayChildConfig(
+  nats: TestNats,
+  sandbox: RunningSandbox,
+  dir: string,
+  keyringService: string | null,
+): Promise<RelayChildConfig> {
+  return {
+    dataDir: `${dir}/relay`,
+    serviceUrl: sandbox.url,
+    token: sandbox.tokens[0] as string,
+    natsUrl: nats.server.url,
+    natsSeed: new TextDecoder().decode(nats.directory.relaySeed()),
+    webhookPort: await freePort(),
+    keyringService,
+    pollLeaseMs: 1_500,
   };
 }

@@ -8,21 +8,20 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppCore } from '../../../electron/core/app/app-core.ts';
+import type { AppCore } from '../../../electron/core/app/app-core.ts';
 import { EVENT_LOG_CURSOR } from '../../../electron/core/relay/event-source.ts';
-import { memorySettingsPersistence, PersistedSettingsStore } from '../../../electron/core/settings/index.ts';
 import { KeyringVault } from '../../../electron/core/vault/keyring-vault.ts';
 import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
 import type { LiveStatus, WorkspaceInfo } from '../../../shared/contract/views.ts';
 import type { Chat } from '../../../shared/domain.ts';
-import { quietDemo } from '../bridge/support.ts';
 import { control, eventually, sandboxFor, tempDir } from '../core/helpers.ts';
 import { fastRetries, SLOW_POLLING } from '../core/realtime/helpers.ts';
+import { desktopSettings, startDesktop } from './restartable-relay.ts';
 
 const vault = new KeyringVault({ service: 'parley-test-join-team' });
-const settings = memorySettingsPersistence();
+const settings = desktopSettings();
 const desktopDir = tempDir('parley-joined-desktop-');
 let relayDir: { path: string; remove(): void };
 let sandbox: RunningSandbox;
@@ -33,19 +32,7 @@ let chat: Chat;
 let customer: string;
 
 async function openDesktop(): Promise<AppCore> {
-  desktop = await AppCore.start({
-    dataDir: desktopDir.path,
-    host: 'browser',
-    version: '0.0.0-test',
-    platform: process.platform,
-    vault,
-    settings: new PersistedSettingsStore({ persistence: settings }),
-    ports: { openExternal: async () => undefined },
-    emit: () => undefined,
-    demo: quietDemo(),
-    sync: SLOW_POLLING,
-    relayRetryMs: 500,
-  });
+  desktop = await startDesktop({ dataDir: desktopDir.path, vault, settings, relayRetryMs: 500 });
   return desktop;
 }
 

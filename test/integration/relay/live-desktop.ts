@@ -20,6 +20,8 @@ import { startPortRelay, type PortDesktop, type PortRelay } from './port-helpers
 export interface LiveDesktop extends PortDesktop {
   sync: SyncEngine;
   source: EventLogSource;
+  /** Why the log was found not to be the one this desktop followed, each time (onReset). */
+  resets: string[];
   stop(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export async function followLog(
     const { state } = await (await jetstreamManager(nc)).streams.info(EVENT_LOG_STREAM);
     store.cursors.set(EVENT_LOG_CURSOR, String(state.last_seq));
   }
+  const resets: string[] = [];
   const source = new EventLogSource({
     nc,
     store,
@@ -58,12 +61,17 @@ export async function followLog(
     polled: (change) => applyPolledChange(session, change),
     // As JoinedLiveEvents: the log lost what this desktop had not taken, so it resyncs from the relay.
     onGap: () => sync.resync(),
+    onReset: ({ reason }) => {
+      resets.push(reason);
+      sync.resync();
+    },
   });
   await source.start();
   return {
     ...desktop,
     sync,
     source,
+    resets,
     async stop() {
       await source.stop();
       live.stop();

@@ -1,7 +1,8 @@
 /**
  * A relay in a process of its own, for tests that SIGKILL it: started from a JSON config (argv[2]) on
  * a shared nats-server with a fixed webhook port, its webhook secret in the OS keychain (so the
- * relay started again on the same folder answers the same subscription). Prints "ready" once its live
+ * relay started again on the same folder answers the same subscription), or, without a keyring
+ * service named, wherever the relay keeps it itself (relayVault). Prints "ready" once its live
  * events are up and its first sync (or catch-up) is done.
  */
 import { KeyringVault } from '../../../electron/core/vault/keyring-vault.ts';
@@ -14,7 +15,7 @@ export interface RelayChildConfig {
   natsUrl: string;
   natsSeed: string;
   webhookPort: number;
-  keyringService: string;
+  keyringService: string | null;
   pollLeaseMs: number;
 }
 
@@ -30,7 +31,7 @@ const relay = await startRelay({
     customLocalPort: config.webhookPort,
   },
   pollLeaseMs: config.pollLeaseMs,
-  vault: new KeyringVault({ service: config.keyringService }),
+  ...(config.keyringService ? { vault: new KeyringVault({ service: config.keyringService }) } : {}),
   sync: { openChatIntervalMs: 60_000, backgroundIntervalMs: 60_000, liveBackgroundIntervalMs: 60_000 },
 });
 const started = Date.now();

@@ -4,16 +4,15 @@
  * its catch-up poll logs what it missed. Two desktops following the log end up with every message
  * exactly once, in the order the customer sent them. (200 messages here; bench:team runs 1,000.)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat } from '../../../shared/domain.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
 import { KeyringVault } from '../../../electron/core/vault/keyring-vault.ts';
 import { control, eventually, sandboxFor, tempDir } from '../core/helpers.ts';
 import { fastRetries } from '../core/realtime/helpers.ts';
-import { startTestNats, type TestNats } from './helpers.ts';
+import { relayChildConfig, startRelayChild, startTestNats, type TestNats } from './helpers.ts';
 import { closeDesktops, joinOnNats, type LiveDesktop } from './live-desktop.ts';
-import { freePort } from '../../../electron/relay/nats-server.ts';
 import type { RelayChildConfig } from './relay-child.ts';
 
 const BURST = 200;
@@ -29,33 +28,16 @@ let customer: string;
 const dir = tempDir('parley-relay-crash-');
 
 /** Starts the relay process and waits for its "ready". */
-async function startRelayProcess(): Promise<ChildProcess> {
-  const started = spawn(process.execPath, ['test/integration/relay/relay-child.ts', JSON.stringify(config)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    started.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('ready')) resolve();
-    });
-    started.once('exit', (code) => reject(new Error(`the relay exited (${code})`)));
-  });
-  return started;
+function startRelayProcess(): Promise<ChildProcess> {
+  return startRelayChild(config);
 }
 
 beforeAll(async () => {
   nats = await startTestNats();
   sandbox = await sandboxFor();
   await fastRetries(sandbox);
-  config = {
-    dataDir: `${dir.path}/relay`,
-    serviceUrl: sandbox.url,
-    token: sandbox.tokens[0] as string,
-    natsUrl: nats.server.url,
-    natsSeed: new TextDecoder().decode(nats.directory.relaySeed()),
-    webhookPort: await freePort(),
-    keyringService,
-    pollLeaseMs: 1_500,
-  };
+  config = await relayChildConfig(nats, sandbox, dir.path, keyringService);
+
   child = await startRelayProcess();
   desktops = [await joinOnNats(nats, dir.path, 'Ana'), await joinOnNats(nats, dir.path, 'Ben')];
   const [ana] = desktops as [LiveDesktop];

@@ -1,6 +1,6 @@
 /** A sent message deleted: gone here at once, then on the service. */
 import { z } from 'zod';
-import type { JobContext, JobType } from './job-type.ts';
+import { newKey, type JobContext, type JobType } from './job-type.ts';
 
 const deleteSchema = z.object({ chatId: z.number().int(), messageId: z.number().int() });
 export type DeletePayload = z.output<typeof deleteSchema>;
@@ -22,6 +22,8 @@ export function queueDelete({ store }: JobContext, messageKey: string): void {
     store.messages.remove(message.chatId, [messageKey]);
     store.outbox.enqueue({
       kind: 'delete',
+      // What the agent did, once: every attempt carries it (a relay makes it one change).
+      idempotencyKey: newKey(),
       queue: `chat:${message.chatId}`,
       payload: { chatId: message.chatId, messageId },
     });

@@ -1,6 +1,6 @@
 /** An edit of a sent message: shown at once, then the service's copy replaces it. */
 import { z } from 'zod';
-import type { JobContext, JobType } from './job-type.ts';
+import { newKey, type JobContext, type JobType } from './job-type.ts';
 
 const editSchema = z.object({
   chatId: z.number().int(),
@@ -26,6 +26,8 @@ export function queueEdit({ store }: JobContext, messageKey: string, text: strin
     store.messages.editText(messageKey, text, Date.now());
     store.outbox.enqueue({
       kind: 'edit',
+      // What the agent did, once: every attempt carries it (a relay makes it one change).
+      idempotencyKey: newKey(),
       queue: `chat:${message.chatId}`,
       payload: { chatId: message.chatId, messageId, text },
     });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { REACTION_KINDS } from '../../../../shared/domain.ts';
 import type { ReactionChoice } from '../../sync/messaging.ts';
-import type { JobContext, JobType } from './job-type.ts';
+import { newKey, type JobContext, type JobType } from './job-type.ts';
 
 const reactSchema = z
   .object({
@@ -69,6 +69,8 @@ export function queueReaction(
     }
     store.outbox.enqueue({
       kind: 'react',
+      // What the agent did, once: every attempt carries it (a relay makes it one change).
+      idempotencyKey: newKey(),
       queue: `chat:${message.chatId}`,
       payload: { messageId, kind, ...(customEmoji === null ? {} : { customEmoji }), operation },
     });
