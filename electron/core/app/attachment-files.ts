@@ -10,7 +10,7 @@ import type { ServiceSession } from '../session.ts';
 import { UserFacingError } from './errors.ts';
 
 /** A file the agent staged in a session; undefined when there is none. */
-export function stagedFileOf(session: ServiceSession, stagedId: string): LocalAttachment | undefined {
+function stagedFileOf(session: ServiceSession, stagedId: string): LocalAttachment | undefined {
   const staged = session.staging.get(stagedId);
   return staged ? { path: staged.path, mimeType: staged.mimeType, filename: staged.filename } : undefined;
 }
