@@ -15,6 +15,7 @@
  *   npm run bench:sync -- --scenarios binding-100     one scenario
  *   BENCH_SYNC_SEED=bulk:500x50 npm run bench:sync   a smaller organization (quick check; not recorded)
  *   npm run bench:sync -- --scenarios v3-binding-100  the same first sync through the V3 API
+ *   BENCH_SYNC_CPU_PROF=/tmp/prof …                   CPU profiles of each client and sandbox
  *
  * The V3 scenarios (`v3-*`) run in the same invocation, on the same seed: the same world synced
  * through V3's cursor pages. `side_by_side` in the report sets each beside its V2 counterpart.
@@ -41,6 +42,17 @@ import {
   spawnSandbox,
   writeFormattedReport,
 } from './lib.ts';
+
+/**
+ * BENCH_SYNC_CPU_PROF=<folder>: each scenario's client and sandbox write a V8 CPU profile there
+ * (`--cpu-prof`, which NODE_OPTIONS does not take), named after the process and scenario.
+ */
+function cpuProfileFlags(name: string): string[] {
+  const dir = process.env.BENCH_SYNC_CPU_PROF;
+  return dir
+    ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`]
+    : [];
+}
 
 const DEFAULT_SEED = 'bulk:5000x50';
 const SEED = process.env.BENCH_SYNC_SEED ?? DEFAULT_SEED;
@@ -441,15 +453,20 @@ async function runScenario(scenario: Scenario, signal: AbortSignal): Promise<Rec
   const started = performance.now();
   // Other work on the machine shows up in the figures (2 cores: client and sandbox take one each).
   const loadBefore = loadavg().map((n) => round(n, 2));
-  const sandbox = await spawnSandbox([
-    '--seed',
-    SEED,
-    '--quiet',
-    '--rate',
-    String(scenario.sandbox.rate),
-    '--burst',
-    String(scenario.sandbox.burst),
-  ]);
+  const sandbox = await spawnSandbox(
+    [
+      '--seed',
+      SEED,
+      '--quiet',
+      '--rate',
+      String(scenario.sandbox.rate),
+      '--burst',
+      String(scenario.sandbox.burst),
+    ],
+    undefined,
+    undefined,
+    cpuProfileFlags(`sandbox-${scenario.name}`),
+  );
   const seededInS = round((performance.now() - started) / 1000, 1);
   const pid = sandbox.child.pid;
   try {
@@ -505,7 +522,13 @@ function runClientProcess(config: ClientConfig, signal: AbortSignal): Promise<Re
     const child = spawn(
       process.execPath,
       // The client is the app's core: its process runs with the V8 flags `npm start` gives the host.
-      [...HOST_NODE_FLAGS, fileURLToPath(import.meta.url), '--client', JSON.stringify(config)],
+      [
+        ...HOST_NODE_FLAGS,
+        ...cpuProfileFlags(`client-${config.apiVersion}`),
+        fileURLToPath(import.meta.url),
+        '--client',
+        JSON.stringify(config),
+      ],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },

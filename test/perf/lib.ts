@@ -22,10 +22,21 @@ export async function spawnSandbox(
   args: string[],
   token = 'bench-token',
   adminSecret = 'bench-admin',
+  nodeFlags: string[] = [],
 ): Promise<SandboxProcess> {
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'sandbox/cli.ts'), '--port', '0', '--token', token, '--admin-secret', adminSecret, ...args],
+    [
+      ...nodeFlags,
+      join(ROOT, 'sandbox/cli.ts'),
+      '--port',
+      '0',
+      '--token',
+      token,
+      '--admin-secret',
+      adminSecret,
+      ...args,
+    ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },

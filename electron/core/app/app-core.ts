@@ -9,10 +9,8 @@ import type { LocalAttachment } from '../attachments/attachment-cache.ts';
 import { createLogger } from '../log/logger.ts';
 import { type ServiceSession, type SessionOptions, WorkspaceSession } from '../session.ts';
 import { probeRelay } from '../relay/join.ts';
-import { JoinedSession } from '../relay/joined-session.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import { workspaceSyncOf } from '../settings/index.ts';
-import { STORE_EVENT_NAMES } from '../store/events.ts';
 import { storageProblemOf } from '../store/storage-errors.ts';
 import type { Vault } from '../vault/index.ts';
 import {
@@ -20,19 +18,25 @@ import {
   probeWorkspaceVersions,
   type WorkspaceRegistry,
 } from '../workspaces/index.ts';
-import { AttachmentFiles, stagedFileOf } from './attachment-files.ts';
+import { AttachmentFiles } from './attachment-files.ts';
 import { demoLiveByDefault, forgetDemoCache } from './demo-workspace.ts';
 import type { AppCoreOptions } from './core-options.ts';
 import { createDispatcher, type DispatchResult } from './dispatch.ts';
 import { UserFacingError } from './errors.ts';
 import type { HandlerContext, HostPorts } from './handler-context.ts';
 import { createHandlers } from './handlers.ts';
-import { forwardTeamEvents, openJoinedWorkspace } from './joined-workspace.ts';
+import { openJoinedWorkspace } from './joined-workspace.ts';
 import { LiveEvents, saveLiveChoice, type LiveChoice } from './live-events.ts';
 import { liveStatusOf, onePerTurn } from './live-status.ts';
-import { notifyFrom } from './notifications.ts';
 import { Notifier } from './notifier.ts';
-import { followIntervals, inboxGate, intervalsOf, type SyncIntervals } from './session-start.ts';
+import { forwardSessionEvents } from './session-events.ts';
+import {
+  followIntervals,
+  inboxGate,
+  intervalsOf,
+  sessionOptionsOf,
+  type SyncIntervals,
+} from './session-start.ts';
 import { publicSettingsOf, workspaceInfoOf, workspaceListOf } from './workspace-views.ts';
 
 const log = createLogger('app');
@@ -67,10 +71,7 @@ export class AppCore implements HandlerContext {
   });
   /** Why the last workspace could not even open (its store); cleared when one opens. */
   #openProblem: StorageStatus['problem'] = null;
-  /**
-   * Opens the open session's start-up gate: a cached inbox is listed for the page before the sync
-   * catches up and live events start, which would otherwise compete with that first answer.
-   */
+  /** Opens the open session's start-up gate (session-start.ts: the cached inbox is listed first). */
   #openInboxGate: (() => void) | undefined;
   /** While the open session closes, live events are not started for it again. */
   #closing = false;
@@ -81,7 +82,13 @@ export class AppCore implements HandlerContext {
     this.options = options;
     this.registry = registry;
     this.dispatch = createDispatcher(createHandlers(this));
-    this.#attachments = new AttachmentFiles((id) => registry.dataDirFor(id));
+    this.#attachments = new AttachmentFiles(
+      (id) => registry.dataDirFor(id),
+      () => {
+        const [session, workspaceId] = [this.#session, this.#sessionWorkspaceId];
+        return session && workspaceId ? { session, workspaceId } : undefined;
+      },
+    );
     this.#live = new LiveEvents({
       vault: options.vault,
       target: () => {
@@ -199,7 +206,7 @@ export class AppCore implements HandlerContext {
 
   /** A file the agent staged in the open workspace; undefined when there is none (or no workspace). */
   stagedFile(stagedId: string): LocalAttachment | undefined {
-    return this.#session ? stagedFileOf(this.#session, stagedId) : undefined;
+    return this.#attachments.staged(stagedId);
   }
 
   /**
@@ -207,7 +214,7 @@ export class AppCore implements HandlerContext {
    * cache, then served from disk through the host's app-owned URL.
    */
   async attachmentFile(attachmentId: string): Promise<LocalAttachment | undefined> {
-    return this.#attachment('file', attachmentId);
+    return this.#attachments.find('file', attachmentId);
   }
 
   /**
@@ -215,14 +222,7 @@ export class AppCore implements HandlerContext {
    * the file itself when it has none (and a staged file as it is).
    */
   async attachmentThumbnail(attachmentId: string): Promise<LocalAttachment | undefined> {
-    return this.#attachment('thumbnail', attachmentId);
-  }
-
-  async #attachment(which: 'file' | 'thumbnail', attachmentId: string): Promise<LocalAttachment | undefined> {
-    const session = this.#session;
-    const workspaceId = this.#sessionWorkspaceId;
-    if (!session || !workspaceId) return undefined;
-    return this.#attachments.find(which, session, workspaceId, attachmentId);
+    return this.#attachments.find('thumbnail', attachmentId);
   }
 
   /** What the live connection is doing (webhooks through a tunnel, or polling only). */
@@ -297,16 +297,7 @@ export class AppCore implements HandlerContext {
     const dataDir = this.registry.dataDirFor(id);
     forgetDemoCache(workspace.kind, dataDir);
     const sync = workspaceSyncOf(this.options.settings.get(), id);
-    const options = {
-      dataDir,
-      apiVersion: workspace.apiVersion,
-      sync: {
-        openChatIntervalMs: sync.pollIntervalMs,
-        backgroundIntervalMs: sync.backgroundPollIntervalMs,
-        ...this.options.sync,
-      },
-      ...(this.options.reachability ? { reachability: this.options.reachability } : {}),
-    };
+    const options = sessionOptionsOf(dataDir, workspace.apiVersion, sync, this.options);
     const session =
       workspace.kind === 'relay'
         ? await this.#openJoined(id, options)
@@ -318,15 +309,12 @@ export class AppCore implements HandlerContext {
     this.#openProblem = null;
     const notifier = new Notifier(session.store);
     this.#notifier = notifier;
-    this.#detach = [
-      ...STORE_EVENT_NAMES.map((name) =>
-        session.store.events.on(name, (changes) => this.options.emit(name, changes)),
-      ),
-      ...notifyFrom(session, notifier, this.options.settings, this.options.emit),
-      session.sync.onStatus(() => this.#announceLive()),
-      session.reachability.onChange(() => this.#announceLive()),
-      ...(session instanceof JoinedSession ? forwardTeamEvents(session, this.options.emit) : []),
-    ];
+    this.#detach = forwardSessionEvents(session, {
+      notifier,
+      settings: this.options.settings,
+      emit: this.options.emit,
+      announceLive: () => this.#announceLive(),
+    });
     this.options.emit('workspaces.changed', this.workspaceList());
     const gate = inboxGate(session, this.options.inboxGateMs ?? INBOX_GATE_MS);
     this.#openInboxGate = gate.open;
@@ -389,21 +377,17 @@ export class AppCore implements HandlerContext {
     if (!session) return;
     this.#closing = true;
     try {
-      await this.#closeOpenSession(session);
+      // A session closed before its gate opened does not wait out the gate's time.
+      this.#openInboxGate?.();
+      await this.#live.stop();
+      this.#session = undefined;
+      this.#sessionWorkspaceId = undefined;
+      this.#notifier = undefined;
+      for (const detach of this.#detach) detach();
+      this.#detach = [];
+      await session.close();
     } finally {
       this.#closing = false;
     }
-  }
-
-  async #closeOpenSession(session: ServiceSession): Promise<void> {
-    // A session closed before its gate opened does not wait out the gate's time.
-    this.#openInboxGate?.();
-    await this.#live.stop();
-    this.#session = undefined;
-    this.#sessionWorkspaceId = undefined;
-    this.#notifier = undefined;
-    for (const detach of this.#detach) detach();
-    this.#detach = [];
-    await session.close();
   }
 }

@@ -10,7 +10,7 @@ import type { ServiceSession } from '../session.ts';
 import { UserFacingError } from './errors.ts';
 
 /** A file the agent staged in a session; undefined when there is none. */
-export function stagedFileOf(session: ServiceSession, stagedId: string): LocalAttachment | undefined {
+function stagedFileOf(session: ServiceSession, stagedId: string): LocalAttachment | undefined {
   const staged = session.staging.get(stagedId);
   return staged ? { path: staged.path, mimeType: staged.mimeType, filename: staged.filename } : undefined;
 }
@@ -22,23 +22,32 @@ export function stagedFileOf(session: ServiceSession, stagedId: string): LocalAt
  */
 export class AttachmentFiles {
   readonly #dataDirFor: (workspaceId: string) => string;
+  /** The open workspace's session, when one is open. */
+  readonly #openSession: () => { session: ServiceSession; workspaceId: string } | undefined;
   #open: { workspaceId: string; cache: AttachmentCache } | undefined;
 
-  constructor(dataDirFor: (workspaceId: string) => string) {
+  constructor(
+    dataDirFor: (workspaceId: string) => string,
+    openSession: () => { session: ServiceSession; workspaceId: string } | undefined,
+  ) {
     this.#dataDirFor = dataDirFor;
+    this.#openSession = openSession;
+  }
+
+  /** A file the agent staged in the open workspace; undefined when there is none (or no workspace). */
+  staged(stagedId: string): LocalAttachment | undefined {
+    const open = this.#openSession();
+    return open ? stagedFileOf(open.session, stagedId) : undefined;
   }
 
   /**
    * The attachment's file, or what the timeline draws for it: its display-size thumbnail, made once
    * by the cache (the file itself when it has none).
    */
-  find(
-    which: 'file' | 'thumbnail',
-    session: ServiceSession,
-    workspaceId: string,
-    attachmentId: string,
-  ): Promise<LocalAttachment | undefined> {
-    return this.#cached(session, workspaceId, attachmentId, (cache, row) =>
+  async find(which: 'file' | 'thumbnail', attachmentId: string): Promise<LocalAttachment | undefined> {
+    const open = this.#openSession();
+    if (!open) return undefined;
+    return this.#cached(open.session, open.workspaceId, attachmentId, (cache, row) =>
       which === 'file' ? cache.file(row) : cache.thumbnail(row),
     );
   }

@@ -1,4 +1,29 @@
-import type { ServiceSession } from '../session.ts';
+import type { ApiVersion } from '../../../shared/domain.ts';
+import type { ServiceSession, SessionOptions } from '../session.ts';
+import type { WorkspaceSyncSettings } from '../settings/index.ts';
+import type { AppCoreOptions } from './core-options.ts';
+
+/**
+ * What a workspace's session opens with: its folder, its API version, the poll intervals its
+ * settings say (the host's overrides for tests and benchmarks on top), the host's reachability.
+ */
+export function sessionOptionsOf(
+  dataDir: string,
+  apiVersion: ApiVersion,
+  sync: WorkspaceSyncSettings,
+  host: Pick<AppCoreOptions, 'sync' | 'reachability'>,
+): Omit<SessionOptions, 'connection'> {
+  return {
+    dataDir,
+    apiVersion,
+    sync: {
+      openChatIntervalMs: sync.pollIntervalMs,
+      backgroundIntervalMs: sync.backgroundPollIntervalMs,
+      ...host.sync,
+    },
+    ...(host.reachability ? { reachability: host.reachability } : {}),
+  };
+}
 
 /**
  * A session's start-up gate: a cached inbox is listed for the page before the sync catches up and

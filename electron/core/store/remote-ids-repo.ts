@@ -135,8 +135,13 @@ export class RemoteIdsRepo implements V3LocalIds {
     wanted: Partial<Record<'chat' | 'message' | 'reaction' | 'handle', string[]>>,
     v3ChatId?: string,
   ): V3LocalIds {
-    const chats = this.many('chat', wanted.chat ?? []);
+    // The page's own chat is looked up once, as the scope of its messages and reactions.
     const scope = v3ChatId === undefined ? 0 : this.chat(v3ChatId);
+    const chats = this.many(
+      'chat',
+      (wanted.chat ?? []).filter((id) => id !== v3ChatId),
+    );
+    if (v3ChatId !== undefined) chats.set(v3ChatId, scope);
     const messages = this.many('message', wanted.message ?? [], scope);
     const reactions = this.many('reaction', wanted.reaction ?? [], scope);
     const handles = this.many('handle', wanted.handle ?? []);

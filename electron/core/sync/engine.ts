@@ -1,12 +1,12 @@
 import type { SyncStatus } from '../../../shared/domain.ts';
-import { pages } from '../api/pagination.ts';
 import type { ContactsPort, MessagingService } from './messaging.ts';
 import type { LocalStore } from '../store/local-store.ts';
-import { abortable, forEachLimited } from '../util.ts';
+import { abortable } from '../util.ts';
 import { InStepMark, onStorageRecovered } from './catch-up.ts';
 import type { Reachability, ServiceReachability } from './reachability.ts';
 import { Reconciler } from './reconciler.ts';
 import { ChatReader } from './chat-reader.ts';
+import { InboxReader } from './inbox-reader.ts';
 import { DeliveryWatch } from './delivery-watch.ts';
 import { SyncStatusBoard } from './sync-status.ts';
 import { ReadMarker } from './read-marker.ts';
@@ -14,7 +14,6 @@ import { DEFAULT_SYNC_OPTIONS, type SyncOptions } from './sync-options.ts';
 
 export { DEFAULT_SYNC_OPTIONS, type SyncOptions } from './sync-options.ts';
 
-const INITIAL_DONE = 'initial-sync-done';
 const MAX_OFFLINE_BACKOFF_MS = 60_000;
 /** A catch-up poll waits this long for the moment's other news, and starts at most this often. */
 const CATCH_UP_DELAY_MS = 500;
@@ -32,12 +31,12 @@ const CATCH_UP_SPACING_MS = 3_000;
 export class SyncEngine {
   readonly reconciler: Reconciler;
   readonly #store: LocalStore;
-  /** Contacts (V2's API whatever the workspace's version, or the relay's). */
-  readonly #contacts: ContactsPort;
   /** Chats, messages and lines, through the workspace's API version. */
   readonly #api: MessagingService;
   /** The revision each chat was listed with, until its messages are synced (see applyChats). */
   readonly #chats: ChatReader;
+  /** Lines, contacts and every line's chats: the first sync and the inbox polls. */
+  readonly #inbox: InboxReader;
   readonly #inStep: InStepMark;
   readonly #options: SyncOptions;
   readonly #abort = new AbortController();
@@ -71,7 +70,6 @@ export class SyncEngine {
     reachability?: ServiceReachability,
   ) {
     this.#store = store;
-    this.#contacts = contacts;
     this.#api = api;
     this.#options = { ...DEFAULT_SYNC_OPTIONS, ...options };
     this.reconciler = new Reconciler(store);
@@ -82,6 +80,17 @@ export class SyncEngine {
       reconciler: this.reconciler,
       inStep: this.#inStep,
       pageSize: this.#options.firstPageSize,
+      signal: this.#abort.signal,
+    });
+    this.#inbox = new InboxReader({
+      store,
+      contacts,
+      api,
+      reconciler: this.reconciler,
+      chats: this.#chats,
+      inStep: this.#inStep,
+      statusBoard: this.#statusBoard,
+      concurrency: this.#options.concurrency,
       signal: this.#abort.signal,
     });
     this.#readMarker = new ReadMarker(store, api, this.#options.markReadDelayMs, this.#abort.signal);
@@ -118,7 +127,7 @@ export class SyncEngine {
 
   /** Whether a first sync has finished here before: the inbox on disk is the service's, give or take the time away. */
   get hasCachedInbox(): boolean {
-    return this.#store.cursors.get(INITIAL_DONE) !== undefined;
+    return this.#inbox.firstSyncDone;
   }
 
   async stop(): Promise<void> {
@@ -214,7 +223,7 @@ export class SyncEngine {
       if (resumeAfter && this.hasCachedInbox) await abortable(resumeAfter, this.#signal);
       await this.#api.prepare(this.#bg());
       if (!this.hasCachedInbox) {
-        await this.#initialSync();
+        await this.#inbox.firstSync();
       } else {
         this.#statusBoard.set({ phase: 'incremental' });
         if (this.#polling) await this.#pollInbox(false);
@@ -226,88 +235,6 @@ export class SyncEngine {
     this.#ready = true;
     for (const { key } of this.#store.messages.unsettled()) this.watchDelivery(key);
     this.#wake();
-  }
-
-  async #initialSync(): Promise<void> {
-    const startedAt = Date.now();
-    this.#statusBoard.set({ phase: 'initial', error: null });
-    await this.#syncLines();
-    // Contacts first (a few pages): the first chats on screen show names, not numbers.
-    await this.#syncContacts();
-    this.#store.pauseIndexing();
-    const queue: number[] = [];
-    let producing = true;
-    let chatsWithMessages = 0;
-    // Chats stream in page by page while workers fetch their newest messages in arrival order.
-    const producer = (async () => {
-      try {
-        await forEachLimited(this.#store.lines.list(), 3, async (line) => {
-          for await (const page of this.#api.chatPages(line, this.#bg())) {
-            this.#chats.noteRevisions(page);
-            queue.push(...this.reconciler.applyChats(page, line));
-            this.#statusBoard.set({ chatsKnown: this.#store.chats.count() });
-          }
-        });
-      } finally {
-        producing = false;
-      }
-    })();
-    const workers = Array.from({ length: this.#options.concurrency }, async () => {
-      while (producing || queue.length > 0) {
-        const chatId = queue.shift();
-        if (chatId === undefined) {
-          await new Promise((r) => setTimeout(r, 10));
-          continue;
-        }
-        await this.#chats.fetchNewest(chatId, 'background');
-        this.#statusBoard.set({ chatsWithMessages: ++chatsWithMessages });
-      }
-    });
-    await Promise.all([producer, ...workers]);
-    this.#store.resumeIndexing();
-    this.#store.cursors.set(INITIAL_DONE, String(Date.now()));
-    this.#inStep.advance(startedAt);
-    this.#statusBoard.set({ phase: 'incremental', lastSyncedAt: Date.now() });
-  }
-
-  async #syncLines(): Promise<void> {
-    this.reconciler.applyLines(await this.#api.lines(this.#bg()));
-  }
-
-  /** Lists chats per line, newest activity first, until a page with no change (all pages on a sweep). */
-  async #pollInbox(fullSweep: boolean): Promise<void> {
-    const startedAt = Date.now();
-    this.#inboxPolledAt = startedAt;
-    await this.#syncLines();
-    const changed: number[] = [];
-    for (const line of this.#store.lines.list()) {
-      for await (const page of this.#api.chatPages(line, this.#bg())) {
-        this.#chats.noteRevisions(page);
-        const moved = this.reconciler.applyChats(page, line);
-        changed.push(...moved);
-        if (!fullSweep && moved.length === 0) break;
-      }
-    }
-    await forEachLimited(changed, this.#options.concurrency, (chatId) => this.#chats.fillGaps(chatId));
-    this.#inStep.advance(startedAt);
-    this.#statusBoard.set({
-      chatsKnown: this.#store.chats.count(),
-      lastSyncedAt: Date.now(),
-      phase: 'incremental',
-      error: null,
-    });
-  }
-
-  async #syncContacts(): Promise<void> {
-    const seen = new Set<number>();
-    for await (const page of pages((r) => this.#contacts.list(r, this.#bg()), {
-      perPage: 100,
-      signal: this.#signal,
-    })) {
-      this.reconciler.applyContacts(page.items);
-      for (const c of page.items) seen.add(c.id);
-    }
-    this.#store.transaction(() => this.#store.contacts.retainOnly(seen));
   }
 
   /** Does whatever is due; resolves whether anything was (a tick that asked nothing proves nothing). */
@@ -339,7 +266,7 @@ export class SyncEngine {
     if (now >= this.#due.contacts) {
       this.#due.contacts = now + this.#options.contactsIntervalMs;
       worked = true;
-      await this.#syncContacts();
+      await this.#inbox.syncContacts();
     }
     if (this.#deliveries.isDue(now)) worked = true;
     await this.#deliveries.checkDue(
@@ -349,6 +276,11 @@ export class SyncEngine {
       this.#options.concurrency,
     );
     return worked;
+  }
+
+  #pollInbox(fullSweep: boolean): Promise<void> {
+    this.#inboxPolledAt = Date.now();
+    return this.#inbox.pollInbox(fullSweep);
   }
 
   #wake(): void {

@@ -1,26 +1,17 @@
 /**
- * The messaging port over the V3 client. V3 names everything by UUID; the store's V3 ids repository
- * gives each a local integer (a chat or message known from V2 keeps its V2 id). A V2-era chat is
- * named to V3 through `GET /v2/chats/{id}/migrate_to_v3`; a V2-era message is recognised by its chat,
- * direction, text and time the first time V3 lists it, so nothing is shown twice.
+ * The messaging port over the V3 client: V3's pages mapped into the same records as V2's, each
+ * page's ids in one go. Which V3 id names a stored chat or message (a V2-era one keeps its id) is
+ * `v3-names.ts`'s.
  */
-import { parseServiceTime } from '../../../shared/time.ts';
 import type { PartnerApiClient } from '../api/client.ts';
 import { isPartnerApiError, PartnerApiError } from '../api/errors.ts';
 import type { CallOptions } from '../api/http.ts';
 import type { PartnerApiV3Client } from '../api/v3/client.ts';
-import {
-  v3ChatToDomain,
-  v3LineToDomain,
-  type V3LocalIds,
-  v3MessageToDomain,
-  v3PartsToDomain,
-} from '../api/v3/domain-map.ts';
+import { v3ChatToDomain, v3LineToDomain, type V3LocalIds, v3MessageToDomain } from '../api/v3/domain-map.ts';
 import { v3MessageRecord, v3MessageRecords, v3PageIds } from '../api/v3/records.ts';
 import type { V3OutgoingPart } from '../api/v3/outgoing.ts';
 import type { V3Chat, V3Message, V3PhoneNumber } from '../api/v3/schemas.ts';
 import type { LocalStore } from '../store/local-store.ts';
-import { forEachLimited } from '../util.ts';
 import type { ChatRecord, MessageRecord } from '../store/records.ts';
 import type {
   ListedChat,
@@ -31,6 +22,7 @@ import type {
   PolledMessage,
   ReactionChoice,
 } from './messaging.ts';
+import { notInV3, V3Names } from './v3-names.ts';
 
 const PAGE = 100;
 
@@ -42,32 +34,18 @@ export class V3Messaging implements MessagingService {
   readonly version = 'v3' as const;
   readonly revisionCountsMessages = false;
   readonly #v3: PartnerApiV3Client;
-  /** V2, only to name V2-era chats in V3 (migrate_to_v3). */
-  readonly #v2: PartnerApiClient;
   readonly #store: LocalStore;
+  readonly #names: V3Names;
 
   constructor(v3: PartnerApiV3Client, v2: PartnerApiClient, store: LocalStore) {
     this.#v3 = v3;
-    this.#v2 = v2;
     this.#store = store;
+    this.#names = new V3Names(v2, store);
   }
 
-  /**
-   * A workspace that moves from V2 keeps its chats: each stored chat is named by its V3 id (through
-   * migrate_to_v3) before V3 lists it, so V3 finds it under its local id with its drafts, pins,
-   * archive and read state. Chats V3 does not have (SMS groups) stay as they are.
-   */
-  async prepare(options: CallOptions): Promise<void> {
-    const ids = this.#store.remoteIds;
-    const unnamed = this.#store.chats.ids().filter((id) => id > 0 && ids.remoteId('chat', id) === undefined);
-    await forEachLimited(unnamed, 4, async (chatId) => {
-      try {
-        await this.chatV3Id(chatId, options);
-      } catch (error) {
-        if (isPartnerApiError(error) && !error.retryable) return;
-        throw error;
-      }
-    });
+  /** A workspace that moves from V2 keeps its chats: each is named by its V3 id first (v3-names.ts). */
+  prepare(options: CallOptions): Promise<void> {
+    return this.#names.nameStoredChats(options);
   }
 
   async lines(options: CallOptions) {
@@ -93,19 +71,19 @@ export class V3Messaging implements MessagingService {
   }
 
   async chat(chatId: number, options: CallOptions): Promise<ListedChat | undefined> {
-    const chat = await this.#v3.chats.get(await this.chatV3Id(chatId, options), options);
+    const chat = await this.#v3.chats.get(await this.#names.chat(chatId, options), options);
     const record = this.#store.transaction(() => this.#chatRecord(chat));
     return record.lineId === 0 ? undefined : record;
   }
 
   async newestMessages(chatId: number, count: number, options: CallOptions): Promise<MessagesPage> {
-    const v3ChatId = await this.chatV3Id(chatId, options);
+    const v3ChatId = await this.#names.chat(chatId, options);
     const page = await this.#v3.messages.list(v3ChatId, { limit: Math.min(count, PAGE) }, options);
     return this.#page(v3ChatId, page.items, page.nextCursor === null);
   }
 
   async *messagePages(chatId: number, pageSize: number, options: CallOptions) {
-    const v3ChatId = await this.chatV3Id(chatId, options);
+    const v3ChatId = await this.#names.chat(chatId, options);
     const limit = Math.min(pageSize, PAGE);
     for await (const page of this.#v3.messages.pages(v3ChatId, { limit }, options)) {
       yield this.#page(v3ChatId, page.items, !page.nextCursor);
@@ -113,7 +91,7 @@ export class V3Messaging implements MessagingService {
   }
 
   async olderMessages(chatId: number, before: number | null, count: number, options: CallOptions) {
-    const v3ChatId = await this.chatV3Id(chatId, options);
+    const v3ChatId = await this.#names.chat(chatId, options);
     const older: MessageRecord[] = [];
     for await (const page of this.#v3.messages.pages(v3ChatId, { limit: PAGE }, options)) {
       const records = this.#records(v3ChatId, page.items);
@@ -124,8 +102,8 @@ export class V3Messaging implements MessagingService {
   }
 
   async message(chatId: number, messageId: number, options: CallOptions): Promise<PolledMessage> {
-    const v3ChatId = await this.chatV3Id(chatId, options);
-    const fresh = await this.#v3.messages.get(this.#messageV3Id(messageId), options);
+    const v3ChatId = await this.#names.chat(chatId, options);
+    const fresh = await this.#v3.messages.get(this.#names.message(messageId), options);
     const [record] = this.#records(v3ChatId, [fresh]);
     const status = fresh.delivery_status;
     const settled =
@@ -134,7 +112,7 @@ export class V3Messaging implements MessagingService {
   }
 
   async send(chatId: number, content: OutgoingContent, options: CallOptions): Promise<MessageRecord> {
-    const v3ChatId = await this.chatV3Id(chatId, options);
+    const v3ChatId = await this.#names.chat(chatId, options);
     const parts = await this.#parts(content, options);
     const sent = await this.#v3.messages.send(v3ChatId, { parts, ...sendOptionsOf(content) }, options);
     return this.#store.transaction(() =>
@@ -180,7 +158,7 @@ export class V3Messaging implements MessagingService {
   ) {
     await this.#v3.messages
       .react(
-        this.#messageV3Id(messageId),
+        this.#names.message(messageId),
         operation,
         reaction.kind === 'custom'
           ? { type: 'custom', customEmoji: reaction.customEmoji }
@@ -192,27 +170,27 @@ export class V3Messaging implements MessagingService {
   }
 
   async edit(chatId: number, messageId: number, text: string, options: CallOptions) {
-    const v3ChatId = await this.chatV3Id(chatId, options);
-    const edited = await this.#v3.messages.edit(this.#messageV3Id(messageId), { text }, options);
+    const v3ChatId = await this.#names.chat(chatId, options);
+    const edited = await this.#v3.messages.edit(this.#names.message(messageId), { text }, options);
     return this.#records(v3ChatId, [edited])[0] as MessageRecord;
   }
 
   async delete(chatId: number, messageId: number, options: CallOptions) {
-    await this.#v3.messages.delete(this.#messageV3Id(messageId), options).catch(ignoreNotFound);
+    await this.#v3.messages.delete(this.#names.message(messageId), options).catch(ignoreNotFound);
   }
 
   async markRead(chatId: number, options: CallOptions) {
-    await this.#v3.chats.markRead(await this.chatV3Id(chatId, options), options);
+    await this.#v3.chats.markRead(await this.#names.chat(chatId, options), options);
   }
 
   async typing(chatId: number, typing: boolean, options: CallOptions) {
-    const v3ChatId = await this.chatV3Id(chatId, options);
+    const v3ChatId = await this.#names.chat(chatId, options);
     if (typing) await this.#v3.chats.startTyping(v3ChatId, options);
     else await this.#v3.chats.stopTyping(v3ChatId, options);
   }
 
   async shareContact(chatId: number, options: CallOptions) {
-    await this.#v3.chats.shareContactCard(await this.chatV3Id(chatId, options), options);
+    await this.#v3.chats.shareContactCard(await this.#names.chat(chatId, options), options);
   }
 
   /** PUT /phone_numbers/{id} names the line by its record id: remembered from the line sync, else listed. */
@@ -268,32 +246,11 @@ export class V3Messaging implements MessagingService {
 
   async migrationId(chatId: number, options: CallOptions) {
     try {
-      return { v3ChatId: await this.chatV3Id(chatId, options), migrated: true };
+      return { v3ChatId: await this.#names.chat(chatId, options), migrated: true };
     } catch (error) {
       if (isPartnerApiError(error) && error.code === 'not_in_v3') return { v3ChatId: null, migrated: false };
       throw error;
     }
-  }
-
-  /**
-   * The V3 id of a stored chat. A chat stored under V2 is asked for by its V2 id (migrate_to_v3) the
-   * first time, and keeps its local id: its drafts, pins, archive and read state stay with it.
-   */
-  async chatV3Id(chatId: number, options: CallOptions = {}): Promise<string> {
-    const known = this.#store.remoteIds.remoteId('chat', chatId);
-    if (known) return known;
-    const v3ChatId =
-      this.#store.chats.get(chatId)?.v3ChatId ??
-      (await this.#v2.chats.migrateToV3(chatId, options)).v3_chat_id;
-    if (!v3ChatId) throw notInV3('chat');
-    this.#store.transaction(() => this.#store.remoteIds.bind('chat', v3ChatId, chatId));
-    return v3ChatId;
-  }
-
-  #messageV3Id(messageId: number): string {
-    const v3Id = this.#store.remoteIds.remoteId('message', messageId);
-    if (v3Id === undefined) throw notInV3('message');
-    return v3Id;
   }
 
   #chatRecord(
@@ -338,29 +295,13 @@ export class V3Messaging implements MessagingService {
   }
 
   /**
-   * Records of one chat's messages; a message V2 stored before is recognised and keeps its id (looked
-   * for only while the chat has messages no V3 id names). The page's ids are mapped in one go.
+   * Records of one chat's messages; a message V2 stored before is recognised and keeps its id
+   * (v3-names.ts). The page's ids are mapped in one go.
    */
   #records(v3ChatId: string, messages: readonly V3Message[]): MessageRecord[] {
     return this.#store.transaction(() => {
       const remote = this.#store.remoteIds;
-      const chatId = remote.chat(v3ChatId);
-      if (remote.hasUnnamedMessages(chatId)) {
-        const known = remote.known(
-          'message',
-          messages.map((m) => m.id),
-          chatId,
-        );
-        for (const message of messages) {
-          if (known.has(message.id)) continue;
-          const stored = remote.matchStoredMessage(chatId, {
-            sentAt: parseServiceTime(message.sent_at ?? message.created_at) ?? 0,
-            text: v3PartsToDomain(message.id, message.parts).text,
-            fromMe: message.is_from_me,
-          });
-          if (stored !== undefined) remote.bind('message', message.id, stored, chatId);
-        }
-      }
+      this.#names.recogniseV2Era(remote.chat(v3ChatId), messages);
       return v3MessageRecords(v3ChatId, messages, remote.prefetch(v3PageIds(v3ChatId, messages), v3ChatId));
     });
   }
@@ -388,15 +329,6 @@ function sendOptionsOf(content: OutgoingContent) {
     ...(content.effect ? { effect: content.effect as { type: 'screen' | 'bubble'; name: string } } : {}),
     ...(content.preferredService ? { preferredService: content.preferredService } : {}),
   };
-}
-
-function notInV3(what: 'chat' | 'message' | 'line'): PartnerApiError {
-  return new PartnerApiError({
-    kind: 'not_found',
-    code: 'not_in_v3',
-    retryable: false,
-    message: `This ${what} has no V3 id yet; sync the workspace and try again`,
-  });
 }
 
 function ignoreNotFound(error: unknown): void {

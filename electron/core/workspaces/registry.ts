@@ -13,7 +13,6 @@
  *    then workspaces.json, then the data folder.
  */
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { ApiVersion } from '../../../shared/domain.ts';
 import { createLogger, registerSecret } from '../log/logger.ts';
 import type { JoinCode } from '../relay/join-code.ts';
@@ -35,21 +34,14 @@ import {
   parseToken,
   WorkspaceError,
   WorkspaceInputError,
-  WorkspaceNotFoundError,
   type DemoWorkspace,
   type RelayWorkspace,
   type RemoteWorkspace,
   type Workspace,
   type WorkspaceConnection,
 } from './workspace.ts';
-import {
-  deleteWorkspaceData,
-  loadWorkspaces,
-  saveWorkspaces,
-  sweepOrphanFolders,
-  workspaceDataDir,
-  WORKSPACES_FILE,
-} from './workspace-files.ts';
+import { deleteWorkspaceData, sweepOrphanFolders, workspaceDataDir } from './workspace-files.ts';
+import { WorkspaceList } from './workspace-list.ts';
 
 export type { ConnectionProbe, WorkspaceEvent } from './registry-types.ts';
 export { WORKSPACES_FILE } from './workspace-files.ts';
@@ -66,24 +58,22 @@ export async function openWorkspaceRegistry(options: WorkspaceRegistryOptions): 
 
 export class WorkspaceRegistry {
   readonly #options: WorkspaceRegistryOptions;
-  readonly #file: string;
   readonly #now: () => Date;
-  readonly #newId: () => string;
   /** All changes run one at a time, so two dialogs cannot interleave writes of workspaces.json. */
   readonly #lock = new KeyedSequencer();
   readonly #listeners = new Set<(event: WorkspaceEvent) => void>();
   readonly #unsubscribeSettings: () => void;
-  #workspaces: readonly Workspace[];
+  /** workspaces.json, in memory. */
+  readonly #list: WorkspaceList;
   readonly #demo: DemoService;
 
   /** Prefer openWorkspaceRegistry, which also ensures the demo workspace. */
   constructor(options: WorkspaceRegistryOptions) {
     this.#options = options;
-    this.#file = join(options.dataDir, WORKSPACES_FILE);
     this.#now = options.now ?? (() => new Date());
-    this.#newId = options.newId ?? (() => randomBytes(9).toString('base64url'));
+    const newId = options.newId ?? (() => randomBytes(9).toString('base64url'));
     this.#demo = new DemoService(options.demo);
-    this.#workspaces = loadWorkspaces(this.#file, this.#now());
+    this.#list = new WorkspaceList(options.dataDir, this.#now(), newId);
     // The active workspace is a setting; whoever changes it (switch, or a settings sync), we announce it.
     this.#unsubscribeSettings = options.settings.onChange((next, previous) => {
       if (next.activeWorkspaceId === previous.activeWorkspaceId) return;
@@ -93,22 +83,22 @@ export class WorkspaceRegistry {
   }
 
   list(): readonly Workspace[] {
-    return this.#workspaces;
+    return this.#list.all;
   }
 
   get(id: string): Workspace | undefined {
-    return this.#workspaces.find((workspace) => workspace.id === id);
+    return this.#list.get(id);
   }
 
   /** The active workspace: the one in settings if it still exists, else the first remote, else the demo. */
   active(): Workspace | undefined {
     const chosen = this.#options.settings.get().activeWorkspaceId;
-    return (chosen ? this.get(chosen) : undefined) ?? this.#firstRemote() ?? this.#workspaces[0];
+    return (chosen ? this.get(chosen) : undefined) ?? this.#list.firstRemote() ?? this.#list.all[0];
   }
 
   /** Where a workspace keeps its local data (cache database, downloaded attachments). */
   dataDirFor(id: string): string {
-    return workspaceDataDir(this.#options.dataDir, this.#require(id).id);
+    return workspaceDataDir(this.#options.dataDir, this.#list.require(id).id);
   }
 
   /**
@@ -127,7 +117,7 @@ export class WorkspaceRegistry {
     const apiVersion = chooseApiVersion(input.apiVersion, versions);
 
     const created: RemoteWorkspace = {
-      id: this.#unusedId(),
+      id: this.#list.unusedId(),
       name,
       kind: 'remote',
       baseUrl,
@@ -153,7 +143,7 @@ export class WorkspaceRegistry {
     const { code, relayUrl, name, apiVersion } = await probeRelay(input, this.#options, options.signal);
     options.signal?.throwIfAborted();
     const created: RelayWorkspace = {
-      id: this.#unusedId(),
+      id: this.#list.unusedId(),
       name,
       kind: 'relay',
       baseUrl: null,
@@ -181,9 +171,9 @@ export class WorkspaceRegistry {
   ): Promise<Workspace> {
     const { workspace, replacedDemo } = await this.#exclusive(async () => {
       await this.#options.vault.set(secretKey, secret);
-      const demos = this.#workspaces.filter((w) => w.kind === 'demo');
+      const demos = this.#list.all.filter((w) => w.kind === 'demo');
       try {
-        this.#save([...this.#workspaces.filter((w) => w.kind !== 'demo'), created]);
+        this.#list.save([...this.#list.all.filter((w) => w.kind !== 'demo'), created]);
       } catch (error) {
         await this.#options.vault.delete(secretKey).catch(() => {});
         throw error;
@@ -193,7 +183,7 @@ export class WorkspaceRegistry {
         await this.#deleteLocalData(demo);
         this.#options.settings.update({ workspaces: { [demo.id]: null } });
       }
-      const stored = this.#require(created.id);
+      const stored = this.#list.require(created.id);
       this.#emit({ type: 'added', workspace: stored });
       return { workspace: stored, replacedDemo: demos.length > 0 };
     });
@@ -218,7 +208,7 @@ export class WorkspaceRegistry {
   /** Makes `id` the active workspace (persisted in settings; announced as 'activated'). */
   async switch(id: string): Promise<Workspace> {
     return this.#exclusive(async () => {
-      const workspace = this.#require(id);
+      const workspace = this.#list.require(id);
       this.#options.settings.update({ activeWorkspaceId: workspace.id });
       return workspace;
     });
@@ -227,10 +217,10 @@ export class WorkspaceRegistry {
   async rename(id: string, newName: string): Promise<Workspace> {
     const name = parseName(newName);
     return this.#exclusive(async () => {
-      const current = this.#require(id);
+      const current = this.#list.require(id);
       if (current.name === name) return current;
-      this.#save(this.#workspaces.map((w) => (w.id === id ? { ...w, name } : w)));
-      const renamed = this.#require(id);
+      this.#list.save(this.#list.all.map((w) => (w.id === id ? { ...w, name } : w)));
+      const renamed = this.#list.require(id);
       this.#emit({ type: 'renamed', workspace: renamed });
       return renamed;
     });
@@ -242,14 +232,14 @@ export class WorkspaceRegistry {
     newToken: string,
     options: { signal?: AbortSignal } = {},
   ): Promise<Workspace> {
-    const workspace = this.#requireRemote(id);
+    const workspace = this.#list.requireRemote(id);
     const token = parseToken(newToken);
     registerSecret(token);
     const { baseUrl, tokenHeader } = workspace;
     await this.#options.probe({ baseUrl, tokenHeader, token }, { signal: options.signal });
     options.signal?.throwIfAborted();
     return this.#exclusive(async () => {
-      const current = this.#requireRemote(id); // it may have been removed while the probe ran
+      const current = this.#list.requireRemote(id); // it may have been removed while the probe ran
       await this.#options.vault.set(vaultKeys.workspaceToken(id), token);
       log.info('workspace token updated', { id });
       this.#emit({ type: 'token-updated', workspace: current });
@@ -266,7 +256,7 @@ export class WorkspaceRegistry {
     apiVersion: ApiVersion,
     options: { signal?: AbortSignal } = {},
   ): Promise<Workspace> {
-    const workspace = this.#require(id);
+    const workspace = this.#list.require(id);
     if (workspace.apiVersion === apiVersion) return workspace;
     if (workspace.kind === 'relay')
       throw new WorkspaceInputError('apiVersion', "Your team's relay chooses the API version");
@@ -275,9 +265,9 @@ export class WorkspaceRegistry {
     options.signal?.throwIfAborted();
     chooseApiVersion(apiVersion, versions);
     return this.#exclusive(async () => {
-      this.#require(id); // it may have been removed while the probe ran
-      this.#save(this.#workspaces.map((w) => (w.id === id ? { ...w, apiVersion } : w)));
-      const changed = this.#require(id);
+      this.#list.require(id); // it may have been removed while the probe ran
+      this.#list.save(this.#list.all.map((w) => (w.id === id ? { ...w, apiVersion } : w)));
+      const changed = this.#list.require(id);
       log.info('workspace API version changed', { id, apiVersion });
       this.#emit({ type: 'api-version-changed', workspace: changed });
       return changed;
@@ -291,8 +281,8 @@ export class WorkspaceRegistry {
    */
   async remove(id: string): Promise<void> {
     await this.#exclusive(async () => {
-      const workspace = this.#require(id);
-      const remaining = this.#workspaces.filter((w) => w.id !== id);
+      const workspace = this.#list.require(id);
+      const remaining = this.#list.all.filter((w) => w.id !== id);
       if (remaining.length === 0 && workspace.kind === 'demo') {
         throw new WorkspaceError('The demo workspace stays until you add a workspace of your own');
       }
@@ -300,7 +290,7 @@ export class WorkspaceRegistry {
         await this.#options.vault.deleteAll(vaultKeys.workspacePrefix(id));
       }
       const demo = remaining.some((w) => w.kind !== 'demo') ? undefined : this.#newDemo();
-      this.#save(demo ? [...remaining, demo] : remaining);
+      this.#list.save(demo ? [...remaining, demo] : remaining);
       log.info('workspace removed', { id, kind: workspace.kind });
       this.#emit({ type: 'removed', workspace });
       if (demo) this.#emit({ type: 'added', workspace: demo });
@@ -309,7 +299,9 @@ export class WorkspaceRegistry {
       const wasActive = this.#options.settings.get().activeWorkspaceId === id;
       this.#options.settings.update({
         workspaces: { [id]: null },
-        ...(wasActive ? { activeWorkspaceId: (this.#firstRemote() ?? this.#workspaces[0])?.id ?? null } : {}),
+        ...(wasActive
+          ? { activeWorkspaceId: (this.#list.firstRemote() ?? this.#list.all[0])?.id ?? null }
+          : {}),
       });
     });
   }
@@ -317,11 +309,11 @@ export class WorkspaceRegistry {
   /** Creates the demo workspace when no workspace exists; returns it, or undefined when remotes exist. */
   async ensureDemo(): Promise<DemoWorkspace | undefined> {
     return this.#exclusive(async () => {
-      if (!this.#firstRemote()) {
-        let demo = this.#workspaces.find((w): w is DemoWorkspace => w.kind === 'demo');
+      if (!this.#list.firstRemote()) {
+        let demo = this.#list.all.find((w): w is DemoWorkspace => w.kind === 'demo');
         if (!demo) {
           demo = this.#newDemo();
-          this.#save([demo]);
+          this.#list.save([demo]);
           log.info('demo workspace created', { id: demo.id });
           this.#emit({ type: 'added', workspace: demo });
         }
@@ -331,18 +323,18 @@ export class WorkspaceRegistry {
       if (active && this.#options.settings.get().activeWorkspaceId !== active.id) {
         this.#options.settings.update({ activeWorkspaceId: active.id });
       }
-      return this.#workspaces.find((w): w is DemoWorkspace => w.kind === 'demo');
+      return this.#list.all.find((w): w is DemoWorkspace => w.kind === 'demo');
     });
   }
 
   /** What the API client needs for a workspace (credentials.ts: its token, or the demo's). */
   async connectionFor(id: string): Promise<WorkspaceConnection> {
-    return connectionOf(this.#require(id), this.#options.vault, this.#demo);
+    return connectionOf(this.#list.require(id), this.#options.vault, this.#demo);
   }
 
   /** A joined workspace's way to its relay: address, agent and seed (from the vault). */
   async relayCredentialsFor(id: string): Promise<JoinCode> {
-    return relayCredentialsOf(this.#require(id), this.#options.vault);
+    return relayCredentialsOf(this.#list.require(id), this.#options.vault);
   }
 
   onChange(listener: (event: WorkspaceEvent) => void): () => void {
@@ -366,42 +358,12 @@ export class WorkspaceRegistry {
     sweepOrphanFolders(this.#options.dataDir, (id) => this.get(id) !== undefined);
   }
 
-  #save(workspaces: Workspace[]): void {
-    this.#workspaces = saveWorkspaces(this.#file, workspaces);
-  }
-
   async #deleteLocalData(workspace: Workspace): Promise<void> {
     await deleteWorkspaceData(this.#options.dataDir, workspace.id, this.#options.release);
   }
 
   #newDemo(): DemoWorkspace {
-    return newDemoWorkspace(this.#unusedId(), this.#now());
-  }
-
-  #unusedId(): string {
-    for (;;) {
-      const id = this.#newId();
-      if (!this.get(id)) return id;
-    }
-  }
-
-  /** The first workspace of the user's own (connected or joined): it outranks the demo. */
-  #firstRemote(): RemoteWorkspace | RelayWorkspace | undefined {
-    return this.#workspaces.find((w): w is RemoteWorkspace | RelayWorkspace => w.kind !== 'demo');
-  }
-
-  #require(id: string): Workspace {
-    const workspace = this.get(id);
-    if (!workspace) throw new WorkspaceNotFoundError(id);
-    return workspace;
-  }
-
-  #requireRemote(id: string): RemoteWorkspace {
-    const workspace = this.#require(id);
-    if (workspace.kind === 'relay')
-      throw new WorkspaceError("A workspace joined through your team's relay has no token to change");
-    if (workspace.kind !== 'remote') throw new WorkspaceError('The demo workspace has no token to change');
-    return workspace;
+    return newDemoWorkspace(this.#list.unusedId(), this.#now());
   }
 
   #exclusive<T>(task: () => Promise<T>): Promise<T> {
