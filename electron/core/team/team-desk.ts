@@ -5,7 +5,6 @@
  * the send-time check's `seenSeq` on each send (seen-activity.ts). Held sends are answered here:
  * "Send anyway" sends once under a key derived from the hold, "Discard" drops the message.
  */
-import { DeliverPolicy } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type {
   TeamAssignment,
@@ -19,24 +18,16 @@ import { createLogger } from '../log/logger.ts';
 import type { ServiceSession } from '../session.ts';
 import { within } from '../util.ts';
 import type { RelayMessaging, TeamSendPlan } from '../relay/relay-messaging.ts';
-import { TEAM_STREAM } from '../relay/team-subjects.ts';
 import type { AssignRequest } from './assignment-rules.ts';
 import type { BucketWatch } from './bucket-watch.ts';
 import { assignmentView, noteView, repliesView } from './desk-views.ts';
 import { answerHeld, TeamRefusal, unwrap } from './held-sends.ts';
 import { PresencePublisher, PresenceWatcher } from './presence.ts';
 import { SeenActivity } from './seen-activity.ts';
-import { follow, lastSeq } from './stream-read.ts';
+import { followNotesAndMentions } from './notes-feed.ts';
 import { TeamClient } from './team-client.ts';
 import { TeamPicture } from './team-picture.ts';
-import {
-  decodeOrSkip,
-  TeamNote,
-  TeamSettings,
-  type Assignment,
-  type Availability,
-  type TeamReply,
-} from './wire.ts';
+import { TeamSettings, type Assignment, type Availability, type TeamReply } from './wire.ts';
 
 const log = createLogger('team-desk');
 
@@ -44,8 +35,6 @@ const log = createLogger('team-desk');
 const READY_WAIT_MS = 5_000;
 /** How long quitting waits for each part of the team layer to stop. */
 const STOP_WAIT_MS = 2_000;
-/** The last mention of this agent told on this desktop (its sequence in the team stream). */
-const MENTIONS_CURSOR = 'team.mentions';
 
 export interface TeamDeskOptions {
   /** The agent's connection, or how to get it once `connected` (a joined desktop opened offline). */
@@ -323,39 +312,18 @@ export class TeamDesk {
       this.#stops.push(() => publisher.stop());
     });
     await step('notes and mentions', async () => {
-      const from = await lastSeq(nc, TEAM_STREAM);
-      const notes = await follow(
+      const stops = await followNotesAndMentions({
         nc,
-        TEAM_STREAM,
-        {
-          filter_subjects: 'parley.team.notes.>',
-          opt_start_seq: from + 1,
-          deliver_policy: DeliverPolicy.StartSequence,
-        },
-        (m) => {
-          const note = decodeOrSkip(TeamNote, m.data, log, `note #${m.seq}`);
-          if (note) this.#emit({ notes: [noteView(m.seq, note, agentId)] });
-        },
+        client: this.client,
+        agentId,
+        cursors: this.#options.session.store.cursors,
         log,
-      );
-      this.#stops.push(() => notes.stop());
-      // Mentions go on from the last one this desktop told (also those made while it was closed).
-      const { cursors } = this.#options.session.store;
-      const told = Number(cursors.get(MENTIONS_CURSOR));
-      if (!(told > 0)) cursors.set(MENTIONS_CURSOR, String(from));
-      const mentions = await this.client.followMentions(
-        told > 0 && told <= from ? told : from,
-        (mention, seq) => {
-          cursors.set(MENTIONS_CURSOR, String(seq));
-          const notice: TeamMentionNotice = {
-            ...mention,
-            title: `${mention.fromName} mentioned you`,
-            body: mention.preview,
-          };
+        onNote: (note) => this.#emit({ notes: [note] }),
+        onMention: (notice) => {
           for (const listener of this.#mentioned) listener(notice);
         },
-      );
-      this.#stops.push(() => mentions.stop());
+      });
+      this.#stops.push(...stops);
     });
   }
 
