@@ -42,6 +42,7 @@ import { appendToEventLog } from './event-log.ts';
 import { fsyncBeforeAckSupported, startNatsServer, type RunningNatsServer } from './nats-server.ts';
 import { serveRelayInfo } from './info.ts';
 import { logPolledChanges } from './poll-log.ts';
+import { NewestPageCache } from './page-cache.ts';
 import { holdPollLease } from './poll-lease.ts';
 import { serveReads } from './reads.ts';
 import { serveSends } from './sends.ts';
@@ -184,7 +185,9 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     });
     stack.push(() => realtime.stop());
     const files = agentBuckets(connection);
-    const reads: Subscription = serveReads(connection, () => ({ session, files }));
+    const pages = new NewestPageCache(session.store);
+    stack.push(async () => pages.close());
+    const reads: Subscription = serveReads(connection, () => ({ session, files, pages }));
     stack.push(() => reads.drain());
     const info = serveRelayInfo(connection, { apiVersion: service.apiVersion });
     stack.push(() => info.drain());
