@@ -137,6 +137,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
       name: 'parley-relay',
+      // No stack captured for each request's sake (an ack per logged event): errors are logged in words.
+      noAsyncTraces: true,
     });
     stack.push(() => connection.close());
     const link = watchLink(connection);

@@ -111,7 +111,13 @@ async function customerMessages(
   receivers: Child[],
   marker: string,
   count: number,
-): Promise<{ toAll: number[]; each: number[]; missing: number }> {
+): Promise<{
+  toAll: number[];
+  each: number[];
+  missing: number;
+  posted: number[];
+  allAt: Array<number | null>;
+}> {
   const posted: number[] = [];
   for (let i = 0; i < count; i++) {
     posted.push(wallNow());
@@ -126,15 +132,41 @@ async function customerMessages(
   const arrivals = reports.flatMap((report) => report.arrivals);
   const toAll: number[] = [];
   const each: number[] = [];
+  const allAt: Array<number | null> = [];
   let missing = 0;
   posted.forEach((at, i) => {
     const times = arrivals.map((row) => row[i]);
     missing += times.filter((t) => t == null).length;
     const arrived = times.filter((t): t is number => t != null).map((t) => t - at);
     each.push(...arrived);
-    if (arrived.length === arrivals.length) toAll.push(Math.max(...arrived));
+    const all = arrived.length === arrivals.length;
+    if (all) toAll.push(Math.max(...arrived));
+    allAt.push(all ? at + Math.max(...arrived) : null);
   });
-  return { toAll, each, missing };
+  return { toAll, each, missing, posted, allAt };
+}
+
+/**
+ * Where a message's time went: posted → stored in the relay's event log (the sandbox's delivery and
+ * the relay's receipt; the stream's own timestamp, ms) and the log → stored or received by all.
+ */
+async function viaTheLog(
+  relay: Child,
+  marker: string,
+  timed: { posted: number[]; allAt: Array<number | null> },
+) {
+  relay.send({ logged: { marker, count: timed.posted.length } });
+  const { logged } = await relay.next<{ logged: Array<number | null> }>('logged', 60_000);
+  const toLog: number[] = [];
+  const logToAll: number[] = [];
+  timed.posted.forEach((at, i) => {
+    const inLog = logged[i];
+    if (inLog == null) return;
+    toLog.push(inLog - at);
+    const all = timed.allAt[i];
+    if (all != null) logToAll.push(all - inLog);
+  });
+  return { posted_to_log_ms: latency(toLog), log_to_all_ms: latency(logToAll) };
 }
 
 const latency = (samples: number[]) => {
@@ -243,6 +275,7 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
     const relayJoining = relay && processFigures(relay.child.pid, relay.cpu0);
     const natsJoining = relay && processFigures(relay.natsPid, relay.natsCpu0);
     const events = await customerMessages(sandbox, team, 'desktop-bench', PLAN.messages);
+    const eventsViaLog = relay && (await viaTheLog(relay.child, 'desktop-bench', events));
     team.forEach((desktop) => desktop.send({ stop: true }));
     await Promise.all(team.map((desktop) => desktop.exited));
     // The service's figures of the team's run, before the followers' messages add deliveries.
@@ -270,6 +303,7 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
         messages: PLAN.messages,
         event_to_all_ms: latency(fanOut.toAll),
         event_to_each_ms: latency(fanOut.each),
+        event_via_log: await viaTheLog(relay.child, 'follower-bench', fanOut),
         missing: fanOut.missing,
       };
     }
@@ -284,6 +318,7 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
       service: { before_desktops: before, after_join: afterJoin, end: afterEvents },
       event_to_all_ms: latency(events.toAll),
       event_to_each_ms: latency(events.each),
+      event_via_log: eventsViaLog,
       events_missing: events.missing,
       relay: relay && {
         first_sync_s: round(relay.firstSyncS, 2),

@@ -26,5 +26,8 @@ export function connectToRelay(
     reconnect: options.reconnect ?? true,
     ...(options.reconnect === false ? {} : { maxReconnectAttempts: -1, reconnectTimeWait: 1_000 }),
     name: `parley-desktop ${code.agentId}`,
+    // No stack captured for every request's sake (a first sync makes a thousand): a failed one is
+    // told in words by relay-calls.ts, and its stack would be the client's own.
+    noAsyncTraces: true,
   });
 }

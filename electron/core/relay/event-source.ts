@@ -30,6 +30,8 @@ const log = createLogger('relay-events');
 
 /** Where the desktop's store keeps the last sequence it took from the log (sync_cursors). */
 export const EVENT_LOG_CURSOR = 'relay:event-log-seq';
+/** Strict UTF-8, made once: every message of the log is decoded with it (it keeps no state between calls). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** How long one pull of the log waits for messages (its heartbeat is half of it). */
 const FOLLOW_PULL_EXPIRES_MS = 5_000;
 
@@ -151,9 +153,7 @@ function checkPolled(
   if (data.length > MAX_WEBHOOK_BODY_BYTES) return { ok: false, reason: 'body too large' };
   if (!msgId?.startsWith('poll-')) return { ok: false, reason: 'a polled change without its id' };
   try {
-    const parsed = PolledChangeSchema.safeParse(
-      JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data)),
-    );
+    const parsed = PolledChangeSchema.safeParse(JSON.parse(UTF8.decode(data)));
     if (parsed.success) return { ok: true, change: parsed.data as PolledChange };
     return { ok: false, reason: `not a polled change: ${z.prettifyError(parsed.error).slice(0, 300)}` };
   } catch {
@@ -169,7 +169,7 @@ export function checkLogged(subject: string, data: Uint8Array, msgId: string | u
   let body: string;
   let event: LiveEvent;
   try {
-    body = new TextDecoder('utf-8', { fatal: true }).decode(data);
+    body = UTF8.decode(data);
     event = parseLiveEvent(JSON.parse(body));
   } catch (error) {
     const reason = error instanceof z.ZodError ? z.prettifyError(error) : 'not JSON';

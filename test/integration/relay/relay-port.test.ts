@@ -149,7 +149,7 @@ describe.each(['v2', 'v3'] as const)('a chat’s newest page through the relay o
     await desktop.port.send(chat.id, { text, files: [], attachmentUrls: [], idempotencyKey: key }, call);
     const after = await eventually(async () => {
       const page = await desktop.port.newestMessages(chat.id, 10, call);
-      return page.messages.some((m) => m.text === text) && page;
+      return page.messages.some((m) => m.text === text) ? page : undefined;
     }, 'the sent message in the newest page through the relay');
     expect(after.messages.filter((m) => m.text === text)).toHaveLength(1);
   });
