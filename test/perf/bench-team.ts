@@ -117,6 +117,8 @@ async function customerMessages(
   missing: number;
   posted: number[];
   allAt: Array<number | null>;
+  /** The receivers' CPU from their start of listening until they reported (desktops only). */
+  cpuS: number;
 }> {
   const posted: number[] = [];
   for (let i = 0; i < count; i++) {
@@ -126,8 +128,11 @@ async function customerMessages(
   }
   const late = setTimeout(() => receivers.forEach((child) => child.send({ report: true })), 30_000);
   const reports = await Promise.all(
-    receivers.map((child) => child.next<{ arrivals: Array<Array<number | null>> }>('arrivals', 60_000)),
+    receivers.map((child) =>
+      child.next<{ arrivals: Array<Array<number | null>>; cpu_s_events?: number | null }>('arrivals', 60_000),
+    ),
   );
+  const cpuS = reports.reduce((sum, report) => sum + (report.cpu_s_events ?? 0), 0);
   clearTimeout(late);
   const arrivals = reports.flatMap((report) => report.arrivals);
   const toAll: number[] = [];
@@ -143,7 +148,7 @@ async function customerMessages(
     if (all) toAll.push(Math.max(...arrived));
     allAt.push(all ? at + Math.max(...arrived) : null);
   });
-  return { toAll, each, missing, posted, allAt };
+  return { toAll, each, missing, posted, allAt, cpuS: round(cpuS, 2) };
 }
 
 /**
@@ -319,6 +324,7 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
       event_to_all_ms: latency(events.toAll),
       event_to_each_ms: latency(events.each),
       event_via_log: eventsViaLog,
+      desktops_cpu_s_per_message: round(events.cpuS / PLAN.messages, 4),
       events_missing: events.missing,
       relay: relay && {
         first_sync_s: round(relay.firstSyncS, 2),

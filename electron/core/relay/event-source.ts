@@ -52,6 +52,10 @@ export class EventLogSource {
   readonly #options: EventSourceOptions;
   #messages: ConsumerMessages | undefined;
   #done: Promise<void> | undefined;
+  /** Messages taken this turn, waiting for their shared transaction (#storeTaken). */
+  #taken: TakenWrite[] = [];
+  /** A write failed: nothing more is taken until the next start. */
+  #stopped = false;
 
   constructor(options: EventSourceOptions) {
     this.#options = options;
@@ -80,11 +84,13 @@ export class EventLogSource {
     const messages = await consumer.consume({ expires: FOLLOW_PULL_EXPIRES_MS });
     this.#messages = messages;
     this.#done = (async () => {
-      for await (const msg of messages)
+      for await (const msg of messages) {
+        if (this.#stopped) break;
         this.#take(msg.seq, msg.subject, msg.data, {
           msgId: msg.headers?.get('Nats-Msg-Id'),
           ids: msg.headers?.get(EVENT_IDS_HEADER),
         });
+      }
     })().catch((error: unknown) =>
       log.warn('stopped following the event log', {
         error: error instanceof Error ? error.message : String(error),
@@ -95,8 +101,14 @@ export class EventLogSource {
   async stop(): Promise<void> {
     await this.#messages?.close();
     await this.#done;
+    this.#storeTaken();
   }
 
+  /**
+   * A message of the log, validated now and stored with the others taken in the same turn of the
+   * event loop, in one transaction (#storeTaken): a backlog (a desktop catching up, a burst of
+   * events) costs a commit per turn, not per event.
+   */
   #take(
     seq: number,
     subject: string,
@@ -107,23 +119,62 @@ export class EventLogSource {
     if (subject === POLLED_CHANGES_SUBJECT) return this.#takePolled(seq, data, headers.msgId);
     const checked = checkLogged(subject, data, headers.msgId);
     if (!checked.ok) log.warn('skipped a message in the event log', { seq, reason: checked.reason });
-    let queued: number | null = null;
-    store.transaction(() => {
+    this.#taking(() => {
+      let queued: number | null = null;
       if (checked.ok && isV3Event(checked.event)) this.#bindIds(seq, checked.event, headers.ids);
       if (checked.ok)
         queued = inbox.enqueueAll([{ eventId: checked.event.eventId, body: checked.body }])[0]?.seq ?? null;
       store.cursors.set(EVENT_LOG_CURSOR, String(seq));
+      return () => {
+        if (checked.ok && queued !== null) this.#options.queued?.(queued, checked.event);
+      };
     });
-    if (checked.ok && queued !== null) this.#options.queued?.(queued, checked.event);
   }
 
   #takePolled(seq: number, data: Uint8Array, msgId: string | undefined): void {
     const checked = checkPolled(data, msgId);
     if (!checked.ok) log.warn('skipped a message in the event log', { seq, reason: checked.reason });
-    this.#options.store.transaction(() => {
+    this.#taking(() => {
       if (checked.ok) this.#options.polled?.(checked.change);
       this.#options.store.cursors.set(EVENT_LOG_CURSOR, String(seq));
+      return () => undefined;
     });
+  }
+
+  #taking(write: TakenWrite): void {
+    this.#taken.push(write);
+    // After every message the iterator had buffered has been taken (the microtasks drained).
+    if (this.#taken.length === 1) process.nextTick(() => this.#storeTaken());
+  }
+
+  /**
+   * Stores what was taken, in log order, in one transaction. If it fails, each goes alone; one that
+   * fails then stops the following, as a failed write always has (nothing after it is taken, so
+   * nothing is skipped: the next start resumes after the last sequence stored).
+   */
+  #storeTaken(): void {
+    const taken = this.#taken.splice(0);
+    if (taken.length === 0) return;
+    const { store } = this.#options;
+    let committed: Array<() => void>;
+    try {
+      committed = store.transaction(() => taken.map((write) => write()));
+    } catch {
+      for (const write of taken) {
+        try {
+          store.transaction(write)();
+        } catch (error) {
+          log.warn('stopped following the event log', {
+            error: error instanceof Error ? error.message : String(error),
+          });
+          this.#stopped = true;
+          void this.#messages?.close();
+          return;
+        }
+      }
+      return;
+    }
+    for (const after of committed) after();
   }
 
   /**
@@ -142,6 +193,9 @@ export class EventLogSource {
       log.warn("a V3 event came without the relay's ids of what it names", { seq, missing: missing.length });
   }
 }
+
+/** A taken message's writes (in the shared transaction); returns what to do once they committed. */
+type TakenWrite = () => () => void;
 
 type Checked = { ok: true; event: LiveEvent; body: string } | { ok: false; reason: string };
 

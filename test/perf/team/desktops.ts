@@ -182,11 +182,18 @@ function timeArrivals(desktop: Desktop): void {
       const i = Number(pattern.exec(message.text ?? '')?.[1] ?? -1);
       if (i >= 0 && desktop.arrivals[i] == null) desktop.arrivals[i] = at;
     }
-    if (complete()) say({ arrivals: arrivals() });
+    if (complete()) say({ arrivals: arrivals(), cpu_s_events: cpuSince(eventsCpu.from) });
   });
 }
 
 let desktops: Desktop[] = [];
+/** This process's CPU from every desktop synced on: what the customer messages cost it. */
+const eventsCpu: { from?: NodeJS.CpuUsage } = {};
+const cpuSince = (from: NodeJS.CpuUsage | undefined): number | null => {
+  if (!from) return null;
+  const used = process.cpuUsage(from);
+  return Math.round((used.user + used.system) / 1e4) / 100;
+};
 let reported = false;
 const complete = (): boolean =>
   !reported &&
@@ -232,6 +239,7 @@ await waitFor(
 );
 for (const d of desktops) d.figures.live = `${d.live.status.state}: ${d.live.status.reason ?? ''}`;
 const cpu = process.cpuUsage(cpu0);
+eventsCpu.from = process.cpuUsage();
 desktops.forEach(timeArrivals);
 say({
   synced: desktops.map((d) => d.figures),
@@ -243,7 +251,7 @@ say({
 
 for (;;) {
   const command = await nextCommand();
-  if (command.report && !reported) say({ arrivals: arrivals() });
+  if (command.report && !reported) say({ arrivals: arrivals(), cpu_s_events: cpuSince(eventsCpu.from) });
   if (command.stop) break;
 }
 await Promise.all(desktops.map(async (d) => (await d.live.stop(), await d.session.close())));

@@ -39,6 +39,8 @@ export interface Run {
   event_to_each_ms: Latency;
   /** Relay runs: posted → in the event log (stream timestamp), and the log → stored on all. */
   event_via_log: ViaLog | null;
+  /** All desktops' CPU over the customer messages, per message. */
+  desktops_cpu_s_per_message: number;
   events_missing: number;
   relay: {
     first_sync_s: number;
@@ -80,6 +82,7 @@ export function summarize(run: Run) {
     event_to_all_p99_ms: run.event_to_all_ms.p99,
     posted_to_log_p50_p99_ms: latencyPair(run.event_via_log?.posted_to_log_ms),
     log_to_all_p50_p99_ms: latencyPair(run.event_via_log?.log_to_all_ms),
+    desktops_cpu_ms_per_message: Math.round(run.desktops_cpu_s_per_message * 1000 * 10) / 10,
     events_missing: run.events_missing,
     relay_cpu_s: run.relay?.process_whole_run.cpu_s ?? null,
     relay_peak_rss_mb: run.relay?.process_whole_run.peak_rss_mb ?? null,
