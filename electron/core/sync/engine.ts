@@ -232,8 +232,10 @@ export class SyncEngine {
     const startedAt = Date.now();
     this.#statusBoard.set({ phase: 'initial', error: null });
     await this.#syncLines();
-    // Contacts first (a few pages): the first chats on screen show names, not numbers.
+    // Contacts first (a few pages): the first chats on screen show names, not numbers. Just read,
+    // they are not read again at the first tick after the sync (a team joining at once: 20 × all).
     await this.#syncContacts();
+    this.#due.contacts = Date.now() + this.#options.contactsIntervalMs;
     this.#store.pauseIndexing();
     const queue: number[] = [];
     let producing = true;
