@@ -45,7 +45,12 @@ export { allocateEventIds, EVENT_IDS_HEADER } from './relay/event-ids.ts';
 export { polledChangeId, type PolledChange } from './relay/polled-changes.ts';
 export { ChangeRequestSchema, type ParsedChange } from './relay/changes.ts';
 export { ensureAgentFiles, getFile, openAgentFiles, putFile } from './relay/files.ts';
-export { ChangeOutcomeSchema, type ChangeOutcome, type RemoteIds } from './relay/protocol.ts';
+export {
+  ChangeOutcomeSchema,
+  MAX_NEWEST_CHATS,
+  type ChangeOutcome,
+  type RemoteIds,
+} from './relay/protocol.ts';
 export { RelayMessaging } from './relay/relay-messaging.ts';
 export {
   agentPermissions,

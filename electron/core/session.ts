@@ -88,7 +88,7 @@ export class ServiceSession {
     this.sendDoor = openSendDoor(this.store, this.staging, this.outbox);
     this.scheduler = new WorkbenchScheduler(this.store, this.sendDoor);
     // Inbound messages in the open chat are read as they arrive.
-    this.store.events.on('messages.changed', ({ chatId }) => this.sync.noteIncoming(chatId));
+    this.store.events.on('messages.changed', ({ chatId }) => this.sync.noteIncoming(chatId), { rows: false });
   }
 
   /**

@@ -12,7 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Message } from '../../shared/domain.ts';
-import type { LocalStore, MessageRecord, WorkspaceSession } from '../core/index.ts';
+import {
+  MAX_NEWEST_CHATS,
+  type LocalStore,
+  type MessageRecord,
+  type WorkspaceSession,
+} from '../core/index.ts';
+import { approximateBytes, type CachedPage, type NewestPageCache } from './page-cache.ts';
 import { chatRecords, lineRecords, messageRecords, remoteIdsOf } from './port-records.ts';
 
 /** What a read runs against: the relay's session, and the agent who asked (from its reply inbox). */
@@ -20,6 +26,8 @@ export interface ReadContext {
   session: Pick<WorkspaceSession, 'store' | 'sync' | 'messaging'>;
   agentId: string | undefined;
   /** The agents' own buckets of the object store (core/relay/files.ts). */
+  /** Chats' newest pages, built once for every desktop that asks (page-cache.ts). */
+  pages?: NewestPageCache;
   files?: {
     ensure(agentId: string): Promise<void>;
     put(agentId: string, name: string, path: string): Promise<{ object: string; size: number }>;
@@ -44,6 +52,11 @@ const MAX_PAGE = 200;
 const Limit = z.number().int().min(1).max(MAX_PAGE);
 const ChatId = z.number().int().positive();
 const Cursor = z.object({ sentAt: z.number().int(), key: z.string().max(200) }).strict();
+/**
+ * What one `port-newest` reply may carry, roughly: a quarter of nats-server's default 1 MiB payload
+ * limit, whatever the messages' texts (a reply over the limit would never reach the desktop).
+ */
+const NEWEST_REPLY_BUDGET_BYTES = 256 * 1024;
 /** How many times a page asks the relay's engine for older history before answering what it has. */
 const MAX_FILLS = 10;
 
@@ -92,6 +105,31 @@ export const PORT_READ_HANDLERS = {
         },
         ids: remoteIdsOf(session.store, { messages }),
       };
+    },
+  },
+  'port-newest': {
+    input: z.object({ chatIds: z.array(ChatId).min(1).max(MAX_NEWEST_CHATS), limit: Limit }).strict(),
+    run: async ({ session, pages: kept }: ReadContext, input: { chatIds: number[]; limit: number }) => {
+      const pages: Array<{ chatId: number; messages: MessageRecord[]; complete: boolean }> = [];
+      const notFound: number[] = [];
+      let bytes = 0;
+      // Chats past the reply's budget are left out: the desktop asks for them again.
+      for (const chatId of new Set(input.chatIds)) {
+        if (bytes >= NEWEST_REPLY_BUDGET_BYTES) break;
+        if (!session.store.chats.exists(chatId)) {
+          notFound.push(chatId);
+          continue;
+        }
+        const build = async (): Promise<CachedPage> => {
+          const page = await storedPage(session, { chatId, limit: input.limit });
+          return { messages: messageRecords(session.store, page.messages), complete: page.complete };
+        };
+        const { messages, complete } = kept ? await kept.newest(chatId, input.limit, build) : await build();
+        bytes += approximateBytes(messages);
+        pages.push({ chatId, messages, complete });
+      }
+      const messages = pages.flatMap((page) => page.messages);
+      return { data: { pages, notFound }, ids: remoteIdsOf(session.store, { messages }) };
     },
   },
   'port-message': {

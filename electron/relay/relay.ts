@@ -59,6 +59,7 @@ import {
 } from './nats-server.ts';
 import { serveRelayInfo } from './info.ts';
 import { logPolledChanges } from './poll-log.ts';
+import { NewestPageCache } from './page-cache.ts';
 import { holdPollLease } from './poll-lease.ts';
 import { serveReads } from './reads.ts';
 import { serveSends } from './sends.ts';
@@ -175,6 +176,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       reconnectTimeWait: 250,
       name: 'parley-relay',
       ...relayTlsOptions(natsUrl, options),
+      // No stack captured for each request's sake (an ack per logged event): errors are logged in words.
+      noAsyncTraces: true,
     });
     stack.push(() => connection.close());
     const link = watchLink(connection);
@@ -223,7 +226,9 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     });
     stack.push(() => realtime.stop());
     const files = agentBuckets(connection);
-    const reads: Subscription = serveReads(connection, () => ({ session, files }));
+    const pages = new NewestPageCache(session.store);
+    stack.push(async () => pages.close());
+    const reads: Subscription = serveReads(connection, () => ({ session, files, pages }));
     stack.push(() => reads.drain());
     const info = serveRelayInfo(connection, { apiVersion: service.apiVersion });
     stack.push(() => info.drain());

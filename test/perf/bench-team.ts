@@ -5,7 +5,8 @@
  *
  * Each run (a mode and an N) gets a fresh sandbox in its own process; a relay run also a fresh relay
  * in its own process (team/relay-host.ts, with its own nats-server), synced and live before the
- * desktops join. The desktops run in one process (team/desktops.ts: the real core). Measured:
+ * desktops join. Each desktop runs in its own process (team/desktops.ts: the real core), all on
+ * this machine's cores. Measured:
  *
  * - per desktop: time to its first 50 chats with previews and to its full inbox; its 429s;
  * - on the service: requests (the sandbox's count, whoever made them, the relay's own first sync
@@ -18,6 +19,7 @@
  *
  *   npm run bench:team                 N = 1, 5, 20 and 200 followers; records docs/bench/team.json
  *   npm run bench:team -- --quick      200 chats, N = 1, 5 and 50 followers; prints the same shape
+ *   … -- --modes relay --desktops 1 --cpu-prof-dir /tmp/p   only those runs, each process profiled (printed)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -38,11 +40,24 @@ import type { FollowersConfig } from './team/followers.ts';
 import { startChild, wallNow, type Child } from './team/protocol.ts';
 import { summarize, targets, type Run } from './team/report.ts';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    // Profiling (printed, never recorded): only these modes and Ns, each child under --cpu-prof.
+    modes: { type: 'string' },
+    desktops: { type: 'string' },
+    'cpu-prof-dir': { type: 'string' },
+  },
+});
 const QUICK = values.quick === true;
 const PLAN = QUICK
   ? { seed: 'bulk:200x20', desktops: [1, 5], followers: 50, followerAgents: 10, messages: 30 }
   : { seed: 'bulk:1000x20', desktops: [1, 5, 20], followers: 200, followerAgents: 20, messages: 100 };
+const MODES = (values.modes?.split(',') ?? ['relay', 'direct']) as Array<'relay' | 'direct'>;
+if (values.desktops) PLAN.desktops = values.desktops.split(',').map(Number);
+const PARTIAL =
+  values.modes !== undefined || values.desktops !== undefined || values['cpu-prof-dir'] !== undefined;
+const PROFILE = values['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof-dir']}`] : [];
 /** The sandbox's own default bucket: 50 requests/s after a burst of 100. */
 const LIMIT = { rate: 50, burst: 100 };
 const MESSAGE_GAP_MS = 100;
@@ -88,35 +103,75 @@ async function serviceCounts(sandbox: Sandbox): Promise<ServiceCounts> {
 
 /**
  * Customer messages `<marker> 0…count-1`, one every MESSAGE_GAP_MS, then each receiver's wall-clock
- * arrival of each (`arrivals` from the child). Returns, per message, the time to reach every
- * receiver (the slowest) and every receiver's own time, in ms.
+ * arrival of each (`arrivals` from each child, a row per receiver). Returns, per message, the time
+ * to reach every receiver (the slowest) and every receiver's own time, in ms.
  */
 async function customerMessages(
   sandbox: Sandbox,
-  receivers: Child,
+  receivers: Child[],
   marker: string,
   count: number,
-): Promise<{ toAll: number[]; each: number[]; missing: number }> {
+): Promise<{
+  toAll: number[];
+  each: number[];
+  missing: number;
+  posted: number[];
+  allAt: Array<number | null>;
+  /** The receivers' CPU from their start of listening until they reported (desktops only). */
+  cpuS: number;
+}> {
   const posted: number[] = [];
   for (let i = 0; i < count; i++) {
     posted.push(wallNow());
     await control(sandbox, 'POST', '/inbound/message', { from: CUSTOMER, text: `${marker} ${i}` });
     await sleep(MESSAGE_GAP_MS);
   }
-  const late = setTimeout(() => receivers.send({ report: true }), 30_000);
-  const { arrivals } = await receivers.next<{ arrivals: Array<Array<number | null>> }>('arrivals', 60_000);
+  const late = setTimeout(() => receivers.forEach((child) => child.send({ report: true })), 30_000);
+  const reports = await Promise.all(
+    receivers.map((child) =>
+      child.next<{ arrivals: Array<Array<number | null>>; cpu_s_events?: number | null }>('arrivals', 60_000),
+    ),
+  );
+  const cpuS = reports.reduce((sum, report) => sum + (report.cpu_s_events ?? 0), 0);
   clearTimeout(late);
+  const arrivals = reports.flatMap((report) => report.arrivals);
   const toAll: number[] = [];
   const each: number[] = [];
+  const allAt: Array<number | null> = [];
   let missing = 0;
   posted.forEach((at, i) => {
     const times = arrivals.map((row) => row[i]);
     missing += times.filter((t) => t == null).length;
     const arrived = times.filter((t): t is number => t != null).map((t) => t - at);
     each.push(...arrived);
-    if (arrived.length === arrivals.length) toAll.push(Math.max(...arrived));
+    const all = arrived.length === arrivals.length;
+    if (all) toAll.push(Math.max(...arrived));
+    allAt.push(all ? at + Math.max(...arrived) : null);
   });
-  return { toAll, each, missing };
+  return { toAll, each, missing, posted, allAt, cpuS: round(cpuS, 2) };
+}
+
+/**
+ * Where a message's time went: posted → stored in the relay's event log (the sandbox's delivery and
+ * the relay's receipt; the stream's own timestamp, ms) and the log → stored or received by all.
+ */
+async function viaTheLog(
+  relay: Child,
+  marker: string,
+  timed: { posted: number[]; allAt: Array<number | null> },
+) {
+  relay.send({ logged: { marker, count: timed.posted.length } });
+  const { logged } = await relay.next<{ logged: Array<number | null> }>('logged', 60_000);
+  const toLog: number[] = [];
+  const logToAll: number[] = [];
+  timed.posted.forEach((at, i) => {
+    const inLog = logged[i];
+    if (inLog == null) return;
+    toLog.push(inLog - at);
+    const all = timed.allAt[i];
+    if (all != null) logToAll.push(all - inLog);
+  });
+  return { posted_to_log_ms: latency(toLog), log_to_all_ms: latency(logToAll) };
 }
 
 const latency = (samples: number[]) => {
@@ -163,11 +218,11 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
     } | null = null;
     let joinCodes: string[] = [];
     if (mode === 'relay') {
-      const child = startChild(here('relay-host.ts'), {
-        sandboxUrl: sandbox.url,
-        token: sandbox.token,
-        dataDir: relayDir,
-      });
+      const child = startChild(
+        here('relay-host.ts'),
+        { sandboxUrl: sandbox.url, token: sandbox.token, dataDir: relayDir },
+        PROFILE,
+      );
       children.push(child);
       const ready = await child.next<{ natsPid: number; firstSyncS: number }>('ready', JOIN_CAP_MS);
       relay = { child, ...ready, cpu0: null, natsCpu0: null };
@@ -177,31 +232,57 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
       relay.natsCpu0 = procCpuSeconds(ready.natsPid);
     }
     const before = await serviceCounts(sandbox);
-    const config: DesktopsConfig = {
-      mode,
-      desktops,
-      sandboxUrl: sandbox.url,
-      token: sandbox.token,
-      joinCodes,
-      chats: before.chats,
-      marker: 'desktop-bench',
-      messages: PLAN.messages,
-      capMs: JOIN_CAP_MS,
-    };
+    // One process per desktop, as each agent's desktop is its own machine (sharing this one's cores).
+    const team = Array.from({ length: desktops }, (_, index) => {
+      const config: DesktopsConfig = {
+        mode,
+        desktops: 1,
+        firstIndex: index,
+        sandboxUrl: sandbox.url,
+        token: sandbox.token,
+        joinCodes,
+        chats: before.chats,
+        marker: 'desktop-bench',
+        messages: PLAN.messages,
+        capMs: JOIN_CAP_MS,
+      };
+      return startChild(here('desktops.ts'), config, [...HOST_NODE_FLAGS, ...PROFILE]);
+    });
+    children.push(...team);
+    await Promise.all(team.map((desktop) => desktop.next('loaded', 300_000)));
+    for (const desktop of team) {
+      desktop.send({ open: true });
+      await desktop.next('opened', 120_000);
+    }
     const started = wallNow();
-    const team = startChild(here('desktops.ts'), config, HOST_NODE_FLAGS);
-    children.push(team);
-    const synced = await team.next<{ synced: DesktopFigures[]; process: Record<string, number> }>(
-      'synced',
-      JOIN_CAP_MS + 120_000,
+    team.forEach((desktop) => desktop.send({ start: true }));
+    const syncedEach = await Promise.all(
+      team.map((desktop) =>
+        desktop.next<{ synced: DesktopFigures[]; process: { cpu_s_joining: number; peak_rss_mb: number } }>(
+          'synced',
+          JOIN_CAP_MS + 120_000,
+        ),
+      ),
     );
+    const synced = {
+      synced: syncedEach.flatMap((each) => each.synced),
+      process: {
+        processes: team.length,
+        cpu_s_joining: round(
+          syncedEach.reduce((sum, each) => sum + each.process.cpu_s_joining, 0),
+          2,
+        ),
+        peak_rss_mb_max: Math.max(...syncedEach.map((each) => each.process.peak_rss_mb)),
+      },
+    };
     const joinedS = round((wallNow() - started) / 1000, 2);
     const afterJoin = await serviceCounts(sandbox);
     const relayJoining = relay && processFigures(relay.child.pid, relay.cpu0);
     const natsJoining = relay && processFigures(relay.natsPid, relay.natsCpu0);
     const events = await customerMessages(sandbox, team, 'desktop-bench', PLAN.messages);
-    team.send({ stop: true });
-    await team.exited;
+    const eventsViaLog = relay && (await viaTheLog(relay.child, 'desktop-bench', events));
+    team.forEach((desktop) => desktop.send({ stop: true }));
+    await Promise.all(team.map((desktop) => desktop.exited));
     // The service's figures of the team's run, before the followers' messages add deliveries.
     const afterEvents = await serviceCounts(sandbox);
 
@@ -215,10 +296,10 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
         marker: 'follower-bench',
         messages: PLAN.messages,
       };
-      const crowd = startChild(here('followers.ts'), followerConfig);
+      const crowd = startChild(here('followers.ts'), followerConfig, PROFILE);
       children.push(crowd);
       await crowd.next('following', 120_000);
-      const fanOut = await customerMessages(sandbox, crowd, 'follower-bench', PLAN.messages);
+      const fanOut = await customerMessages(sandbox, [crowd], 'follower-bench', PLAN.messages);
       crowd.send({ stop: true });
       await crowd.exited;
       followers = {
@@ -227,6 +308,7 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
         messages: PLAN.messages,
         event_to_all_ms: latency(fanOut.toAll),
         event_to_each_ms: latency(fanOut.each),
+        event_via_log: await viaTheLog(relay.child, 'follower-bench', fanOut),
         missing: fanOut.missing,
       };
     }
@@ -241,6 +323,8 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
       service: { before_desktops: before, after_join: afterJoin, end: afterEvents },
       event_to_all_ms: latency(events.toAll),
       event_to_each_ms: latency(events.each),
+      event_via_log: eventsViaLog,
+      desktops_cpu_s_per_message: round(events.cpuS / PLAN.messages, 4),
       events_missing: events.missing,
       relay: relay && {
         first_sync_s: round(relay.firstSyncS, 2),
@@ -266,7 +350,7 @@ const runs: Run[] = [];
 const failed: Array<{ mode: string; desktops: number; error: string }> = [];
 const largest = Math.max(...PLAN.desktops);
 for (const desktops of PLAN.desktops) {
-  for (const mode of ['relay', 'direct'] as const) {
+  for (const mode of MODES) {
     console.log(`${mode}, ${desktops} desktop(s) …`);
     try {
       const result = await run(mode, desktops, mode === 'relay' && desktops === largest);
@@ -303,6 +387,6 @@ const report = {
   failed,
   details: runs,
 };
-if (QUICK) console.log(JSON.stringify(report, null, 2));
+if (QUICK || PARTIAL) console.log(JSON.stringify(report, null, 2));
 else console.log(`written to ${await writeFormattedReport('team', report)}`);
 process.exit(0);

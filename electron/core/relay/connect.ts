@@ -32,6 +32,9 @@ export function connectToRelay(
     ...(options.reconnect === false ? {} : { maxReconnectAttempts: -1, reconnectTimeWait: 1_000 }),
     name: `parley-desktop ${code.agentId}`,
     ...tlsOf(code),
+    // No stack captured for every request's sake (a first sync makes a thousand): a failed one is
+    // told in words by relay-calls.ts, and its stack would be the client's own.
+    noAsyncTraces: true,
   });
 }
 

@@ -39,6 +39,8 @@ export const EVENT_LOG_CURSOR = 'relay:event-log-seq';
 export const EVENT_LOG_CREATED = 'relay:event-log-created';
 /** The id (Nats-Msg-Id) of the message at that sequence: the same log holds it there (sync_cursors). */
 export const EVENT_LOG_LAST_ID = 'relay:event-log-last-id';
+/** Strict UTF-8, made once: every message of the log is decoded with it (it keeps no state between calls). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** How long one pull of the log waits for messages (its heartbeat is half of it). */
 const FOLLOW_PULL_EXPIRES_MS = 5_000;
 /** How long the check of the message at this desktop's sequence waits for it. */
@@ -68,6 +70,10 @@ export class EventLogSource {
   #done: Promise<void> | undefined;
   #stopped = false;
   #statuses: ReturnType<NatsConnection['status']> | undefined;
+  /** Messages taken this turn, waiting for their shared transaction (#storeTaken). */
+  #taken: TakenWrite[] = [];
+  /** A write failed: nothing more is taken until the next start. */
+  #failed = false;
 
   constructor(options: EventSourceOptions) {
     this.#options = options;
@@ -90,6 +96,7 @@ export class EventLogSource {
     (this.#statuses as { stop?: () => void } | undefined)?.stop?.();
     await this.#messages?.close();
     await this.#done;
+    this.#storeTaken();
   }
 
   async #follow(): Promise<void> {
@@ -105,11 +112,13 @@ export class EventLogSource {
     const messages = await consumer.consume({ expires: FOLLOW_PULL_EXPIRES_MS });
     this.#messages = messages;
     this.#done = (async () => {
-      for await (const msg of messages)
+      for await (const msg of messages) {
+        if (this.#stopped || this.#failed) break;
         this.#take(msg.seq, msg.subject, msg.data, {
           msgId: msg.headers?.get('Nats-Msg-Id'),
           ids: msg.headers?.get(EVENT_IDS_HEADER),
         });
+      }
     })().catch((error: unknown) =>
       log.warn('stopped following the event log', {
         error: error instanceof Error ? error.message : String(error),
@@ -192,28 +201,35 @@ export class EventLogSource {
     }
   }
 
+  /**
+   * A message of the log, validated now and stored with the others taken in the same turn of the
+   * event loop, in one transaction (#storeTaken): a backlog (a desktop catching up, a burst of
+   * events) costs a commit per turn, not per event.
+   */
   #take(
     seq: number,
     subject: string,
     data: Uint8Array,
     headers: { msgId: string | undefined; ids: string | undefined },
   ): void {
-    const { store, inbox } = this.#options;
+    const { inbox } = this.#options;
     if (subject === POLLED_CHANGES_SUBJECT) return this.#takePolled(seq, data, headers.msgId);
     const checked = checkLogged(subject, data, headers.msgId);
     if (!checked.ok) log.warn('skipped a message in the event log', { seq, reason: checked.reason });
-    let queued: number | null = null;
-    store.transaction(() => {
+    this.#taking(() => {
+      let queued: number | null = null;
       if (checked.ok && isV3Event(checked.event)) this.#bindIds(seq, checked.event, headers.ids);
       if (checked.ok)
         queued = inbox.enqueueAll([{ eventId: checked.event.eventId, body: checked.body }])[0]?.seq ?? null;
-      this.#taken(seq, headers.msgId);
+      this.#markTaken(seq, headers.msgId);
+      return () => {
+        if (checked.ok && queued !== null) this.#options.queued?.(queued, checked.event);
+      };
     });
-    if (checked.ok && queued !== null) this.#options.queued?.(queued, checked.event);
   }
 
   /** The sequence taken, and the id of what was there (inside the transaction that took it). */
-  #taken(seq: number, msgId: string | undefined): void {
+  #markTaken(seq: number, msgId: string | undefined): void {
     const { cursors } = this.#options.store;
     cursors.set(EVENT_LOG_CURSOR, String(seq));
     cursors.set(EVENT_LOG_LAST_ID, msgId ?? '');
@@ -222,10 +238,47 @@ export class EventLogSource {
   #takePolled(seq: number, data: Uint8Array, msgId: string | undefined): void {
     const checked = checkPolled(data, msgId);
     if (!checked.ok) log.warn('skipped a message in the event log', { seq, reason: checked.reason });
-    this.#options.store.transaction(() => {
+    this.#taking(() => {
       if (checked.ok) this.#options.polled?.(checked.change);
-      this.#taken(seq, msgId);
+      this.#markTaken(seq, msgId);
+      return () => undefined;
     });
+  }
+
+  #taking(write: TakenWrite): void {
+    this.#taken.push(write);
+    // After every message the iterator had buffered has been taken (the microtasks drained).
+    if (this.#taken.length === 1) process.nextTick(() => this.#storeTaken());
+  }
+
+  /**
+   * Stores what was taken, in log order, in one transaction. If it fails, each goes alone; one that
+   * fails then stops the following, as a failed write always has (nothing after it is taken, so
+   * nothing is skipped: the next start resumes after the last sequence stored).
+   */
+  #storeTaken(): void {
+    const taken = this.#taken.splice(0);
+    if (taken.length === 0) return;
+    const { store } = this.#options;
+    let committed: Array<() => void>;
+    try {
+      committed = store.transaction(() => taken.map((write) => write()));
+    } catch {
+      for (const write of taken) {
+        try {
+          store.transaction(write)();
+        } catch (error) {
+          log.warn('stopped following the event log', {
+            error: error instanceof Error ? error.message : String(error),
+          });
+          this.#failed = true;
+          void this.#messages?.close();
+          return;
+        }
+      }
+      return;
+    }
+    for (const after of committed) after();
   }
 
   /**
@@ -245,6 +298,9 @@ export class EventLogSource {
   }
 }
 
+/** A taken message's writes (in the shared transaction); returns what to do once they committed. */
+type TakenWrite = () => () => void;
+
 type Checked = { ok: true; event: LiveEvent; body: string } | { ok: false; reason: string };
 
 /** Validates a polled change in the log as untrusted input. */
@@ -255,9 +311,7 @@ function checkPolled(
   if (data.length > MAX_WEBHOOK_BODY_BYTES) return { ok: false, reason: 'body too large' };
   if (!msgId?.startsWith('poll-')) return { ok: false, reason: 'a polled change without its id' };
   try {
-    const parsed = PolledChangeSchema.safeParse(
-      JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data)),
-    );
+    const parsed = PolledChangeSchema.safeParse(JSON.parse(UTF8.decode(data)));
     if (parsed.success) return { ok: true, change: parsed.data as PolledChange };
     return { ok: false, reason: `not a polled change: ${z.prettifyError(parsed.error).slice(0, 300)}` };
   } catch {
@@ -273,7 +327,7 @@ export function checkLogged(subject: string, data: Uint8Array, msgId: string | u
   let body: string;
   let event: LiveEvent;
   try {
-    body = new TextDecoder('utf-8', { fatal: true }).decode(data);
+    body = UTF8.decode(data);
     event = parseLiveEvent(JSON.parse(body));
   } catch (error) {
     const reason = error instanceof z.ZodError ? z.prettifyError(error) : 'not JSON';

@@ -14,6 +14,7 @@ import type { ContactsPort, MessagingService } from '../sync/messaging.ts';
 import type { JoinCode } from './join-code.ts';
 import { TeamDesk, type TeamDeskOptions } from '../team/team-desk.ts';
 import { JoinedLiveEvents } from './joined-live.ts';
+import { MAX_NEWEST_CHATS } from './protocol.ts';
 import { NOT_ANSWERING_MESSAGE, RelayLink, type RelayLinkOptions } from './relay-link.ts';
 import { RelayMessaging } from './relay-messaging.ts';
 
@@ -24,6 +25,13 @@ export type RelayPortsFactory = (
   store: LocalStore,
   apiVersion: ApiVersion,
 ) => { messaging: MessagingService; contacts: ContactsPort };
+
+/**
+ * Reads a joined desktop's sync keeps in flight: the relay answers from its store, with no service
+ * rate limit to respect, and a first sync's newest pages go 50 chats a read (newest-pages.ts), so
+ * two such reads are in flight: the relay answers one while the desktop stores the other.
+ */
+const RELAY_READ_CONCURRENCY = 2 * MAX_NEWEST_CHATS;
 
 export interface JoinedSessionOptions extends Omit<ServiceSessionOptions, 'service'> {
   link: RelayLink;
@@ -42,6 +50,7 @@ export class JoinedSession extends ServiceSession {
     const { link, agentId, ports } = options;
     super({
       ...options,
+      sync: { concurrency: RELAY_READ_CONCURRENCY, ...options.sync },
       service: (store) => relayServicePorts(link, ports(link, agentId, store, options.apiVersion ?? 'v2')),
     });
     this.link = link;

@@ -115,6 +115,9 @@ const MessagesPageSchema = z.object({
   complete: z.boolean(),
 });
 
+/** Most chats one `port-newest` read asks for (and the relay answers). */
+export const MAX_NEWEST_CHATS = 50;
+
 /** Where the next older page of a chat's messages starts (the relay's timeline cursor). */
 const MessageCursorSchema = z.object({ sentAt: Time, key: Short });
 
@@ -152,6 +155,15 @@ export const PORT_READS = {
   'port-chat': { reply: withIds(ListedChatSchema.nullable()) },
   'port-messages': {
     reply: withIds(MessagesPageSchema.extend({ next: MessageCursorSchema.nullable() })),
+  },
+  /** The newest page of many chats at once (newest-pages.ts); chats the relay does not have by id. */
+  'port-newest': {
+    reply: withIds(
+      z.object({
+        pages: z.array(MessagesPageSchema.extend({ chatId: Id })).max(MAX_NEWEST_CHATS),
+        notFound: z.array(Id).max(MAX_NEWEST_CHATS),
+      }),
+    ),
   },
   'port-message': { reply: withIds(z.object({ record: MessageRecordSchema, settled: z.boolean() })) },
   'port-contacts': {

@@ -30,6 +30,7 @@ import type {
 } from '../sync/messaging.ts';
 import type { ChangeRequest } from './changes.ts';
 import { getFile, openAgentFiles, putFile } from './files.ts';
+import { NewestPages } from './newest-pages.ts';
 import {
   changeKey,
   connectionOf,
@@ -74,6 +75,7 @@ export class RelayMessaging implements MessagingService {
   /** Set by the team layer of a joined workspace: what each send carries for its check. */
   planSend: ((chatId: number, key: string) => Promise<TeamSendPlan>) | undefined;
   readonly #calls: RelayCalls;
+  readonly #newest: NewestPages;
   readonly #options: RelayMessagingOptions;
 
   constructor(options: RelayMessagingOptions) {
@@ -90,6 +92,10 @@ export class RelayMessaging implements MessagingService {
         await this.#calls.change('deleteContact', changeKey(call), change, call);
       },
     };
+    this.#newest = new NewestPages({
+      many: (input, call) => this.#calls.read('port-newest', input, call),
+      one: (chatId, limit, call) => this.#page(chatId, limit, undefined, call),
+    });
   }
 
   /** V3: chats this store has without their UUID (kept from before) get it, and the relay's id with it. */
@@ -124,8 +130,9 @@ export class RelayMessaging implements MessagingService {
     return ((await this.#calls.read('port-chat', { chatId }, options)) as ListedChat | null) ?? undefined;
   }
 
+  /** Asked together with the other chats' asked in the same turn (newest-pages.ts). */
   async newestMessages(chatId: number, count: number, options: CallOptions): Promise<MessagesPage> {
-    return this.#page(chatId, count, undefined, options);
+    return this.#newest.page(chatId, Math.min(count, MAX_PAGE), options);
   }
 
   async *messagePages(chatId: number, pageSize: number, options: CallOptions) {

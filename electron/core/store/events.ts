@@ -27,12 +27,18 @@ export type StoreListener<K extends StoreEventName> = (payload: StoreEvents[K]) 
 /** Completes an announcement before it is delivered (the store adds the changed rows: change-rows.ts). */
 export type DescribeChange = <K extends StoreEventName>(name: K, payload: StoreEvents[K]) => StoreEvents[K];
 
+interface Subscriber {
+  listener: (payload: never) => void;
+  /** Whether it reads the changed rows the store adds (change-rows.ts). */
+  rows: boolean;
+}
+
 /**
  * A typed emitter that holds events raised inside a transaction until it commits, merging repeats
  * (e.g. one `messages.changed` per chat for a whole sync page).
  */
 export class StoreEventBus {
-  readonly #listeners = new Map<StoreEventName, Set<(payload: never) => void>>();
+  readonly #listeners = new Map<StoreEventName, Set<Subscriber>>();
   readonly #describe: DescribeChange;
   #pending: Array<[StoreEventName, unknown]> | null = null;
 
@@ -40,11 +46,21 @@ export class StoreEventBus {
     this.#describe = describe;
   }
 
-  on<K extends StoreEventName>(name: K, listener: StoreListener<K>): () => void {
+  /**
+   * `rows: false`: this listener reads only the ids (and what it asks the store itself), so the
+   * changed rows are not read for it: a headless core (the relay, a benchmark's desktop, a window
+   * closed) then stores a first sync's 1,000 pages without reading each one back.
+   */
+  on<K extends StoreEventName>(
+    name: K,
+    listener: StoreListener<K>,
+    options: { rows?: boolean } = {},
+  ): () => void {
     let set = this.#listeners.get(name);
     if (!set) this.#listeners.set(name, (set = new Set()));
-    set.add(listener as (payload: never) => void);
-    return () => set.delete(listener as (payload: never) => void);
+    const subscriber = { listener: listener as (payload: never) => void, rows: options.rows !== false };
+    set.add(subscriber);
+    return () => set.delete(subscriber);
   }
 
   emit<K extends StoreEventName>(name: K, payload: StoreEvents[K]): void {
@@ -79,11 +95,12 @@ export class StoreEventBus {
   #deliver(name: StoreEventName, announced: unknown): void {
     const listeners = this.#listeners.get(name);
     if (!listeners || listeners.size === 0) return;
-    // Described once, after the commit, for every listener alike.
-    const payload = this.#describe(name, announced as never);
-    for (const listener of listeners) {
+    // Described once, after the commit, for every listener that reads the rows.
+    const subscribers = [...listeners];
+    const described = subscribers.some((s) => s.rows) ? this.#describe(name, announced as never) : announced;
+    for (const { listener, rows } of subscribers) {
       try {
-        listener(payload as never);
+        listener((rows ? described : announced) as never);
       } catch {
         // A listener's failure must not undo or block a committed change.
       }

@@ -23,6 +23,8 @@ export class ChatReader {
   readonly #parts: ChatReaderParts;
   /** The revision each chat was listed with, until its messages are synced (see applyChats). */
   readonly #revisions = new Map<number, number>();
+  /** Pages waiting for their shared transaction (#writeTogether). */
+  readonly #writes: Array<{ write: () => void; resolve: () => void; reject: (error: unknown) => void }> = [];
 
   constructor(parts: ChatReaderParts) {
     this.#parts = parts;
@@ -55,7 +57,7 @@ export class ChatReader {
     const expected = this.#expectedRevision(chatId);
     const requestedAt = Date.now();
     const page = await api.newestMessages(chatId, pageSize, { signal, priority });
-    store.transaction(() => {
+    await this.#writeTogether(() => {
       reconciler.applyMessages(chatId, page.messages, {
         ...(expected === undefined ? {} : { syncedMessageCount: expected }),
         ...(page.complete ? { historyComplete: true } : {}),
@@ -67,6 +69,39 @@ export class ChatReader {
       const gone = store.messages.unlisted(chatId, since, listed, requestedAt);
       store.messages.remove(chatId, gone);
     });
+  }
+
+  /**
+   * Runs `write` in a transaction shared with the other pages that arrived in the same turn of the
+   * event loop (a reply that answers many chats at once: relay/newest-pages.ts), resolving once it
+   * has committed: a commit costs more than a page. If the shared one fails, each write goes alone,
+   * so only the one that fails fails.
+   */
+  #writeTogether(write: () => void): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#writes.push({ write, resolve, reject });
+      // After every continuation of this turn has run (the microtask queue drained), before I/O.
+      if (this.#writes.length === 1) process.nextTick(() => this.#commitWrites());
+    });
+  }
+
+  #commitWrites(): void {
+    const { store } = this.#parts;
+    const writes = this.#writes.splice(0);
+    try {
+      store.transaction(() => writes.forEach(({ write }) => write()));
+    } catch {
+      for (const { write, resolve, reject } of writes) {
+        try {
+          store.transaction(write);
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      }
+      return;
+    }
+    for (const { resolve } of writes) resolve();
   }
 
   /** A changed chat: read back from its newest page until it meets what is stored (catch-up.ts). */

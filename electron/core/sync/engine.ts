@@ -224,6 +224,8 @@ export class SyncEngine {
       await this.#api.prepare(this.#bg());
       if (!this.hasCachedInbox) {
         await this.#inbox.firstSync();
+        // Its contacts were just read: not again at the first tick (a team joining at once: 20 × all).
+        this.#due.contacts = Date.now() + this.#options.contactsIntervalMs;
       } else {
         this.#statusBoard.set({ phase: 'incremental' });
         if (this.#polling) await this.#pollInbox(false);

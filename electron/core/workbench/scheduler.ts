@@ -56,8 +56,10 @@ export class WorkbenchScheduler {
       log.info('messages due while Parley was closed wait for confirmation', { count: held.length });
       this.#hooks.overdueHeld?.(held);
     }
-    this.#unsubscribe = this.#store.events.on('messages.changed', ({ chatId, keys }) =>
-      this.#wakeOnReply(chatId, keys),
+    this.#unsubscribe = this.#store.events.on(
+      'messages.changed',
+      ({ chatId, keys }) => this.#wakeOnReply(chatId, keys),
+      { rows: false },
     );
     this.#tick();
   }

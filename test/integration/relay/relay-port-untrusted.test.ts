@@ -60,6 +60,24 @@ describe('a relay reply of the wrong shape', () => {
     await expect(port.chat(1, call)).rejects.toMatchObject({ code: 'invalid_relay_reply' });
   });
 
+  it('refuses newest pages of many chats with a message of the wrong shape, and binds none of their ids', async () => {
+    answer(
+      'port-newest',
+      JSON.stringify({
+        ok: true,
+        data: { pages: [{ chatId: 1, messages: [{ id: 'x' }], complete: true }], notFound: [] },
+        ids: { chat: [['uuid-chat-1', 1]] },
+      }),
+    );
+    await relay.flush();
+    await expect(port.newestMessages(1, 5, call)).rejects.toMatchObject({
+      code: 'invalid_relay_reply',
+      retryable: false,
+      message: expect.stringMatching(/port-newest: data\.pages\.0\.messages\.0/),
+    });
+    expect(store.remoteIds.find('chat', 'uuid-chat-1')).toBeUndefined();
+  });
+
   it("refuses an outcome of the wrong shape for a change's key", async () => {
     const key = `bad-outcome-${Date.now()}`;
     const outcomes = await openSendOutcomes(relay);
@@ -94,5 +112,24 @@ describe('a relay reply of the wrong shape', () => {
       kind: 'not_found',
       status: 404,
     });
+  });
+
+  it('asks a relay that does not know newest pages of many chats for each chat alone', async () => {
+    answer(
+      'port-newest',
+      JSON.stringify({
+        ok: false,
+        error: {
+          code: 'unknown_read',
+          message: 'There is no read named "port-newest"',
+          retryable: false,
+          field: null,
+        },
+      }),
+    );
+    const page = { messages: [], complete: true, next: null };
+    answer('port-messages', JSON.stringify({ ok: true, data: page }));
+    await relay.flush();
+    expect(await port.newestMessages(3, 5, call)).toEqual({ messages: [], complete: true });
   });
 });

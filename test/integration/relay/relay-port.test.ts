@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListedChat } from '../../../electron/core/sync/messaging.ts';
 import type { MessagingService } from '../../../electron/core/sync/messaging.ts';
+import { eventually } from '../core/helpers.ts';
 import { take, startPortRelay, type PortDesktop, type PortRelay } from './port-helpers.ts';
 
 const call = { priority: 'user' as const };
@@ -68,6 +69,18 @@ describe.each(['v2', 'v3'] as const)('the relay messaging port on %s', (version)
     );
   });
 
+  it('gives the newest messages of many chats asked at once as the direct adapter gives each, and a chat it does not have as not found', async () => {
+    const chats = org.relay.session.store.chats.list({ lineId: line.id, limit: 8 }).map((c) => c.id);
+    // Asked in one turn, as a first sync's workers ask: one read answers them all (newest-pages.ts).
+    const viaRelay = await Promise.allSettled([
+      ...chats.map((id) => desktop.port.newestMessages(id, 3, call)),
+      desktop.port.newestMessages(987_654, 3, call),
+    ]);
+    const directly = await Promise.all(chats.map((id) => direct.newestMessages(id, 3, call)));
+    expect(viaRelay.slice(0, -1)).toEqual(directly.map((page) => ({ status: 'fulfilled', value: page })));
+    expect(viaRelay.at(-1)).toMatchObject({ status: 'rejected', reason: { kind: 'not_found', status: 404 } });
+  });
+
   it('pages back to the first message of the chat, the last page complete', async () => {
     const viaRelay = await take(desktop.port.messagePages(chatId, 50, call));
     const directly = await take(direct.messagePages(chatId, 50, call));
@@ -110,6 +123,35 @@ describe.each(['v2', 'v3'] as const)('the relay messaging port on %s', (version)
     expect(again.id).toBe(sent.id);
     const newest = await direct.newestMessages(chatId, 10, call);
     expect(newest.messages.filter((m) => m.text === 'through the relay')).toHaveLength(1);
+  });
+});
+
+describe.each(['v2', 'v3'] as const)('a chat’s newest page through the relay on %s', (version) => {
+  let org: PortRelay;
+  let desktop: PortDesktop;
+
+  beforeAll(async () => {
+    org = await startPortRelay(version);
+    desktop = await org.desktop('Dana');
+  }, 120_000);
+  afterAll(async () => {
+    await org?.stop();
+  });
+
+  it('is given anew once the relay has stored something new in the chat', async () => {
+    const [chat] = org.relay.session.store.chats.list({ limit: 1 });
+    if (!chat) throw new Error('the relay has no chat');
+    const text = `newest after a send on ${version}`;
+    // Read (and kept by the relay for every desktop that asks) before the chat changes.
+    const before = await desktop.port.newestMessages(chat.id, 10, call);
+    expect(before.messages.map((m) => m.text)).not.toContain(text);
+    const key = `relay-port-newest-${version}-${Date.now()}`;
+    await desktop.port.send(chat.id, { text, files: [], attachmentUrls: [], idempotencyKey: key }, call);
+    const after = await eventually(async () => {
+      const page = await desktop.port.newestMessages(chat.id, 10, call);
+      return page.messages.some((m) => m.text === text) ? page : undefined;
+    }, 'the sent message in the newest page through the relay');
+    expect(after.messages.filter((m) => m.text === text)).toHaveLength(1);
   });
 });
 

@@ -1,19 +1,23 @@
 /**
- * bench:team's desktops: N headless desktop cores in this one process, all joining at once — the
- * real core, built as the hosts build it:
+ * bench:team's desktop process: headless desktop cores (the benchmark runs one per process, as
+ * each agent's desktop is its own machine; all of them share this machine's cores), joining when
+ * told — the real core, built as the hosts build it:
  *
  * - `relay`: a JoinedSession from a join code (relay-ports: RelayMessaging on the agent's NATS
  *   connection) and its live events from the relay's event log (JoinedLiveEvents), as AppCore
  *   opens a joined workspace (test/integration/relay/join.test.ts);
  * - `direct`: a WorkspaceSession with the organization's token and its own RealtimeService (its own
- *   listener and webhook subscription, a direct tunnel), as every desktop runs today. Each desktop
- *   gets its own request budget, as separate machines have (in one process they would share one).
+ *   listener and webhook subscription, a direct tunnel), as every desktop runs today, with its own
+ *   request budget.
  *
  * Per desktop: time to its first 50 chats with previews and to its full inbox (the first sync done,
  * every chat stored), its requests and 429s. Then customer messages (`<marker> <i>`, posted by the
- * orchestrator) are timed as they are stored on each desktop (wall clock, `messages.changed`).
+ * orchestrator) are timed as they are stored on each desktop (wall clock, the core's
+ * `messages.changed`).
  *
- *   argv[2] DesktopsConfig → {synced: DesktopFigures[]}   (every desktop full and live)
+ *   argv[2] DesktopsConfig → {loaded}     (modules loaded)
+ *   {open: true}           → {opened}     (connected: the relay's agent, or the direct client)
+ *   {start: true}          → {synced: DesktopFigures[], process}   (every desktop full and live)
  *                          → {arrivals: (number|null)[][]} (every message on every desktop, or on {report})
  *   {report: true}   report the arrivals now;   {stop: true}   close every desktop and exit
  */
@@ -38,11 +42,14 @@ import { waitFor, wallNow } from './protocol.ts';
 
 export interface DesktopsConfig {
   mode: 'relay' | 'direct';
+  /** Desktops in this process. */
   desktops: number;
   sandboxUrl: string;
   token: string;
-  /** relay: one join code per desktop. */
+  /** relay: one join code per desktop of the run (this process's are from `firstIndex`). */
   joinCodes: string[];
+  /** The run's index of this process's first desktop. */
+  firstIndex: number;
   /** Chats the organization has: a full inbox holds them all. */
   chats: number;
   /** Customer messages the orchestrator will post: `<marker> 0` … `<marker> <messages - 1>`. */
@@ -126,8 +133,9 @@ async function open(index: number): Promise<Desktop> {
 /** One desktop joining: live events and the first sync at once, as a host starts them. */
 async function joinAtOnce(desktop: Desktop, started: number): Promise<Desktop> {
   const { session, figures } = desktop;
-  // Checked at most every FIRST_N_CHECK_MS (a query per change of 20 desktops' 1,000 chats would
-  // take the desktops' CPU from their syncs); the figure is late by that much at most.
+  // Checked at most every FIRST_N_CHECK_MS (a query per change of 1,000 chats would take the
+  // desktop's CPU from its sync); the figure is late by that much at most. The listener reads only
+  // the ids: the rows of each page are not read back for it.
   let checking: ReturnType<typeof setTimeout> | undefined;
   const checkFirstN = (): void => {
     checking = undefined;
@@ -136,17 +144,13 @@ async function joinAtOnce(desktop: Desktop, started: number): Promise<Desktop> {
     if (top.length === FIRST_N && top.every((chat) => chat.lastMessage !== null))
       figures.first_50_s = seconds(started);
   };
-  const offChats = session.store.events.on('chats.changed', () => {
-    if (figures.first_50_s === null) checking ??= setTimeout(checkFirstN, FIRST_N_CHECK_MS);
-  });
-  session.store.events.on('messages.changed', ({ keys }) => {
-    const at = wallNow();
-    for (const message of session.store.messages.byKeys(keys)) {
-      const i = Number(pattern.exec(message.text ?? '')?.[1] ?? -1);
-      if (i >= 0 && desktop.arrivals[i] == null) desktop.arrivals[i] = at;
-    }
-    if (complete()) say({ arrivals: arrivals() });
-  });
+  const offChats = session.store.events.on(
+    'chats.changed',
+    () => {
+      if (figures.first_50_s === null) checking ??= setTimeout(checkFirstN, FIRST_N_CHECK_MS);
+    },
+    { rows: false },
+  );
   const cap = new Promise<never>((_, reject) =>
     setTimeout(() => reject(new Error(`not full after ${config.capMs / 1000} s`)), config.capMs).unref(),
   );
@@ -167,7 +171,29 @@ async function joinAtOnce(desktop: Desktop, started: number): Promise<Desktop> {
   return desktop;
 }
 
+/**
+ * Customer messages are timed from here on (they are posted after every desktop is full): by the
+ * desktop core's own change event, with the rows it carries, as a window would see them.
+ */
+function timeArrivals(desktop: Desktop): void {
+  desktop.session.store.events.on('messages.changed', ({ keys, messages }) => {
+    const at = wallNow();
+    for (const message of messages ?? desktop.session.store.messages.byKeys(keys)) {
+      const i = Number(pattern.exec(message.text ?? '')?.[1] ?? -1);
+      if (i >= 0 && desktop.arrivals[i] == null) desktop.arrivals[i] = at;
+    }
+    if (complete()) say({ arrivals: arrivals(), cpu_s_events: cpuSince(eventsCpu.from) });
+  });
+}
+
 let desktops: Desktop[] = [];
+/** This process's CPU from every desktop synced on: what the customer messages cost it. */
+const eventsCpu: { from?: NodeJS.CpuUsage } = {};
+const cpuSince = (from: NodeJS.CpuUsage | undefined): number | null => {
+  if (!from) return null;
+  const used = process.cpuUsage(from);
+  return Math.round((used.user + used.system) / 1e4) / 100;
+};
 let reported = false;
 const complete = (): boolean =>
   !reported &&
@@ -180,13 +206,27 @@ const arrivals = (): Array<Array<number | null>> => {
   return desktops.map((d) => Array.from({ length: config.messages }, (_, i) => d.arrivals[i] ?? null));
 };
 
-// Connected one after another, then started all at once: twenty nkey handshakes in one busy
-// process can outlast nats-server's 2 s authentication timeout, which the client reports as an
+const commands = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+async function nextCommand(): Promise<Command> {
+  const { value, done } = await commands.next();
+  return done ? { stop: true } : (JSON.parse(value) as Command);
+}
+interface Command {
+  open?: boolean;
+  start?: boolean;
+  report?: boolean;
+  stop?: boolean;
+}
+
+say({ loaded: true });
+// Opened when told, one desktop process after another: twenty nkey handshakes at once on a busy
+// machine can outlast nats-server's 2 s authentication timeout, which the client reports as an
 // authorization error and the desktop, as credentials refused (noted in docs/bench/README.md).
-const connectStarted = performance.now();
+while (!(await nextCommand()).open);
 const opened: Desktop[] = [];
-for (let i = 0; i < config.desktops; i++) opened.push(await open(i));
-const connectS = seconds(connectStarted);
+for (let i = 0; i < config.desktops; i++) opened.push(await open(config.firstIndex + i));
+say({ opened: true });
+while (!(await nextCommand()).start);
 const cpu0 = process.cpuUsage();
 const started = performance.now();
 desktops = await Promise.all(opened.map((desktop) => joinAtOnce(desktop, started)));
@@ -199,18 +239,19 @@ await waitFor(
 );
 for (const d of desktops) d.figures.live = `${d.live.status.state}: ${d.live.status.reason ?? ''}`;
 const cpu = process.cpuUsage(cpu0);
+eventsCpu.from = process.cpuUsage();
+desktops.forEach(timeArrivals);
 say({
   synced: desktops.map((d) => d.figures),
   process: {
-    connect_s_all: connectS,
     cpu_s_joining: Math.round((cpu.user + cpu.system) / 1e4) / 100,
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
   },
 });
 
-for await (const line of createInterface({ input: process.stdin })) {
-  const command = JSON.parse(line) as { report?: boolean; stop?: boolean };
-  if (command.report && !reported) say({ arrivals: arrivals() });
+for (;;) {
+  const command = await nextCommand();
+  if (command.report && !reported) say({ arrivals: arrivals(), cpu_s_events: cpuSince(eventsCpu.from) });
   if (command.stop) break;
 }
 await Promise.all(desktops.map(async (d) => (await d.live.stop(), await d.session.close())));

@@ -5,13 +5,16 @@
  *
  *   argv[2] {sandboxUrl, token, dataDir}   → {ready, natsPid, firstSyncS}  (once synced and live)
  *   {add: count, prefix}                   → {joinCodes}                    (agent add, each)
+ *   {logged: {marker, count}}              → {logged}    (when each `<marker> <i>` entered the event log)
  *   {stop: true}                           → the relay stops and the process exits
  */
+import { jetstreamManager } from '@nats-io/jetstream';
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { setLogSink } from '../../../electron/core/log/logger.ts';
 import { connectToRelay } from '../../../electron/core/relay/connect.ts';
 import { parseJoinCode } from '../../../electron/core/relay/join-code.ts';
+import { EVENT_LOG_STREAM } from '../../../electron/core/relay/subjects.ts';
 import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { startRelay } from '../../../electron/relay/relay.ts';
 import { waitFor } from './protocol.ts';
@@ -63,8 +66,31 @@ async function untilAccepted(joinCodes: string[]): Promise<void> {
   }
 }
 
+/**
+ * When each customer message `<marker> <i>` was stored in the event log: the stream's own timestamp
+ * (wall clock of this machine, ms), read back from the newest messages of the log.
+ */
+async function loggedAt(marker: string, count: number): Promise<Array<number | null>> {
+  const jsm = await jetstreamManager(relay.connection);
+  const { state } = await jsm.streams.info(EVENT_LOG_STREAM);
+  const logged: Array<number | null> = Array.from({ length: count }, () => null);
+  const pattern = new RegExp(`${marker} (\\d+)"`);
+  for (let seq = state.last_seq; seq >= Math.max(state.first_seq, state.last_seq - 5 * count); seq--) {
+    const stored = await jsm.streams.getMessage(EVENT_LOG_STREAM, { seq }).catch(() => null);
+    const i = Number(pattern.exec(stored?.string() ?? '')?.[1] ?? -1);
+    if (stored && i >= 0 && i < count) logged[i] = stored.time.getTime();
+  }
+  return logged;
+}
+
 for await (const line of createInterface({ input: process.stdin })) {
-  const command = JSON.parse(line) as { add?: number; prefix?: string; stop?: boolean };
+  const command = JSON.parse(line) as {
+    add?: number;
+    prefix?: string;
+    logged?: { marker: string; count: number };
+    stop?: boolean;
+  };
+  if (command.logged) say({ logged: await loggedAt(command.logged.marker, command.logged.count) });
   if (command.add) {
     const joinCodes: string[] = [];
     for (let i = 0; i < command.add; i++)

@@ -10,6 +10,11 @@ interface Latency {
   max: number | null;
 }
 
+interface ViaLog {
+  posted_to_log_ms: Latency;
+  log_to_all_ms: Latency;
+}
+
 interface ProcessFigures {
   cpu_s: number | null;
   peak_rss_mb: number | null;
@@ -32,6 +37,10 @@ export interface Run {
   service: { before_desktops: Counts; after_join: Counts; end: Counts };
   event_to_all_ms: Latency;
   event_to_each_ms: Latency;
+  /** Relay runs: posted → in the event log (stream timestamp), and the log → stored on all. */
+  event_via_log: ViaLog | null;
+  /** All desktops' CPU over the customer messages, per message. */
+  desktops_cpu_s_per_message: number;
   events_missing: number;
   relay: {
     first_sync_s: number;
@@ -46,12 +55,16 @@ export interface Run {
     messages: number;
     event_to_all_ms: Latency;
     event_to_each_ms: Latency;
+    event_via_log: ViaLog;
     missing: number;
   } | null;
 }
 
 const max = (values: Array<number | null>): number | null =>
   values.some((v) => v === null) || values.length === 0 ? null : Math.max(...(values as number[]));
+
+const latencyPair = (latency?: Latency): [number | null, number | null] | null =>
+  latency ? [latency.p50, latency.p99] : null;
 
 export function summarize(run: Run) {
   return {
@@ -67,6 +80,9 @@ export function summarize(run: Run) {
     service_deliveries: run.service.end.deliveries,
     event_to_all_p50_ms: run.event_to_all_ms.p50,
     event_to_all_p99_ms: run.event_to_all_ms.p99,
+    posted_to_log_p50_p99_ms: latencyPair(run.event_via_log?.posted_to_log_ms),
+    log_to_all_p50_p99_ms: latencyPair(run.event_via_log?.log_to_all_ms),
+    desktops_cpu_ms_per_message: Math.round(run.desktops_cpu_s_per_message * 1000 * 10) / 10,
     events_missing: run.events_missing,
     relay_cpu_s: run.relay?.process_whole_run.cpu_s ?? null,
     relay_peak_rss_mb: run.relay?.process_whole_run.peak_rss_mb ?? null,
@@ -75,6 +91,7 @@ export function summarize(run: Run) {
     followers: run.followers?.followers ?? null,
     followers_event_to_all_p50_ms: run.followers?.event_to_all_ms.p50 ?? null,
     followers_event_to_all_p99_ms: run.followers?.event_to_all_ms.p99 ?? null,
+    followers_log_to_all_p50_p99_ms: latencyPair(run.followers?.event_via_log.log_to_all_ms),
     load_before: run.load_average_1_5_15.before,
     errors: [...new Set(run.per_desktop.map((d) => d.error).filter((e) => e !== null))],
   };

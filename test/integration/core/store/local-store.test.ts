@@ -235,6 +235,19 @@ describe('the local store', () => {
     expect(seen[0]?.messages?.map((m) => m.text)).toEqual(['a', 'b']);
   });
 
+  it('tells a listener of ids alone without the rows, and a listener of rows with them', () => {
+    store.chats.upsert([chatRecord(1)]);
+    const idsAlone: Array<{ keys: string[]; messages?: unknown }> = [];
+    store.events.on('messages.changed', (e) => idsAlone.push(e), { rows: false });
+    store.transaction(() => store.messages.upsert([inbound(1, 1, 'a', 1)]));
+    expect(idsAlone).toEqual([{ chatId: 1, keys: ['m1'] }]);
+    const withRows: Array<{ messages?: Array<{ text: string }> }> = [];
+    store.events.on('messages.changed', (e) => withRows.push(e));
+    store.transaction(() => store.messages.upsert([inbound(2, 1, 'b', 2)]));
+    expect(idsAlone.at(-1)).toEqual({ chatId: 1, keys: ['m2'] });
+    expect(withRows.map((e) => e.messages?.map((m) => m.text))).toEqual([['b']]);
+  });
+
   it('finds messages by full-text prefix with highlighted snippets, and chats by number digits', () => {
     store.chats.upsert([chatRecord(1)]);
     store.messages.upsert([
