@@ -18,6 +18,7 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import type { CoreHeap } from './bench-memory.ts';
 import { memoryInfraDump } from './memory-infra.ts';
+import { mappingKinds, type MappingKinds } from './process-mappings.ts';
 
 const round1 = (n: number): number => Math.round(n * 10) / 10;
 const mb = (bytes: number): number => round1(bytes / 1024 / 1024);
@@ -118,15 +119,34 @@ export interface CoreBreakdown {
   heap_committed_mb: number;
   /** Buffers and ArrayBuffers, outside V8's heap. */
   external_mb: number;
+  /** Of the committed heap, what is resident. */
+  heap_physical_mb: number;
+  /** V8's malloc'd memory outside its heap (compiler zones), now and at its peak: in glibc's arenas. */
+  v8_malloced_mb: number;
+  v8_peak_malloced_mb: number;
   /** Private memory that is neither: native (SQLite's page cache, sharp, the allocator's arenas). */
   native_other_mb: number;
+  /** V8's spaces: used / resident MB each. */
+  v8_spaces_mb: Record<string, { used: number; physical: number }>;
+  /** The private memory by kind of mapping (process-mappings.ts): which allocator holds it. */
+  mappings: MappingKinds;
 }
 
-export function coreBreakdown(heap: CoreHeap, privateBytes: number): CoreBreakdown {
+export function coreBreakdown(heap: CoreHeap, privateBytes: number, pid: number): CoreBreakdown {
   return {
     heap_used_mb: mb(heap.used),
     heap_committed_mb: mb(heap.total),
+    heap_physical_mb: mb(heap.physical),
+    v8_malloced_mb: mb(heap.malloced),
+    v8_peak_malloced_mb: mb(heap.peakMalloced),
     external_mb: mb(heap.external),
-    native_other_mb: mb(privateBytes - heap.total - heap.external),
+    native_other_mb: mb(privateBytes - heap.physical - heap.external),
+    v8_spaces_mb: Object.fromEntries(
+      Object.entries(heap.spaces).map(([name, space]) => [
+        name,
+        { used: mb(space.used), physical: mb(space.physical) },
+      ]),
+    ),
+    mappings: mappingKinds(pid),
   };
 }
