@@ -54,6 +54,11 @@ export async function observeImageResponses(context: BrowserContext): Promise<vo
 export interface RendererBreakdown {
   anon_mb: number;
   shmem_mb: number;
+  /**
+   * The anonymous memory again after the page's full GC (DevTools' collectGarbage): the difference
+   * is what V8 held between collections, garbage and the freed pages it pools, not the page's data.
+   */
+  anon_after_gc_mb: number;
   /** memory-infra's top-level allocators (MB); absent when the dump did not come. */
   allocators_mb: Record<string, number> | null;
   dom_nodes: number;
@@ -93,6 +98,8 @@ export async function rendererBreakdown(
   pids: number[],
   status: RendererStatus,
 ): Promise<RendererBreakdown> {
+  // Read before the dump below, which moves memory too; the caller has just run the page's GC.
+  const anonAfterGc = rendererStatus(pids).anon_mb;
   const infra = pids.length === 1 ? await memoryInfraDump(browser, pids[0]!).catch(() => null) : null;
   const cdp = await page.context().newCDPSession(page);
   const dom = (await cdp.send('Memory.getDOMCounters')) as { nodes: number; jsEventListeners: number };
@@ -103,6 +110,7 @@ export async function rendererBreakdown(
   }));
   return {
     ...status,
+    anon_after_gc_mb: anonAfterGc,
     allocators_mb: infra
       ? Object.fromEntries(ALLOCATORS.map((name) => [name, mb(infra.sizes.get(name) ?? 0)]))
       : null,
