@@ -47,7 +47,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { bulkCustomerPhone } from '../../sandbox/seed/numbers.ts';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/methods.ts';
 import sharp from 'sharp';
-import { machine, ROOT, spawnSandbox, writeReport, type SandboxProcess } from './lib.ts';
+import { machine, procCpuSeconds, ROOT, spawnSandbox, writeReport, type SandboxProcess } from './lib.ts';
 import {
   coreBreakdown,
   observeImageResponses,
@@ -138,8 +138,15 @@ function fileBackedBytes(pid: number): number {
 export interface CoreHeap {
   used: number;
   total: number;
+  /** Of `total`, what is resident. */
+  physical: number;
+  /** V8's own malloc'd memory (compiler zones, tables), now and at its peak. */
+  malloced: number;
+  peakMalloced: number;
   external: number;
   arrayBuffers: number;
+  /** V8's spaces (new, old, code, large objects…): bytes used, committed and resident. */
+  spaces: Record<string, { used: number; committed: number; physical: number }>;
 }
 
 export interface HostProcess {
@@ -377,6 +384,8 @@ interface Sample {
   /** Each renderer counted: pid, RSS, and when Chromium started it (its --launch-time-ticks). */
   renderers: Array<{ pid: number; rss_mb: number; launched: string }>;
   together_mb: number;
+  /** The host process's CPU time so far (user + system): what a memory setting costs in work. */
+  host_cpu_s: number;
   core_heap_after_gc_mb: number;
   page_heap_after_gc_mb: number;
   /** Of each RSS, the pages mapped from files (the executable and its libraries, shared). */
@@ -419,6 +428,7 @@ async function sample(
           ?.slice('--launch-time-ticks='.length) ?? '',
     })),
     together_mb: mb(hostRss + rendererRss),
+    host_cpu_s: round(procCpuSeconds(host.pid) ?? Number.NaN),
     core_heap_after_gc_mb: mb(coreHeap.used),
     page_heap_after_gc_mb: mb(await pageHeapUsed(page)),
     host_rss_file_backed_mb: mb(hostFileBacked),
@@ -427,7 +437,7 @@ async function sample(
     renderer_private_mb: mb(rendererRss - rendererFileBacked),
     private_together_mb: mb(hostRss - hostFileBacked + rendererRss - rendererFileBacked),
     renderer_breakdown: await rendererBreakdown(browser, page, pids, status),
-    core_breakdown: coreBreakdown(coreHeap, hostRss - hostFileBacked),
+    core_breakdown: coreBreakdown(coreHeap, hostRss - hostFileBacked, host.pid),
   };
 }
 
@@ -647,6 +657,8 @@ async function main(): Promise<void> {
     report.setup = {
       first_sync_s: firstSyncS,
       with_long_chat_history_s: round((wallNow() - syncing) / 1000),
+      host_cpu_s: round(procCpuSeconds(host.pid) ?? Number.NaN),
+      host_private_mb_at_end: mb(rssBytes(host.pid) - fileBackedBytes(host.pid)),
     };
     console.log('bench:memory: synced', report.setup);
     await host.stop();

@@ -11,9 +11,10 @@
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { startBrowserHost } from '../../electron/browser-host.ts';
 import { budgetFor } from '../../electron/core/api/budget.ts';
+import { boundHeapGrowth } from '../../electron/hosts/heap.ts';
 import type { MethodName } from '../../shared/contract/methods.ts';
 
 const { values } = parseArgs({
@@ -35,6 +36,8 @@ const send = (message: unknown): void => {
   process.stdout.write(`${JSON.stringify(message)}\n`);
 };
 
+// The browser host's launch decisions, as its `main` makes them (`npm start`, `npm run web`).
+boundHeapGrowth();
 // Not the subject here: the client's request budget should not pace the sync.
 budgetFor(url, token, { ratePerSecond: 100_000, burst: 100_000 });
 // Announced as soon as the server listens (the core still starting), as `npm start` opens the
@@ -71,7 +74,26 @@ createInterface({ input: process.stdin }).on('line', (line) => {
         send({
           id: request.id,
           ok: true,
-          value: { used: heap.used_heap_size, total: heap.total_heap_size, external, arrayBuffers },
+          value: {
+            used: heap.used_heap_size,
+            total: heap.total_heap_size,
+            physical: heap.total_physical_size,
+            // V8's own malloc'd memory (its compilers' zones, tables), outside the heap.
+            malloced: heap.malloced_memory,
+            peakMalloced: heap.peak_malloced_memory,
+            external,
+            arrayBuffers,
+            spaces: Object.fromEntries(
+              getHeapSpaceStatistics().map((space) => [
+                space.space_name,
+                {
+                  used: space.space_used_size,
+                  committed: space.space_size,
+                  physical: space.physical_space_size,
+                },
+              ]),
+            ),
+          },
         });
       } else if (request.cmd === 'dispatch' && request.method) {
         const result = await (await starting).core.dispatch(request.method, request.input as never);

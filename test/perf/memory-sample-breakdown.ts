@@ -18,6 +18,7 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import type { CoreHeap } from './bench-memory.ts';
 import { memoryInfraDump } from './memory-infra.ts';
+import { mappingKinds, type MappingKinds } from './process-mappings.ts';
 
 const round1 = (n: number): number => Math.round(n * 10) / 10;
 const mb = (bytes: number): number => round1(bytes / 1024 / 1024);
@@ -53,6 +54,11 @@ export async function observeImageResponses(context: BrowserContext): Promise<vo
 export interface RendererBreakdown {
   anon_mb: number;
   shmem_mb: number;
+  /**
+   * The anonymous memory again after the page's full GC (DevTools' collectGarbage): the difference
+   * is what V8 held between collections, garbage and the freed pages it pools, not the page's data.
+   */
+  anon_after_gc_mb: number;
   /** memory-infra's top-level allocators (MB); absent when the dump did not come. */
   allocators_mb: Record<string, number> | null;
   dom_nodes: number;
@@ -92,6 +98,8 @@ export async function rendererBreakdown(
   pids: number[],
   status: RendererStatus,
 ): Promise<RendererBreakdown> {
+  // Read before the dump below, which moves memory too; the caller has just run the page's GC.
+  const anonAfterGc = rendererStatus(pids).anon_mb;
   const infra = pids.length === 1 ? await memoryInfraDump(browser, pids[0]!).catch(() => null) : null;
   const cdp = await page.context().newCDPSession(page);
   const dom = (await cdp.send('Memory.getDOMCounters')) as { nodes: number; jsEventListeners: number };
@@ -102,6 +110,7 @@ export async function rendererBreakdown(
   }));
   return {
     ...status,
+    anon_after_gc_mb: anonAfterGc,
     allocators_mb: infra
       ? Object.fromEntries(ALLOCATORS.map((name) => [name, mb(infra.sizes.get(name) ?? 0)]))
       : null,
@@ -118,15 +127,34 @@ export interface CoreBreakdown {
   heap_committed_mb: number;
   /** Buffers and ArrayBuffers, outside V8's heap. */
   external_mb: number;
+  /** Of the committed heap, what is resident. */
+  heap_physical_mb: number;
+  /** V8's malloc'd memory outside its heap (compiler zones), now and at its peak: in glibc's arenas. */
+  v8_malloced_mb: number;
+  v8_peak_malloced_mb: number;
   /** Private memory that is neither: native (SQLite's page cache, sharp, the allocator's arenas). */
   native_other_mb: number;
+  /** V8's spaces: used / resident MB each. */
+  v8_spaces_mb: Record<string, { used: number; physical: number }>;
+  /** The private memory by kind of mapping (process-mappings.ts): which allocator holds it. */
+  mappings: MappingKinds;
 }
 
-export function coreBreakdown(heap: CoreHeap, privateBytes: number): CoreBreakdown {
+export function coreBreakdown(heap: CoreHeap, privateBytes: number, pid: number): CoreBreakdown {
   return {
     heap_used_mb: mb(heap.used),
     heap_committed_mb: mb(heap.total),
+    heap_physical_mb: mb(heap.physical),
+    v8_malloced_mb: mb(heap.malloced),
+    v8_peak_malloced_mb: mb(heap.peakMalloced),
     external_mb: mb(heap.external),
-    native_other_mb: mb(privateBytes - heap.total - heap.external),
+    native_other_mb: mb(privateBytes - heap.physical - heap.external),
+    v8_spaces_mb: Object.fromEntries(
+      Object.entries(heap.spaces).map(([name, space]) => [
+        name,
+        { used: mb(space.used), physical: mb(space.physical) },
+      ]),
+    ),
+    mappings: mappingKinds(pid),
   };
 }
