@@ -1,7 +1,9 @@
 // Two projects because they need different runtimes: unit tests are fast and parallel; integration
 // tests start real servers (sandbox, keychain via scripts/with-keyring.sh, SQLite files), so they get
 // child processes (`forks`: node:sqlite and native addons are safest outside worker threads) and
-// generous timeouts for slow CI machines.
+// generous timeouts for slow CI machines. `npm run test:integration` runs two files at once: they
+// mostly wait on their servers, and Vitest's default (cores − 1) ran them one at a time on 2 cores
+// (494 s against 289 s).
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
