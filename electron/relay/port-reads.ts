@@ -71,10 +71,19 @@ export const PORT_READ_HANDLERS = {
   'port-chats': {
     input: z.object({ lineId: z.number().int(), offset: z.number().int().min(0), limit: Limit }).strict(),
     run: ({ session: { store } }: ReadContext, input: { lineId: number; offset: number; limit: number }) => {
-      const chats = chatRecords(store, store.chats.list(input));
+      const listed = store.chats.list(input);
+      // Each chat's newest message as its preview: a first sync shows the inbox from this page.
+      const newest = listed.flatMap((chat) =>
+        chat.lastMessage ? store.messages.page(chat.id, { limit: 1 }) : [],
+      );
+      const previews = new Map(messageRecords(store, newest).map((m) => [m.chatId, m]));
+      const chats = chatRecords(store, listed).map((chat) => {
+        const preview = previews.get(chat.id);
+        return preview ? { ...chat, preview } : chat;
+      });
       return {
         data: { chats, more: chats.length === input.limit },
-        ids: remoteIdsOf(store, { chats, lines: store.lines.list() }),
+        ids: remoteIdsOf(store, { chats, lines: store.lines.list(), messages: [...previews.values()] }),
       };
     },
   },

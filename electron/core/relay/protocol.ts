@@ -37,19 +37,6 @@ export const LineRecordSchema = z.object({
   reputation: z.object({ status: Short, docUrl: Short.nullable() }).nullable().optional(),
 });
 
-export const ListedChatSchema = z.object({
-  id: Id,
-  lineId: Id,
-  displayName: Short.optional(),
-  service: Short.optional(),
-  isGroup: z.boolean().optional(),
-  messageCount: z.number().int().min(0).optional(),
-  handles: z.array(HandleRecordSchema).max(1_000).optional(),
-  v3ChatId: Short.nullable().optional(),
-  health: Health.optional(),
-  revision: Time.optional(),
-});
-
 const ReactionRecordSchema = z.object({
   id: Id,
   messageId: Id,
@@ -94,6 +81,21 @@ export const MessageRecordSchema = z.object({
     .optional(),
   effect: z.object({ type: Short, name: Short }).nullable().optional(),
   link: Text.nullable().optional(),
+});
+
+export const ListedChatSchema = z.object({
+  id: Id,
+  lineId: Id,
+  displayName: Short.optional(),
+  service: Short.optional(),
+  isGroup: z.boolean().optional(),
+  messageCount: z.number().int().min(0).optional(),
+  handles: z.array(HandleRecordSchema).max(1_000).optional(),
+  v3ChatId: Short.nullable().optional(),
+  health: Health.optional(),
+  revision: Time.optional(),
+  /** Its newest message (sync/messaging.ts ListedChat.preview). */
+  preview: MessageRecordSchema.optional(),
 });
 
 /** V3: the remote id (UUID; a line's phone number) each local id in a reply stands for. */

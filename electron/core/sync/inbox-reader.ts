@@ -49,8 +49,10 @@ export class InboxReader {
     const startedAt = Date.now();
     statusBoard.set({ phase: 'initial', error: null });
     await this.syncLines();
-    // Contacts first (a few pages): the first chats on screen show names, not numbers.
-    await this.syncContacts();
+    // Contacts beside the chats, not before them: a chat names its handles by the contacts stored
+    // when it is read (each contact stored re-announces the chats it names), so the first chats show
+    // as soon as their page is in, and their names as soon as the contacts' first page is.
+    const contacts = this.syncContacts();
     store.pauseIndexing();
     const queue: number[] = [];
     let producing = true;
@@ -61,7 +63,7 @@ export class InboxReader {
         await forEachLimited(store.lines.list(), 3, async (line) => {
           for await (const page of api.chatPages(line, this.#bg())) {
             chats.noteRevisions(page);
-            queue.push(...reconciler.applyChats(page, line));
+            queue.push(...reconciler.applyChats(page, line, { previews: true }));
             statusBoard.set({ chatsKnown: store.chats.count() });
           }
         });
@@ -80,7 +82,7 @@ export class InboxReader {
         statusBoard.set({ chatsWithMessages: ++chatsWithMessages });
       }
     });
-    await Promise.all([producer, ...workers]);
+    await Promise.all([producer, ...workers, contacts]);
     store.resumeIndexing();
     store.cursors.set(FIRST_SYNC_DONE, String(Date.now()));
     inStep.advance(startedAt);

@@ -13,6 +13,11 @@ import type { ChatRecord, LineRecord, MessageRecord, ReactionRecord } from '../s
 export interface ListedChat extends ChatRecord {
   /** V2: the chat's message_count; V3: its updated_at (ms). Unknown: undefined (always re-read). */
   revision?: number;
+  /**
+   * Its newest message, where the listing gives one (a team relay's does): a first sync stores it
+   * with the chat, so the inbox shows every chat's preview before each chat's page is read.
+   */
+  preview?: MessageRecord;
 }
 
 export interface MessagesPage {

@@ -43,7 +43,11 @@ export class Reconciler {
    * Chats listed for a line (through the messaging port, either version). Returns those whose
    * messages changed: their revision moved since their messages were last synced, or is unknown.
    */
-  applyChats(chats: readonly ListedChat[], line: { id: number; phoneNumber: string }): number[] {
+  applyChats(
+    chats: readonly ListedChat[],
+    line: { id: number; phoneNumber: string },
+    options: { previews?: boolean } = {},
+  ): number[] {
     return this.#store.transaction(() => {
       const changed: number[] = [];
       for (const chat of chats) {
@@ -52,6 +56,17 @@ export class Reconciler {
           changed.push(chat.id);
       }
       this.#store.chats.upsert(chats.map((chat) => chatOnly({ ...chat, lineId: chat.lineId || line.id })));
+      // Only where nothing is stored yet: a stored chat's gaps are found by walking back from its
+      // newest page until it meets what is stored (catch-up.ts), which a lone newest message would
+      // end at once.
+      if (options.previews) {
+        const previews = chats.flatMap((chat) =>
+          chat.preview && this.#store.messages.newestSentAt(chat.id) === null
+            ? [{ ...chat.preview, chatId: chat.id }]
+            : [],
+        );
+        if (previews.length > 0) this.#store.messages.upsert(previews);
+      }
       return changed;
     });
   }
@@ -332,7 +347,7 @@ export class Reconciler {
 }
 
 /** The chat's facts without the listing's revision (the store keeps that as its sync state). */
-function chatOnly(chat: ChatRecord & { revision?: number }): ChatRecord {
-  const { revision: _revision, ...record } = chat;
+function chatOnly(chat: ListedChat): ChatRecord {
+  const { revision: _revision, preview: _preview, ...record } = chat;
   return record;
 }

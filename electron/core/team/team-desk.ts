@@ -264,7 +264,9 @@ export class TeamDesk {
         isShown: (chatId, messageId) => store.messages.byId(messageId)?.chatId === chatId,
       });
       this.#seen = seen;
-      const unlisten = store.events.on('messages.changed', ({ chatId }) => seen.messagesArrived(chatId));
+      const unlisten = store.events.on('messages.changed', ({ chatId }) => seen.messagesArrived(chatId), {
+        rows: false,
+      });
       this.#stops.push(async () => {
         unlisten();
         await seen.stop();
@@ -275,8 +277,17 @@ export class TeamDesk {
       const { events } = this.#options.session.store;
       const recount = (change?: Parameters<TeamPicture['chatsChanged']>[0]) =>
         this.#emit(this.#picture.chatsChanged(change));
+      const ids = { rows: false };
       const unlisten = [
-        events.on('chats.changed', (change) => recount(change)),
+        // By id: whether each still exists is all the counts need of the rows (no read of them).
+        events.on(
+          'chats.changed',
+          ({ chatIds }) => {
+            const { chats } = this.#options.session.store;
+            recount({ chatIds, chats: chatIds.filter((id) => chats.exists(id)).map((id) => ({ id })) });
+          },
+          ids,
+        ),
         events.on('chats.removed', () => recount()),
         events.on('chats.replaced', () => recount()),
       ];

@@ -11,8 +11,11 @@ import { eventually } from '../core/helpers.ts';
 import { take, startPortRelay, type PortDesktop, type PortRelay } from './port-helpers.ts';
 
 const call = { priority: 'user' as const };
-/** A listed chat's revision is each port's own marker of change (service count or time; relay write time). */
-const withoutRevision = ({ revision: _revision, ...chat }: ListedChat) => chat;
+/**
+ * A listed chat's revision is each port's own marker of change (service count or time; relay write
+ * time); its preview only the relay's listing gives (checked on its own below).
+ */
+const withoutRevision = ({ revision: _revision, preview: _preview, ...chat }: ListedChat) => chat;
 
 describe.each(['v2', 'v3'] as const)('the relay messaging port on %s', (version) => {
   let org: PortRelay;
@@ -44,6 +47,18 @@ describe.each(['v2', 'v3'] as const)('the relay messaging port on %s', (version)
     const directly = (await take(direct.chatPages(line, call))).flat();
     expect(viaRelay.map(withoutRevision).sort(byId)).toEqual(directly.map(withoutRevision).sort(byId));
     expect(viaRelay.every((c) => typeof c.revision === 'number')).toBe(true);
+  });
+
+  it("lists each chat with its newest message as its preview: the service's newest message of the chat", async () => {
+    // Given the relay's listing of the line's first page
+    const [page] = await take(desktop.port.chatPages(line, call), 1);
+    const listed = (page ?? []).slice(0, 5);
+    expect(listed.length).toBeGreaterThan(0);
+    // Then each preview is the message the service lists first for that chat, as a record
+    for (const chat of listed) {
+      const newest = await direct.newestMessages(chat.id, 1, call);
+      expect(chat.preview).toEqual(newest.messages[0]);
+    }
   });
 
   it('gives the same chat', async () => {
