@@ -20,8 +20,9 @@
  *   npm run bench:team                 N = 1, 5, 20 and 200 followers; records docs/bench/team.json
  *   npm run bench:team -- --quick      200 chats, N = 1, 5 and 50 followers; prints the same shape
  *   … -- --modes relay --desktops 1 --cpu-prof-dir /tmp/p   only those runs, each process profiled (printed)
+ *   BENCH_TEAM_RAW=/tmp/raw.jsonl …   also each message's time to each receiver, a line per run
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -72,6 +73,9 @@ const PROFILE = values['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${values
 /** The sandbox's own default bucket: 50 requests/s after a burst of 100. */
 const LIMIT = { rate: 50, burst: 100 };
 const MESSAGE_GAP_MS = 100;
+/** Quiet means under a tenth of a core over this window (settled()); waited for at most SETTLE_MAX_MS. */
+const SETTLE_WINDOW_MS = 500;
+const SETTLE_MAX_MS = 30_000;
 /** A desktop still joining after this is reported as not full (direct N = 20 needs ~7 min at best). */
 const JOIN_CAP_MS = QUICK ? 5 * 60_000 : 20 * 60_000;
 const CUSTOMER = '+14155550187';
@@ -159,6 +163,12 @@ async function customerMessages(
     if (all) toAll.push(Math.max(...arrived));
     allAt.push(all ? at + Math.max(...arrived) : null);
   });
+  // Diagnostics (never recorded): each message's time to each receiver, a line per run.
+  if (process.env.BENCH_TEAM_RAW)
+    appendFileSync(
+      process.env.BENCH_TEAM_RAW,
+      `${JSON.stringify(posted.map((at, i) => arrivals.map((row) => (row[i] == null ? null : round((row[i] as number) - at, 1)))))}\n`,
+    );
   return { toAll, each, missing, posted, allAt, cpuS: round(cpuS, 2) };
 }
 
@@ -193,6 +203,33 @@ const latency = (samples: number[]) => {
   };
   return { p50: pick(50), p99: pick(99), max: pick(100) };
 };
+
+/**
+ * Waits until the desktops are quiet after joining — together under a tenth of a core over half a
+ * second, and the machine's dirty pages written out (under 16 MB waiting) — at most SETTLE_MAX_MS,
+ * returning how long that took (s). A join's aftermath — each desktop's search index built, twenty
+ * first syncs' databases flushed to one disk — is the join's cost, not a customer message's, and
+ * would otherwise land on the first messages (their commits waiting behind the flush).
+ */
+async function settled(pids: number[]): Promise<number> {
+  const from = wallNow();
+  const cpu = (): number => pids.reduce((sum, pid) => sum + (procCpuSeconds(pid) ?? 0), 0);
+  let before = cpu();
+  while (wallNow() - from < SETTLE_MAX_MS) {
+    await sleep(SETTLE_WINDOW_MS);
+    const now = cpu();
+    if (now - before < 0.1 * (SETTLE_WINDOW_MS / 1000) && unwrittenMb() < 16) break;
+    before = now;
+  }
+  return round((wallNow() - from) / 1000, 2);
+}
+
+/** Dirty and under-writeback memory of the machine (MB), from /proc/meminfo. */
+function unwrittenMb(): number {
+  const info = readFileSync('/proc/meminfo', 'utf8');
+  const kb = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+  return (kb('Dirty') + kb('Writeback')) / 1024;
+}
 
 /** A process's CPU since `from` and its peak RSS. */
 function processFigures(pid: number | undefined, from: number | null) {
@@ -292,6 +329,7 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
     const afterJoin = await serviceCounts(sandbox);
     const relayJoining = relay && processFigures(relay.child.pid, relay.cpu0);
     const natsJoining = relay && processFigures(relay.natsPid, relay.natsCpu0);
+    const settledS = await settled(team.map((desktop) => desktop.pid));
     const events = await customerMessages(sandbox, team, 'desktop-bench', PLAN.messages);
     const eventsViaLog = relay && (await viaTheLog(relay.child, 'desktop-bench', events));
     team.forEach((desktop) => desktop.send({ stop: true }));
@@ -331,6 +369,7 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
       desktops,
       load_average_1_5_15: { before: loadBefore, after: loadavg().map((n) => round(n, 2)) },
       joined_s: joinedS,
+      settled_s: settledS,
       per_desktop: synced.synced,
       desktops_process: synced.process,
       service: { before_desktops: before, after_join: afterJoin, end: afterEvents },
@@ -393,7 +432,7 @@ const report = {
     'service_requests: partner API requests the sandbox answered from the start of the run to the end of the desktops’ customer messages (429s included; the followers’ phase is not counted): through the relay its own first sync and polling, directly every desktop’s.',
     'service_deliveries: webhook delivery attempts in the sandbox’s log: one per event per subscription.',
     'full_inbox_s: from the desktops’ start (all at once) until its first sync finished with every chat stored; first_50_s: until its 50 newest chats all had a preview (checked at most every 50 ms).',
-    'event_to_all: a customer message posted through the control API until stored on every desktop (relay: event log → desktop store; direct: each desktop’s own listener), wall clock.',
+    'event_to_all: a customer message posted through the control API until stored on every desktop (relay: event log → desktop store; direct: each desktop’s own listener), wall clock. Messages start once the desktops are quiet after joining (settled_s in details: together under a tenth of a core for half a second, and under 16 MB of the machine’s dirty pages waiting to be written).',
     'relay/nats CPU and peak RSS: /proc of the relay’s process and of its nats-server (VmHWM).',
     'desktops_nice: the desktops’ processes run at this nice value in both modes, standing for their own machines: the relay, nats-server and the service keep their turn on the shared cores.',
   ],

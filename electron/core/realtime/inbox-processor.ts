@@ -5,7 +5,9 @@
  * few milliseconds, so receipts keep their turns on the event loop under load; under a stream of
  * deliveries batches start at most every `coalesceMs`, so a commit carries many. If a batch fails,
  * its deliveries are retried one by one, so only the one that fails waits. Chats the reconciler
- * could not complete from the event alone are fetched from the service afterwards.
+ * could not complete from the event alone are fetched from the service afterwards. A delivery from
+ * a team relay's event log, whose log is its durable copy, may be applied in the very transaction
+ * that queues it when nothing waits before it (`applyWhereQueued`): one commit per event, not two.
  */
 import { createLogger, drop } from '../log/logger.ts';
 import type { LocalStore } from '../store/local-store.ts';
@@ -52,6 +54,13 @@ export class InboxProcessor {
   #lastBatchAt = Number.NEGATIVE_INFINITY;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
+  /**
+   * Nothing queued waits before a new delivery (the last drain emptied the inbox, and nothing was
+   * queued or failed since): only then may one be applied where it is queued (applyWhereQueued).
+   */
+  #clear = false;
+  /** Until when this turn of the event loop may apply deliveries where they are queued. */
+  #turnDeadline: number | undefined;
 
   constructor(options: InboxProcessorOptions) {
     this.#options = options;
@@ -62,8 +71,47 @@ export class InboxProcessor {
 
   /** A delivery just queued under `seq`, with the event the listener already parsed. */
   queued(seq: number, event: LiveEvent): void {
+    this.#clear = false;
     this.#parsed.set(seq, event);
     this.schedule();
+  }
+
+  /**
+   * Applies a delivery in the open transaction that queued it, when nothing queued before it waits
+   * (so order is kept) and this turn has time left: taking an event from a team relay's log and
+   * applying it is then one commit, not two (the log is the durable copy until the commit that
+   * takes it). The apply runs in a savepoint: if it fails, the delivery stays queued for the usual
+   * drain (its retries, its failures counted). Returns what to do once the transaction committed,
+   * or undefined when the delivery was left queued (then tell `queued` after the commit).
+   */
+  applyWhereQueued(row: QueuedDelivery, event: LiveEvent): (() => void) | undefined {
+    if (!this.#clear || this.#stopped || this.#retryTimer) return undefined;
+    const now = performance.now();
+    if (this.#turnDeadline === undefined) {
+      this.#turnDeadline = now + this.#budgetMs;
+      setImmediate(() => (this.#turnDeadline = undefined));
+    }
+    if (now >= this.#turnDeadline) {
+      this.#clear = false;
+      return undefined;
+    }
+    const { store, inbox, applier } = this.#options;
+    let refreshChats: readonly number[];
+    try {
+      refreshChats = store.transaction(() => {
+        const outcome = applier.apply(event);
+        inbox.settle(row);
+        return outcome.refreshChats;
+      });
+    } catch {
+      this.#clear = false;
+      return undefined;
+    }
+    return () => {
+      this.#lastBatchAt = performance.now();
+      this.#settled([row]);
+      for (const chatId of refreshChats) this.#refresh(chatId);
+    };
   }
 
   /** Drains soon (also what was left queued by an earlier run). */
@@ -103,7 +151,10 @@ export class InboxProcessor {
     } catch (error) {
       return this.#retryLater(1, error);
     }
-    if (rows.length === 0) return;
+    if (rows.length === 0) {
+      this.#clear = !this.#retryTimer;
+      return;
+    }
     const deadline = performance.now() + this.#budgetMs;
     const refresh = new Set<number>();
     let done = 0;
@@ -126,6 +177,7 @@ export class InboxProcessor {
     this.#settled(rows.slice(0, done));
     for (const chatId of refresh) this.#refresh(chatId);
     if (done < rows.length || rows.length === this.#batchSize) this.#schedule(true);
+    else this.#clear = this.#parsed.size === 0 && !this.#retryTimer;
   }
 
   #drainOneByOne(rows: readonly QueuedDelivery[]): void {
@@ -195,6 +247,7 @@ export class InboxProcessor {
   }
 
   #retryLater(failures: number, error?: unknown): void {
+    this.#clear = false;
     if (error !== undefined)
       log.warn('the webhook inbox waits for the local store', { error: String(error) });
     this.#retryTimer = setTimeout(

@@ -49,7 +49,7 @@ export class WebhookInbox {
     const added = new Set<string>();
     const receipts = this.#store.transaction(() =>
       deliveries.map(({ eventId, body }): Receipt => {
-        if (this.#waiting.has(eventId) || added.has(eventId) || this.#applied(eventId)) {
+        if (this.#waits(eventId) || added.has(eventId) || this.#applied(eventId)) {
           return { outcome: 'duplicate', seq: null };
         }
         const seq = this.#store.webhookInbox.append(eventId, body, now);
@@ -59,6 +59,15 @@ export class WebhookInbox {
     );
     for (const eventId of added) this.#waiting.add(eventId);
     return receipts;
+  }
+
+  /**
+   * Whether a delivery of the event waits already. The memory says no at no cost; its yes is checked
+   * against the table, since an id joins it inside a transaction that may yet roll back (a batch
+   * that failed whole, whose deliveries are then queued one by one).
+   */
+  #waits(eventId: string): boolean {
+    return this.#waiting.has(eventId) && this.#store.webhookInbox.holds(eventId);
   }
 
   /** The oldest queued deliveries, in arrival order. */

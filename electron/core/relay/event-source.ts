@@ -23,7 +23,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { createLogger } from '../log/logger.ts';
 import { MAX_WEBHOOK_BODY_BYTES } from '../realtime/listener.ts';
-import type { WebhookInbox } from '../realtime/inbox.ts';
+import type { QueuedDelivery, WebhookInbox } from '../realtime/inbox.ts';
 import { isV3Event, type LiveEvent, parseLiveEvent } from '../realtime/live-event.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import type { V3WebhookEvent } from '../api/v3/webhook-events.ts';
@@ -53,6 +53,11 @@ export interface EventSourceOptions {
   inbox: WebhookInbox;
   /** A newly queued delivery, after its commit (the inbox processor's `queued`). */
   queued?: (inboxSeq: number, event: LiveEvent) => void;
+  /**
+   * Applies a delivery in the transaction that takes it (the inbox processor's `applyWhereQueued`):
+   * what to do after the commit, or undefined if it was left queued (`queued` is told then).
+   */
+  applyWhereQueued?: (delivery: QueuedDelivery, event: LiveEvent) => (() => void) | undefined;
   /** A change the relay's polls found (polled-changes.ts), applied in the sequence's transaction. */
   polled?: (change: PolledChange) => void;
   /** The log no longer has what follows `lastApplied`: resync from the relay. */
@@ -221,7 +226,15 @@ export class EventLogSource {
       if (checked.ok && isV3Event(checked.event)) this.#bindIds(seq, checked.event, headers.ids);
       if (checked.ok)
         queued = inbox.enqueueAll([{ eventId: checked.event.eventId, body: checked.body }])[0]?.seq ?? null;
+      const applied =
+        checked.ok && queued !== null
+          ? this.#options.applyWhereQueued?.(
+              { seq: queued, eventId: checked.event.eventId, body: checked.body },
+              checked.event,
+            )
+          : undefined;
       this.#markTaken(seq, headers.msgId);
+      if (applied) return applied;
       return () => {
         if (checked.ok && queued !== null) this.#options.queued?.(queued, checked.event);
       };

@@ -79,6 +79,15 @@ export class JoinedLiveEvents {
         this.#lastEventAt = Date.now();
         this.#live.processor.queued(seq, event);
       },
+      // Taken and applied in one commit where nothing waits before it (inbox-processor.ts).
+      applyWhereQueued: (delivery, event) => {
+        const applied = this.#live.processor.applyWhereQueued(delivery, event);
+        if (!applied) return undefined;
+        return () => {
+          this.#lastEventAt = Date.now();
+          applied();
+        };
+      },
       polled: (change) => applyPolledChange(session, change),
       onGap: ({ lastApplied, firstKept }) => {
         log.warn('the relay no longer keeps what this desktop missed; resyncing', { lastApplied, firstKept });

@@ -20,6 +20,11 @@ export class WebhookInboxRepo {
     return this.#db.all<{ event_id: string }>('SELECT event_id FROM webhook_inbox').map((r) => r.event_id);
   }
 
+  /** Whether a delivery of this event waits here. */
+  holds(eventId: string): boolean {
+    return this.#db.get('SELECT 1 FROM webhook_inbox WHERE event_id = ?', eventId) !== undefined;
+  }
+
   /** Appends a delivery; returns its seq. */
   append(eventId: string, body: string, receivedAt: number): number {
     return this.#db.run(

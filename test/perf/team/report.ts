@@ -32,6 +32,8 @@ export interface Run {
   desktops: number;
   load_average_1_5_15: { before: number[]; after: number[] };
   joined_s: number;
+  /** From every desktop synced until they were quiet, when the customer messages started (s). */
+  settled_s: number;
   per_desktop: DesktopFigures[];
   desktops_process: Record<string, number>;
   service: { before_desktops: Counts; after_join: Counts; end: Counts };
