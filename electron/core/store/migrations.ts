@@ -6,6 +6,7 @@
 import { INITIAL_SCHEMA } from './migrations/initial-schema.ts';
 import { LIVE_EVENTS_AND_WORKBENCH } from './migrations/live-events-and-workbench.ts';
 import { REMOTE_IDS_BY_CHAT } from './migrations/remote-ids-by-chat.ts';
+import { REMOTE_IDS_ONCE } from './migrations/remote-ids-once.ts';
 import { UPKEEP_DRAFTS_AND_V3_MODEL } from './migrations/upkeep-drafts-v3-model.ts';
 import { V3_IDS_AND_HELD_SENDS } from './migrations/v3-ids-and-held-sends.ts';
 
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly string[] = [
   ...V3_IDS_AND_HELD_SENDS, // 5–8
   ...UPKEEP_DRAFTS_AND_V3_MODEL, // 9–11
   ...REMOTE_IDS_BY_CHAT, // 12
+  ...REMOTE_IDS_ONCE, // 13
 ];

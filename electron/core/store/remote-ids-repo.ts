@@ -11,6 +11,29 @@ export type RemoteIdKind = 'chat' | 'message' | 'handle' | 'line' | 'reaction';
  */
 const SCOPED: ReadonlySet<RemoteIdKind> = new Set(['message', 'reaction']);
 
+/** How `remote_ids.kind` stores each kind (migration 13): a small integer, a byte or none in a row. */
+const KIND_CODES: Readonly<Record<RemoteIdKind, number>> = {
+  chat: 1,
+  message: 2,
+  handle: 3,
+  line: 4,
+  reaction: 5,
+};
+
+/**
+ * Rows of kind ?1 named by remote id ?3 within scopes (?2, 0): found through the index of an id's
+ * first 8 characters (`remote_ids_named`, migration 13; the full id is kept once, in the row), which
+ * the planner, without statistics, would pass over for a scan of the kind's keys.
+ */
+const NAMED_IN_SCOPE = `remote_ids INDEXED BY remote_ids_named
+  WHERE kind = ?1 AND scope IN (?2, 0) AND substr(remote_id, 1, 8) = substr(?3, 1, 8) AND remote_id = ?3`;
+
+/** As NAMED_IN_SCOPE, for every remote id of the JSON list ?3. */
+const LISTED_IN_SCOPE = `remote_ids INDEXED BY remote_ids_named
+  WHERE kind = ?1 AND scope IN (?2, 0)
+    AND substr(remote_id, 1, 8) IN (SELECT substr(value, 1, 8) FROM json_each(?3))
+    AND remote_id IN (SELECT value FROM json_each(?3))`;
+
 /**
  * Local ids of entities first seen through V3 start here: far above any V2 id the service hands out
  * and below the provisional (negative) ids of chats being created, so the three never meet.
@@ -19,7 +42,7 @@ const V3_LOCAL_ID_BASE = 2 ** 40;
 
 /**
  * The store keys chats, messages, handles, lines and reactions by local integers (V2's ids). This
- * maps the service's other ids (V3 UUIDs) to them (`remote_ids`, migrations 11 and 12): an entity V2
+ * maps the service's other ids (V3 UUIDs) to them (`remote_ids`, migrations 11–13): an entity V2
  * already stored keeps its id (`bind`, from migrate_to_v3 or a matched message), a new one gets the
  * next free id of its kind. The same remote id always gives the same local id, across restarts. A
  * page of messages is mapped in a few statements for the whole page (`prefetch`), not a few per row,
@@ -98,9 +121,8 @@ export class RemoteIdsRepo implements V3LocalIds {
     const inScope = SCOPED.has(kind) ? scope : 0;
     const found = new Map<string, number>();
     for (const row of this.#db.all<{ remote_id: string; local_id: number }>(
-      `SELECT remote_id, local_id FROM remote_ids
-       WHERE kind = ? AND scope IN (?, 0) AND remote_id IN (SELECT value FROM json_each(?))`,
-      kind,
+      `SELECT remote_id, local_id FROM ${LISTED_IN_SCOPE}`,
+      KIND_CODES[kind],
       inScope,
       JSON.stringify(remoteIds),
     ))
@@ -110,7 +132,7 @@ export class RemoteIdsRepo implements V3LocalIds {
     let top = Math.max(
       this.#db.get<{ local_id: number }>(
         'SELECT local_id FROM remote_ids WHERE kind = ? ORDER BY local_id DESC LIMIT 1',
-        kind,
+        KIND_CODES[kind],
       )?.local_id ?? 0,
       V3_LOCAL_ID_BASE,
     );
@@ -119,7 +141,7 @@ export class RemoteIdsRepo implements V3LocalIds {
     this.#db.run(
       `INSERT INTO remote_ids (kind, scope, remote_id, local_id)
        SELECT ?, ?, value ->> 0, value ->> 1 FROM json_each(?)`,
-      kind,
+      KIND_CODES[kind],
       inScope,
       JSON.stringify(fresh),
     );
@@ -159,14 +181,14 @@ export class RemoteIdsRepo implements V3LocalIds {
   find(kind: RemoteIdKind, remoteId: string, scope?: number): number | undefined {
     if (!SCOPED.has(kind) || scope !== undefined)
       return this.#db.get<{ local_id: number }>(
-        'SELECT local_id FROM remote_ids WHERE kind = ? AND scope IN (?, 0) AND remote_id = ?',
-        kind,
+        `SELECT local_id FROM ${NAMED_IN_SCOPE}`,
+        KIND_CODES[kind],
         SCOPED.has(kind) ? (scope as number) : 0,
         remoteId,
       )?.local_id;
     return this.#db.get<{ local_id: number }>(
       'SELECT local_id FROM remote_ids WHERE kind = ? AND remote_id = ?',
-      kind,
+      KIND_CODES[kind],
       remoteId,
     )?.local_id;
   }
@@ -176,9 +198,8 @@ export class RemoteIdsRepo implements V3LocalIds {
     return new Set(
       this.#db
         .all<{ remote_id: string }>(
-          `SELECT remote_id FROM remote_ids
-           WHERE kind = ? AND scope IN (?, 0) AND remote_id IN (SELECT value FROM json_each(?))`,
-          kind,
+          `SELECT remote_id FROM ${LISTED_IN_SCOPE}`,
+          KIND_CODES[kind],
           SCOPED.has(kind) ? scope : 0,
           JSON.stringify(remoteIds),
         )
@@ -190,7 +211,7 @@ export class RemoteIdsRepo implements V3LocalIds {
   remoteId(kind: RemoteIdKind, localId: number): string | undefined {
     return this.#db.get<{ remote_id: string }>(
       'SELECT remote_id FROM remote_ids WHERE kind = ? AND local_id = ?',
-      kind,
+      KIND_CODES[kind],
       localId,
     )?.remote_id;
   }
@@ -201,7 +222,7 @@ export class RemoteIdsRepo implements V3LocalIds {
     if (localIds.length === 0) return found;
     for (const row of this.#db.all<{ local_id: number; remote_id: string }>(
       'SELECT local_id, remote_id FROM remote_ids WHERE kind = ? AND local_id IN (SELECT value FROM json_each(?))',
-      kind,
+      KIND_CODES[kind],
       JSON.stringify(localIds),
     ))
       found.set(row.local_id, row.remote_id);
@@ -216,24 +237,21 @@ export class RemoteIdsRepo implements V3LocalIds {
   bind(kind: RemoteIdKind, remoteId: string, localId: number, scope = 0): void {
     const inScope = SCOPED.has(kind) ? scope : 0;
     const before = kind === 'chat' ? this.find('chat', remoteId) : undefined;
-    this.#db.run(
-      'DELETE FROM remote_ids WHERE kind = ? AND scope IN (?, 0) AND remote_id = ?',
-      kind,
-      inScope,
-      remoteId,
-    );
-    this.#db.run('DELETE FROM remote_ids WHERE kind = ? AND local_id = ?', kind, localId);
+    this.#db.run(`DELETE FROM ${NAMED_IN_SCOPE}`, KIND_CODES[kind], inScope, remoteId);
+    this.#db.run('DELETE FROM remote_ids WHERE kind = ? AND local_id = ?', KIND_CODES[kind], localId);
     this.#db.run(
       'INSERT INTO remote_ids (kind, scope, remote_id, local_id) VALUES (?, ?, ?, ?)',
-      kind,
+      KIND_CODES[kind],
       inScope,
       remoteId,
       localId,
     );
     if (before !== undefined && before !== localId)
       this.#db.run(
-        "UPDATE OR IGNORE remote_ids SET scope = ? WHERE kind IN ('message', 'reaction') AND scope = ?",
+        'UPDATE remote_ids SET scope = ? WHERE kind IN (?, ?) AND scope = ?',
         localId,
+        KIND_CODES.message,
+        KIND_CODES.reaction,
         before,
       );
   }
@@ -244,8 +262,9 @@ export class RemoteIdsRepo implements V3LocalIds {
       this.#db.get(
         `SELECT 1 AS x FROM messages m
          WHERE m.chat_id = ? AND m.id IS NOT NULL AND m.deleted = 0
-           AND NOT EXISTS (SELECT 1 FROM remote_ids r WHERE r.kind = 'message' AND r.local_id = m.id) LIMIT 1`,
+           AND NOT EXISTS (SELECT 1 FROM remote_ids r WHERE r.kind = ? AND r.local_id = m.id) LIMIT 1`,
         chatId,
+        KIND_CODES.message,
       ) !== undefined
     );
   }
@@ -263,13 +282,14 @@ export class RemoteIdsRepo implements V3LocalIds {
       `SELECT m.id FROM messages m
        WHERE m.chat_id = ? AND m.from_me = ? AND m.text = ? AND m.id IS NOT NULL AND m.deleted = 0
          AND m.sent_at BETWEEN ? AND ?
-         AND NOT EXISTS (SELECT 1 FROM remote_ids r WHERE r.kind = 'message' AND r.local_id = m.id)
+         AND NOT EXISTS (SELECT 1 FROM remote_ids r WHERE r.kind = ? AND r.local_id = m.id)
        ORDER BY abs(m.sent_at - ?) LIMIT 1`,
       chatId,
       message.fromMe ? 1 : 0,
       message.text,
       message.sentAt - toleranceMs,
       message.sentAt + toleranceMs,
+      KIND_CODES.message,
       message.sentAt,
     )?.id;
   }
