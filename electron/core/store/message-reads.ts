@@ -1,5 +1,6 @@
 import type { Attachment, DeliveryFailure, Message } from '../../../shared/domain.ts';
 import type { Database } from './database.ts';
+import { RemoteIdsRepo } from './remote-ids-repo.ts';
 import {
   type AttachmentRow,
   type MessageRow,
@@ -24,9 +25,11 @@ export class MessageReads {
   readonly #db: Database;
   readonly #nameFor: (identifiers: string[]) => Map<string, string>;
   readonly #v3: boolean;
+  readonly #remoteIds: RemoteIdsRepo;
 
   constructor(db: Database, nameFor: (identifiers: string[]) => Map<string, string>, v3: boolean) {
     this.#db = db;
+    this.#remoteIds = new RemoteIdsRepo(db);
     this.#nameFor = nameFor;
     this.#v3 = v3;
   }
@@ -207,7 +210,7 @@ export class MessageReads {
         )
       : [];
     const names = this.#nameFor([...new Set(rows.filter((r) => !r.from_me).map((r) => r.sender))]);
-    const v3Ids = this.#v3 ? this.#v3IdsOf(ids) : undefined;
+    const v3Ids = this.#v3 ? this.#remoteIds.remoteIdsOf('message', ids) : undefined;
     return rows.map((row): Message => {
       const message: Message = {
         key: row.key,
@@ -229,19 +232,6 @@ export class MessageReads {
       };
       return v3Ids ? withV3Facts(message, row, v3Ids) : message;
     });
-  }
-
-  /** The V3 ids of many messages, for hydration. */
-  #v3IdsOf(messageIds: readonly number[]): Map<number, string> {
-    const found = new Map<number, string>();
-    if (messageIds.length === 0) return found;
-    for (const row of this.#db.all<{ local_id: number; remote_id: string }>(
-      `SELECT local_id, remote_id FROM remote_ids WHERE kind = 'message'
-       AND local_id IN (SELECT value FROM json_each(?))`,
-      JSON.stringify(messageIds),
-    ))
-      found.set(row.local_id, row.remote_id);
-    return found;
   }
 }
 

@@ -12,6 +12,40 @@ export type RemoteIdKind = 'chat' | 'message' | 'handle' | 'line' | 'reaction';
 const SCOPED: ReadonlySet<RemoteIdKind> = new Set(['message', 'reaction']);
 
 /**
+ * `remote_ids.id` (migration 13) is an entity's kind and local id in one integer, local id × 8 + its
+ * kind's code, so the table is keyed by what the store names, and the V3 ids a page adds append
+ * (an exact JavaScript number for local ids up to 2^50). In SQL the kind of a row is `id & 7`
+ * (two's complement: right for negative local ids too).
+ */
+const KIND_CODES: Readonly<Record<RemoteIdKind, number>> = {
+  chat: 1,
+  message: 2,
+  handle: 3,
+  line: 4,
+  reaction: 5,
+};
+const KIND_SLOTS = 8;
+
+const rowIdOf = (kind: RemoteIdKind, localId: number): number => localId * KIND_SLOTS + KIND_CODES[kind];
+const localIdOf = (rowId: number): number => Math.floor(rowId / KIND_SLOTS);
+const localIdOrUndefined = (row: { id: number } | undefined): number | undefined =>
+  row === undefined ? undefined : localIdOf(row.id);
+
+/**
+ * Rows of kind ?1 named by remote id ?3 within scopes (?2, 0): found through the index of an id's
+ * first 8 characters (`remote_ids_named`; the full id is kept once, in the row), which the planner,
+ * without statistics, might pass over for a scan.
+ */
+const NAMED_IN_SCOPE = `remote_ids INDEXED BY remote_ids_named
+  WHERE scope IN (?2, 0) AND substr(remote_id, 1, 8) = substr(?3, 1, 8) AND remote_id = ?3 AND (id & 7) = ?1`;
+
+/** As NAMED_IN_SCOPE, for every remote id of the JSON list ?3. */
+const LISTED_IN_SCOPE = `remote_ids INDEXED BY remote_ids_named
+  WHERE scope IN (?2, 0)
+    AND substr(remote_id, 1, 8) IN (SELECT substr(value, 1, 8) FROM json_each(?3))
+    AND remote_id IN (SELECT value FROM json_each(?3)) AND (id & 7) = ?1`;
+
+/**
  * Local ids of entities first seen through V3 start here: far above any V2 id the service hands out
  * and below the provisional (negative) ids of chats being created, so the three never meet.
  */
@@ -19,9 +53,9 @@ const V3_LOCAL_ID_BASE = 2 ** 40;
 
 /**
  * The store keys chats, messages, handles, lines and reactions by local integers (V2's ids). This
- * maps the service's other ids (V3 UUIDs) to them (`remote_ids`, migrations 11 and 12): an entity V2
+ * maps the service's other ids (V3 UUIDs) to them (`remote_ids`, migrations 11–13): an entity V2
  * already stored keeps its id (`bind`, from migrate_to_v3 or a matched message), a new one gets the
- * next free id of its kind. The same remote id always gives the same local id, across restarts. A
+ * next free id (numbered on from the newest of any kind). The same remote id always gives the same local id, across restarts. A
  * page of messages is mapped in a few statements for the whole page (`prefetch`), not a few per row,
  * and a chat's messages and reactions are kept together (see SCOPED): named with their chat
  * (`inChat`, a page's `prefetch`), they are found and added beside the chat's others.
@@ -90,38 +124,32 @@ export class RemoteIdsRepo implements V3LocalIds {
   /**
    * The local ids of many remote ids of one kind (and chat, for a scoped kind), those without one
    * given the next free ids, in a few statements however many there are: one reads those known (ids
-   * first named without their chat, scope 0, too), and when some are not, one reads the kind's top id
-   * and one inserts them all, numbered on from it here (cheaper than numbering them in SQL).
+   * first named without their chat, scope 0, too), and when some are not, one reads the top local id
+   * of any kind (the table's last row: new ids of every kind are numbered on from one another, so a
+   * page's append) and one inserts them all, numbered on from it here (cheaper than in SQL).
    */
   many(kind: RemoteIdKind, remoteIds: readonly string[], scope = 0): Map<string, number> {
     if (remoteIds.length === 0) return new Map();
     const inScope = SCOPED.has(kind) ? scope : 0;
     const found = new Map<string, number>();
-    for (const row of this.#db.all<{ remote_id: string; local_id: number }>(
-      `SELECT remote_id, local_id FROM remote_ids
-       WHERE kind = ? AND scope IN (?, 0) AND remote_id IN (SELECT value FROM json_each(?))`,
-      kind,
+    for (const row of this.#db.all<{ remote_id: string; id: number }>(
+      `SELECT remote_id, id FROM ${LISTED_IN_SCOPE}`,
+      KIND_CODES[kind],
       inScope,
       JSON.stringify(remoteIds),
     ))
-      found.set(row.remote_id, row.local_id);
+      found.set(row.remote_id, localIdOf(row.id));
     const missing = [...new Set(remoteIds)].filter((remoteId) => !found.has(remoteId));
     if (missing.length === 0) return found;
-    let top = Math.max(
-      this.#db.get<{ local_id: number }>(
-        'SELECT local_id FROM remote_ids WHERE kind = ? ORDER BY local_id DESC LIMIT 1',
-        kind,
-      )?.local_id ?? 0,
-      V3_LOCAL_ID_BASE,
-    );
+    const last = this.#db.get<{ id: number | null }>('SELECT max(id) AS id FROM remote_ids')?.id ?? 0;
+    let top = Math.max(localIdOf(last), V3_LOCAL_ID_BASE);
     const fresh = missing.map((remoteId): [string, number] => [remoteId, ++top]);
     for (const [remoteId, localId] of fresh) found.set(remoteId, localId);
     this.#db.run(
-      `INSERT INTO remote_ids (kind, scope, remote_id, local_id)
-       SELECT ?, ?, value ->> 0, value ->> 1 FROM json_each(?)`,
-      kind,
+      `INSERT INTO remote_ids (id, scope, remote_id)
+       SELECT value ->> 1, ?, value ->> 0 FROM json_each(?)`,
       inScope,
-      JSON.stringify(fresh),
+      JSON.stringify(fresh.map(([remoteId, localId]) => [remoteId, rowIdOf(kind, localId)])),
     );
     return found;
   }
@@ -158,17 +186,21 @@ export class RemoteIdsRepo implements V3LocalIds {
   /** `scope` as for `localId`; for the kinds not kept by chat it is always 0. */
   find(kind: RemoteIdKind, remoteId: string, scope?: number): number | undefined {
     if (!SCOPED.has(kind) || scope !== undefined)
-      return this.#db.get<{ local_id: number }>(
-        'SELECT local_id FROM remote_ids WHERE kind = ? AND scope IN (?, 0) AND remote_id = ?',
-        kind,
-        SCOPED.has(kind) ? (scope as number) : 0,
+      return localIdOrUndefined(
+        this.#db.get<{ id: number }>(
+          `SELECT id FROM ${NAMED_IN_SCOPE}`,
+          KIND_CODES[kind],
+          SCOPED.has(kind) ? (scope as number) : 0,
+          remoteId,
+        ),
+      );
+    return localIdOrUndefined(
+      this.#db.get<{ id: number }>(
+        'SELECT id FROM remote_ids WHERE (id & 7) = ? AND remote_id = ?',
+        KIND_CODES[kind],
         remoteId,
-      )?.local_id;
-    return this.#db.get<{ local_id: number }>(
-      'SELECT local_id FROM remote_ids WHERE kind = ? AND remote_id = ?',
-      kind,
-      remoteId,
-    )?.local_id;
+      ),
+    );
   }
 
   /** Which of these remote ids have a local id already. */
@@ -176,9 +208,8 @@ export class RemoteIdsRepo implements V3LocalIds {
     return new Set(
       this.#db
         .all<{ remote_id: string }>(
-          `SELECT remote_id FROM remote_ids
-           WHERE kind = ? AND scope IN (?, 0) AND remote_id IN (SELECT value FROM json_each(?))`,
-          kind,
+          `SELECT remote_id FROM ${LISTED_IN_SCOPE}`,
+          KIND_CODES[kind],
           SCOPED.has(kind) ? scope : 0,
           JSON.stringify(remoteIds),
         )
@@ -189,9 +220,8 @@ export class RemoteIdsRepo implements V3LocalIds {
   /** The remote id a local id stands for (undefined: never seen through V3). */
   remoteId(kind: RemoteIdKind, localId: number): string | undefined {
     return this.#db.get<{ remote_id: string }>(
-      'SELECT remote_id FROM remote_ids WHERE kind = ? AND local_id = ?',
-      kind,
-      localId,
+      'SELECT remote_id FROM remote_ids WHERE id = ?',
+      rowIdOf(kind, localId),
     )?.remote_id;
   }
 
@@ -199,12 +229,11 @@ export class RemoteIdsRepo implements V3LocalIds {
   remoteIdsOf(kind: RemoteIdKind, localIds: readonly number[]): Map<number, string> {
     const found = new Map<number, string>();
     if (localIds.length === 0) return found;
-    for (const row of this.#db.all<{ local_id: number; remote_id: string }>(
-      'SELECT local_id, remote_id FROM remote_ids WHERE kind = ? AND local_id IN (SELECT value FROM json_each(?))',
-      kind,
-      JSON.stringify(localIds),
+    for (const row of this.#db.all<{ id: number; remote_id: string }>(
+      'SELECT id, remote_id FROM remote_ids WHERE id IN (SELECT value FROM json_each(?))',
+      JSON.stringify(localIds.map((localId) => rowIdOf(kind, localId))),
     ))
-      found.set(row.local_id, row.remote_id);
+      found.set(localIdOf(row.id), row.remote_id);
     return found;
   }
 
@@ -216,25 +245,21 @@ export class RemoteIdsRepo implements V3LocalIds {
   bind(kind: RemoteIdKind, remoteId: string, localId: number, scope = 0): void {
     const inScope = SCOPED.has(kind) ? scope : 0;
     const before = kind === 'chat' ? this.find('chat', remoteId) : undefined;
+    this.#db.run(`DELETE FROM ${NAMED_IN_SCOPE}`, KIND_CODES[kind], inScope, remoteId);
+    this.#db.run('DELETE FROM remote_ids WHERE id = ?', rowIdOf(kind, localId));
     this.#db.run(
-      'DELETE FROM remote_ids WHERE kind = ? AND scope IN (?, 0) AND remote_id = ?',
-      kind,
+      'INSERT INTO remote_ids (id, scope, remote_id) VALUES (?, ?, ?)',
+      rowIdOf(kind, localId),
       inScope,
       remoteId,
-    );
-    this.#db.run('DELETE FROM remote_ids WHERE kind = ? AND local_id = ?', kind, localId);
-    this.#db.run(
-      'INSERT INTO remote_ids (kind, scope, remote_id, local_id) VALUES (?, ?, ?, ?)',
-      kind,
-      inScope,
-      remoteId,
-      localId,
     );
     if (before !== undefined && before !== localId)
       this.#db.run(
-        "UPDATE OR IGNORE remote_ids SET scope = ? WHERE kind IN ('message', 'reaction') AND scope = ?",
+        'UPDATE remote_ids SET scope = ? WHERE scope = ? AND (id & 7) IN (?, ?)',
         localId,
         before,
+        KIND_CODES.message,
+        KIND_CODES.reaction,
       );
   }
 
@@ -244,8 +269,9 @@ export class RemoteIdsRepo implements V3LocalIds {
       this.#db.get(
         `SELECT 1 AS x FROM messages m
          WHERE m.chat_id = ? AND m.id IS NOT NULL AND m.deleted = 0
-           AND NOT EXISTS (SELECT 1 FROM remote_ids r WHERE r.kind = 'message' AND r.local_id = m.id) LIMIT 1`,
+           AND NOT EXISTS (SELECT 1 FROM remote_ids r WHERE r.id = m.id * 8 + ?) LIMIT 1`,
         chatId,
+        KIND_CODES.message,
       ) !== undefined
     );
   }
@@ -263,13 +289,14 @@ export class RemoteIdsRepo implements V3LocalIds {
       `SELECT m.id FROM messages m
        WHERE m.chat_id = ? AND m.from_me = ? AND m.text = ? AND m.id IS NOT NULL AND m.deleted = 0
          AND m.sent_at BETWEEN ? AND ?
-         AND NOT EXISTS (SELECT 1 FROM remote_ids r WHERE r.kind = 'message' AND r.local_id = m.id)
+         AND NOT EXISTS (SELECT 1 FROM remote_ids r WHERE r.id = m.id * 8 + ?)
        ORDER BY abs(m.sent_at - ?) LIMIT 1`,
       chatId,
       message.fromMe ? 1 : 0,
       message.text,
       message.sentAt - toleranceMs,
       message.sentAt + toleranceMs,
+      KIND_CODES.message,
       message.sentAt,
     )?.id;
   }

@@ -1,7 +1,8 @@
 /**
- * The store's V3 ids keep a chat's messages and reactions together (migration 12), and a V3 id still
- * always gives the same local id: whether it is named with its chat or without, before or after, and
- * after its chat took the local id of a chat stored under V2.
+ * The store's V3 ids keep a chat's messages and reactions together (migration 12), each id stored
+ * once, under its kind and local id, and found by its first characters (migration 13); a V3 id still
+ * always gives the same local id: whether it is named with its chat or without, before or after,
+ * beside ids that begin alike, and after its chat took the local id of a chat stored under V2.
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -87,5 +88,49 @@ describe('a V3 chat that takes the local id of a chat stored under V2', () => {
     expect(inTransaction(() => store.remoteIds.chat(chat))).toBe(1234);
     const after = inTransaction(() => store.remoteIds.prefetch({ chat: [chat], message: messages }, chat));
     expect(messages.map((id) => after.message(id))).toEqual(ids);
+  });
+});
+
+describe('remote ids that begin with the same characters', () => {
+  it('given two messages of a chat whose ids share their first 8 characters, then each has its own id, found again', () => {
+    const chat = randomUUID();
+    const [first, second] = ['0badcafe-0000-4000-8000-000000000001', '0badcafe-0000-4000-8000-000000000002'];
+    const page = inTransaction(() =>
+      store.remoteIds.prefetch({ chat: [chat], message: [first, second] }, chat),
+    );
+
+    const again = inTransaction(() =>
+      store.remoteIds.prefetch({ chat: [chat], message: [second, first] }, chat),
+    );
+    const alone = inTransaction(() => [store.remoteIds.message(first), store.remoteIds.message(second)]);
+
+    expect(page.message(first)).not.toBe(page.message(second));
+    expect([again.message(first), again.message(second)]).toEqual([
+      page.message(first),
+      page.message(second),
+    ]);
+    expect(alone).toEqual([page.message(first), page.message(second)]);
+    expect(store.remoteIds.remoteId('message', page.message(second))).toBe(second);
+  });
+});
+
+describe("a V3 first sync's ids, on disk", () => {
+  it('given 100 chats of 50 new messages mapped page by page, then each id takes under 100 bytes: it is kept once', () => {
+    const ids = Array.from({ length: 100 }, () => ({
+      chat: randomUUID(),
+      messages: Array.from({ length: 50 }, () => randomUUID()),
+    }));
+
+    for (const { chat, messages } of ids)
+      inTransaction(() => store.remoteIds.prefetch({ chat: [chat], message: messages }, chat));
+
+    // Kept twice (the key, and an index carrying it whole: schema 12), an id took about 150 bytes.
+    const bytes = inspectStore(store, (db) =>
+      db.get<{ bytes: number }>(
+        "SELECT sum(pgsize) AS bytes FROM dbstat WHERE name = 'remote_ids' OR name IN (SELECT name FROM sqlite_master WHERE tbl_name = 'remote_ids')",
+      ),
+    )?.bytes;
+    expect(rows()).toBe(100 * 51);
+    expect((bytes as number) / (100 * 51)).toBeLessThan(100);
   });
 });

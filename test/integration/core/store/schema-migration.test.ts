@@ -1,6 +1,7 @@
 /**
  * Migration 11 carries a workspace's V3 facts from the side tables (`v3_facts`, `v3_ids`) into the
- * model's own columns, and loses nothing: a V2 and a V3 workspace at schema 9 — each filled by a real
+ * model's own columns, and migrations 12 and 13 its V3 ids into `remote_ids` (kept by chat, then each
+ * stored once), and lose nothing: a V2 and a V3 workspace at schema 9 — each filled by a real
  * first sync against the sandbox and an agent's use (a threaded reply with an effect, a custom emoji
  * reaction, chat health, line reputation, a failed send, a send still queued with its reply target) —
  * open at the current schema and read exactly as the store at schema 9 read them: every line, every
@@ -13,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { reactionKey } from '../../../../electron/core/api/v3/domain-map.ts';
 import { LocalStore } from '../../../../electron/core/store/local-store.ts';
 import { MIGRATIONS } from '../../../../electron/core/store/migrations.ts';
+import type { RemoteIdKind } from '../../../../electron/core/store/remote-ids-repo.ts';
 import type { ApiVersion, Chat, Line, Message } from '../../../../shared/domain.ts';
 import { tempDir } from '../helpers.ts';
 import { inspectStore } from '../../store-inspector.ts';
@@ -27,12 +29,18 @@ interface ReadAtSchema9 {
 const fixtures = join(import.meta.dirname, 'schema-9');
 const dirs: Array<{ remove(): void }> = [];
 
-/** A copy of the schema-9 workspace, opened by the current store, and what schema 9 read from it. */
-function workspaceAtSchema9(apiVersion: ApiVersion): { store: LocalStore; before: ReadAtSchema9 } {
+/** A copy of the schema-9 workspace's database, in a folder removed after the test. */
+function copyOfSchema9(apiVersion: ApiVersion): string {
   const dir = tempDir();
   dirs.push(dir);
   const path = join(dir.path, 'workspace.db');
   copyFileSync(join(fixtures, `${apiVersion}.db`), path);
+  return path;
+}
+
+/** A copy of the schema-9 workspace, opened by the current store, and what schema 9 read from it. */
+function workspaceAtSchema9(apiVersion: ApiVersion): { store: LocalStore; before: ReadAtSchema9 } {
+  const path = copyOfSchema9(apiVersion);
   const before = JSON.parse(readFileSync(join(fixtures, `${apiVersion}.json`), 'utf8')) as ReadAtSchema9;
   return { store: new LocalStore(path, { apiVersion }), before };
 }
@@ -102,6 +110,25 @@ describe('what a V3 workspace at schema 9 held beyond its timelines', () => {
     expect(store.remoteIds.message(message.v3Id as string)).toBe(message.id);
     const chat = before.chats.find((c) => c.v3ChatId) as Chat;
     expect(store.remoteIds.chat(chat.v3ChatId as string)).toBe(chat.id);
+    store.close();
+  });
+
+  it('every id it mapped (chats, messages, handles, lines, reactions) maps both ways to the same local id, once', () => {
+    const { store } = workspaceAtSchema9('v3');
+    const atSchema9 = inspectStore({ path: copyOfSchema9('v3') }, (db) =>
+      db.all<{ kind: RemoteIdKind; v3_id: string; local_id: number }>(
+        'SELECT kind, v3_id, local_id FROM v3_ids',
+      ),
+    );
+    expect(new Set(atSchema9.map((id) => id.kind)).size).toBeGreaterThanOrEqual(4);
+
+    for (const { kind, v3_id, local_id } of atSchema9) {
+      expect(store.remoteIds.find(kind, v3_id)).toBe(local_id);
+      expect(store.remoteIds.remoteId(kind, local_id)).toBe(v3_id);
+    }
+    expect(
+      inspectStore(store, (db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM remote_ids')?.n),
+    ).toBe(atSchema9.length);
     store.close();
   });
 
