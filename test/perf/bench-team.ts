@@ -22,7 +22,7 @@
  *   … -- --modes relay --desktops 1 --cpu-prof-dir /tmp/p   only those runs, each process profiled (printed)
  *   BENCH_TEAM_RAW=/tmp/raw.jsonl …   also each message's time to each receiver, a line per run
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,7 +30,6 @@ import { HOST_NODE_FLAGS } from '../../scripts/start.ts';
 import {
   cpuStealShare,
   machine,
-  percentile,
   procCpuSeconds,
   procStatus,
   spawnSandbox,
@@ -39,6 +38,19 @@ import {
 import type { DesktopFigures, DesktopsConfig } from './team/desktops.ts';
 import type { FollowersConfig } from './team/followers.ts';
 import { startChild, wallNow, type Child } from './team/protocol.ts';
+import {
+  control,
+  CUSTOMER,
+  customerMessages,
+  latency,
+  MESSAGE_GAP_MS,
+  round,
+  serviceCounts,
+  settled,
+  sleep,
+  viaTheLog,
+  WARM_UP_MESSAGES,
+} from './team/service.ts';
 import { summarize, targets, type Run } from './team/report.ts';
 
 const { values } = parseArgs({
@@ -72,164 +84,9 @@ const PARTIAL =
 const PROFILE = values['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof-dir']}`] : [];
 /** The sandbox's own default bucket: 50 requests/s after a burst of 100. */
 const LIMIT = { rate: 50, burst: 100 };
-const MESSAGE_GAP_MS = 100;
-/** Quiet means under a tenth of a core over this window (settled()); waited for at most SETTLE_MAX_MS. */
-const SETTLE_WINDOW_MS = 500;
-const SETTLE_MAX_MS = 30_000;
 /** A desktop still joining after this is reported as not full (direct N = 20 needs ~7 min at best). */
 const JOIN_CAP_MS = QUICK ? 5 * 60_000 : 20 * 60_000;
-const CUSTOMER = '+14155550187';
 const here = (file: string): string => join(import.meta.dirname, 'team', file);
-const round = (n: number, digits = 0): number => Math.round(n * 10 ** digits) / 10 ** digits;
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-type Sandbox = Awaited<ReturnType<typeof spawnSandbox>>;
-
-async function control<T>(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
-    method,
-    headers: { 'x-sandbox-admin-secret': sandbox.adminSecret, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`control ${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-interface ServiceCounts {
-  requests: number;
-  status_429: number;
-  deliveries: number;
-  chats: number;
-}
-
-async function serviceCounts(sandbox: Sandbox): Promise<ServiceCounts> {
-  const state = await control<{
-    orgs: Array<{ chats: number }>;
-    requests: { total: number; status_429: number };
-  }>(sandbox, 'GET', '/state');
-  const { deliveries } = await control<{ deliveries: unknown[] }>(sandbox, 'GET', '/deliveries');
-  return {
-    requests: state.requests.total,
-    status_429: state.requests.status_429,
-    deliveries: deliveries.length,
-    chats: state.orgs[0]?.chats ?? 0,
-  };
-}
-
-/**
- * Customer messages `<marker> 0…count-1`, one every MESSAGE_GAP_MS, then each receiver's wall-clock
- * arrival of each (`arrivals` from each child, a row per receiver). Returns, per message, the time
- * to reach every receiver (the slowest) and every receiver's own time, in ms.
- */
-async function customerMessages(
-  sandbox: Sandbox,
-  receivers: Child[],
-  marker: string,
-  count: number,
-): Promise<{
-  toAll: number[];
-  each: number[];
-  missing: number;
-  posted: number[];
-  allAt: Array<number | null>;
-  /** The receivers' CPU from their start of listening until they reported (desktops only). */
-  cpuS: number;
-}> {
-  const posted: number[] = [];
-  for (let i = 0; i < count; i++) {
-    posted.push(wallNow());
-    await control(sandbox, 'POST', '/inbound/message', { from: CUSTOMER, text: `${marker} ${i}` });
-    await sleep(MESSAGE_GAP_MS);
-  }
-  const late = setTimeout(() => receivers.forEach((child) => child.send({ report: true })), 30_000);
-  const reports = await Promise.all(
-    receivers.map((child) =>
-      child.next<{ arrivals: Array<Array<number | null>>; cpu_s_events?: number | null }>('arrivals', 60_000),
-    ),
-  );
-  const cpuS = reports.reduce((sum, report) => sum + (report.cpu_s_events ?? 0), 0);
-  clearTimeout(late);
-  const arrivals = reports.flatMap((report) => report.arrivals);
-  const toAll: number[] = [];
-  const each: number[] = [];
-  const allAt: Array<number | null> = [];
-  let missing = 0;
-  posted.forEach((at, i) => {
-    const times = arrivals.map((row) => row[i]);
-    missing += times.filter((t) => t == null).length;
-    const arrived = times.filter((t): t is number => t != null).map((t) => t - at);
-    each.push(...arrived);
-    const all = arrived.length === arrivals.length;
-    if (all) toAll.push(Math.max(...arrived));
-    allAt.push(all ? at + Math.max(...arrived) : null);
-  });
-  // Diagnostics (never recorded): each message's time to each receiver, a line per run.
-  if (process.env.BENCH_TEAM_RAW)
-    appendFileSync(
-      process.env.BENCH_TEAM_RAW,
-      `${JSON.stringify(posted.map((at, i) => arrivals.map((row) => (row[i] == null ? null : round((row[i] as number) - at, 1)))))}\n`,
-    );
-  return { toAll, each, missing, posted, allAt, cpuS: round(cpuS, 2) };
-}
-
-/**
- * Where a message's time went: posted → stored in the relay's event log (the sandbox's delivery and
- * the relay's receipt; the stream's own timestamp, ms) and the log → stored or received by all.
- */
-async function viaTheLog(
-  relay: Child,
-  marker: string,
-  timed: { posted: number[]; allAt: Array<number | null> },
-) {
-  relay.send({ logged: { marker, count: timed.posted.length } });
-  const { logged } = await relay.next<{ logged: Array<number | null> }>('logged', 60_000);
-  const toLog: number[] = [];
-  const logToAll: number[] = [];
-  timed.posted.forEach((at, i) => {
-    const inLog = logged[i];
-    if (inLog == null) return;
-    toLog.push(inLog - at);
-    const all = timed.allAt[i];
-    if (all != null) logToAll.push(all - inLog);
-  });
-  return { posted_to_log_ms: latency(toLog), log_to_all_ms: latency(logToAll) };
-}
-
-const latency = (samples: number[]) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const pick = (p: number) => {
-    const value = percentile(sorted, p);
-    return value === null ? null : round(value, 1);
-  };
-  return { p50: pick(50), p99: pick(99), max: pick(100) };
-};
-
-/**
- * Waits until the desktops are quiet after joining — together under a tenth of a core over half a
- * second, and the machine's dirty pages written out (under 16 MB waiting) — at most SETTLE_MAX_MS,
- * returning how long that took (s). A join's aftermath — each desktop's search index built, twenty
- * first syncs' databases flushed to one disk — is the join's cost, not a customer message's, and
- * would otherwise land on the first messages (their commits waiting behind the flush).
- */
-async function settled(pids: number[]): Promise<number> {
-  const from = wallNow();
-  const cpu = (): number => pids.reduce((sum, pid) => sum + (procCpuSeconds(pid) ?? 0), 0);
-  let before = cpu();
-  while (wallNow() - from < SETTLE_MAX_MS) {
-    await sleep(SETTLE_WINDOW_MS);
-    const now = cpu();
-    if (now - before < 0.1 * (SETTLE_WINDOW_MS / 1000) && unwrittenMb() < 16) break;
-    before = now;
-  }
-  return round((wallNow() - from) / 1000, 2);
-}
-
-/** Dirty and under-writeback memory of the machine (MB), from /proc/meminfo. */
-function unwrittenMb(): number {
-  const info = readFileSync('/proc/meminfo', 'utf8');
-  const kb = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(info)?.[1] ?? 0);
-  return (kb('Dirty') + kb('Writeback')) / 1024;
-}
 
 /** A process's CPU since `from` and its peak RSS. */
 function processFigures(pid: number | undefined, from: number | null) {
@@ -426,13 +283,14 @@ const report = {
     rate_limit: LIMIT,
     customer_messages_per_run: PLAN.messages,
     message_gap_ms: MESSAGE_GAP_MS,
+    warm_up_messages_not_timed: WARM_UP_MESSAGES,
   },
   desktops_nice: DESKTOPS_NICE,
   notes: [
     'service_requests: partner API requests the sandbox answered from the start of the run to the end of the desktops’ customer messages (429s included; the followers’ phase is not counted): through the relay its own first sync and polling, directly every desktop’s.',
     'service_deliveries: webhook delivery attempts in the sandbox’s log: one per event per subscription.',
     'full_inbox_s: from the desktops’ start (all at once) until its first sync finished with every chat stored; first_50_s: until its 50 newest chats all had a preview (checked at most every 50 ms).',
-    'event_to_all: a customer message posted through the control API until stored on every desktop (relay: event log → desktop store; direct: each desktop’s own listener), wall clock. Messages start once the desktops are quiet after joining (settled_s in details: together under a tenth of a core for half a second, and under 16 MB of the machine’s dirty pages waiting to be written).',
+    'event_to_all: a customer message posted through the control API until stored on every desktop (relay: event log → desktop store; direct: each desktop’s own listener), wall clock. Timed messages follow 5 warm-up messages (not timed: the receivers’ code runs cold on the first ones), and start once the desktops are quiet after joining (settled_s in details: together under a tenth of a core for half a second, and under 16 MB of the machine’s dirty pages waiting to be written).',
     'relay/nats CPU and peak RSS: /proc of the relay’s process and of its nats-server (VmHWM).',
     'desktops_nice: the desktops’ processes run at this nice value in both modes, standing for their own machines: the relay, nats-server and the service keep their turn on the shared cores.',
   ],
