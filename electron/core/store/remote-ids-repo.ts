@@ -62,6 +62,15 @@ const V3_LOCAL_ID_BASE = 2 ** 40;
  */
 export class RemoteIdsRepo implements V3LocalIds {
   readonly #db: Database;
+  /**
+   * Chats known to have no message or reaction ids (asked once, forgotten when one is added): a
+   * first sync's pages name only new ids, and looking each page's fifty up in an empty chat was the
+   * dearest lookup of a V3 first sync. Only ever "empty" when the store said so; an id added (even
+   * in a transaction that then rolls back) makes it "may have some" again.
+   */
+  readonly #emptyScopes = new Set<number>();
+  /** Whether message or reaction ids were ever named without their chat (scope 0); undefined: not asked. */
+  #unscopedNamed: boolean | undefined;
 
   constructor(db: Database) {
     this.#db = db;
@@ -132,19 +141,21 @@ export class RemoteIdsRepo implements V3LocalIds {
     if (remoteIds.length === 0) return new Map();
     const inScope = SCOPED.has(kind) ? scope : 0;
     const found = new Map<string, number>();
-    for (const row of this.#db.all<{ remote_id: string; id: number }>(
-      `SELECT remote_id, id FROM ${LISTED_IN_SCOPE}`,
-      KIND_CODES[kind],
-      inScope,
-      JSON.stringify(remoteIds),
-    ))
-      found.set(row.remote_id, localIdOf(row.id));
+    if (this.#mayName(kind, inScope))
+      for (const row of this.#db.all<{ remote_id: string; id: number }>(
+        `SELECT remote_id, id FROM ${LISTED_IN_SCOPE}`,
+        KIND_CODES[kind],
+        inScope,
+        JSON.stringify(remoteIds),
+      ))
+        found.set(row.remote_id, localIdOf(row.id));
     const missing = [...new Set(remoteIds)].filter((remoteId) => !found.has(remoteId));
     if (missing.length === 0) return found;
     const last = this.#db.get<{ id: number | null }>('SELECT max(id) AS id FROM remote_ids')?.id ?? 0;
     let top = Math.max(localIdOf(last), V3_LOCAL_ID_BASE);
     const fresh = missing.map((remoteId): [string, number] => [remoteId, ++top]);
     for (const [remoteId, localId] of fresh) found.set(remoteId, localId);
+    this.#adding(kind, inScope);
     this.#db.run(
       `INSERT INTO remote_ids (id, scope, remote_id)
        SELECT value ->> 1, ?, value ->> 0 FROM json_each(?)`,
@@ -162,9 +173,11 @@ export class RemoteIdsRepo implements V3LocalIds {
   prefetch(
     wanted: Partial<Record<'chat' | 'message' | 'reaction' | 'handle', string[]>>,
     v3ChatId?: string,
+    /** The page's chat's local id, when the caller has it already. */
+    chatId?: number,
   ): V3LocalIds {
     // The page's own chat is looked up once, as the scope of its messages and reactions.
-    const scope = v3ChatId === undefined ? 0 : this.chat(v3ChatId);
+    const scope = v3ChatId === undefined ? 0 : (chatId ?? this.chat(v3ChatId));
     const chats = this.many(
       'chat',
       (wanted.chat ?? []).filter((id) => id !== v3ChatId),
@@ -205,6 +218,7 @@ export class RemoteIdsRepo implements V3LocalIds {
 
   /** Which of these remote ids have a local id already. */
   known(kind: RemoteIdKind, remoteIds: readonly string[], scope = 0): Set<string> {
+    if (!this.#mayName(kind, SCOPED.has(kind) ? scope : 0)) return new Set();
     return new Set(
       this.#db
         .all<{ remote_id: string }>(
@@ -244,6 +258,9 @@ export class RemoteIdsRepo implements V3LocalIds {
    */
   bind(kind: RemoteIdKind, remoteId: string, localId: number, scope = 0): void {
     const inScope = SCOPED.has(kind) ? scope : 0;
+    this.#adding(kind, inScope);
+    // A chat's ids may move to this local id (below).
+    if (kind === 'chat') this.#emptyScopes.delete(localId);
     const before = kind === 'chat' ? this.find('chat', remoteId) : undefined;
     this.#db.run(`DELETE FROM ${NAMED_IN_SCOPE}`, KIND_CODES[kind], inScope, remoteId);
     this.#db.run('DELETE FROM remote_ids WHERE id = ?', rowIdOf(kind, localId));
@@ -299,6 +316,33 @@ export class RemoteIdsRepo implements V3LocalIds {
       KIND_CODES.message,
       message.sentAt,
     )?.id;
+  }
+
+  /** Whether ids of `kind` in `scope` (or, for a scoped kind, first named without it) may exist. */
+  #mayName(kind: RemoteIdKind, scope: number): boolean {
+    if (!SCOPED.has(kind) || scope === 0) return true;
+    if (!this.#emptyScopes.has(scope)) {
+      const any = this.#db.get(
+        'SELECT 1 AS x FROM remote_ids INDEXED BY remote_ids_named WHERE scope = ? LIMIT 1',
+        scope,
+      );
+      if (any !== undefined) return true;
+      this.#emptyScopes.add(scope);
+    }
+    this.#unscopedNamed ??=
+      this.#db.get(
+        'SELECT 1 AS x FROM remote_ids WHERE scope = 0 AND (id & 7) IN (?, ?) LIMIT 1',
+        KIND_CODES.message,
+        KIND_CODES.reaction,
+      ) !== undefined;
+    return this.#unscopedNamed;
+  }
+
+  /** Ids of `kind` are being added to `scope`: no longer known empty. */
+  #adding(kind: RemoteIdKind, scope: number): void {
+    if (!SCOPED.has(kind)) return;
+    if (scope === 0) this.#unscopedNamed = true;
+    else this.#emptyScopes.delete(scope);
   }
 
   #scopeOf(v3ChatId: string | undefined): number | undefined {

@@ -301,8 +301,13 @@ export class V3Messaging implements MessagingService {
   #records(v3ChatId: string, messages: readonly V3Message[]): MessageRecord[] {
     return this.#store.transaction(() => {
       const remote = this.#store.remoteIds;
-      this.#names.recogniseV2Era(remote.chat(v3ChatId), messages);
-      return v3MessageRecords(v3ChatId, messages, remote.prefetch(v3PageIds(v3ChatId, messages), v3ChatId));
+      const chatId = remote.chat(v3ChatId);
+      this.#names.recogniseV2Era(chatId, messages);
+      return v3MessageRecords(
+        v3ChatId,
+        messages,
+        remote.prefetch(v3PageIds(v3ChatId, messages), v3ChatId, chatId),
+      );
     });
   }
 

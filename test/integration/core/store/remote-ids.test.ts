@@ -76,6 +76,41 @@ describe('a V3 message id, named with its chat or without', () => {
   });
 });
 
+describe('a chat asked about while it had no ids (not asked again until one is added)', () => {
+  it('given a first page mapped into an empty chat, when the same page comes again, then every id is the same', () => {
+    const chat = randomUUID();
+    const messages = [randomUUID(), randomUUID(), randomUUID()];
+    const first = inTransaction(() => store.remoteIds.prefetch({ chat: [chat], message: messages }, chat));
+    const ids = messages.map((id) => first.message(id));
+    const before = rows();
+
+    const again = inTransaction(() => store.remoteIds.prefetch({ chat: [chat], message: messages }, chat));
+
+    expect(messages.map((id) => again.message(id))).toEqual(ids);
+    expect(inTransaction(() => store.remoteIds.known('message', messages, first.chat(chat)))).toEqual(
+      new Set(messages),
+    );
+    expect(rows()).toBe(before);
+  });
+
+  it('given ids added in a transaction that rolled back, then the chat is asked again and they are new', () => {
+    const chat = randomUUID();
+    const message = randomUUID();
+    const scope = inTransaction(() => store.remoteIds.chat(chat));
+    expect(() =>
+      inTransaction(() => {
+        store.remoteIds.message(message, chat);
+        throw new Error('rolled back');
+      }),
+    ).toThrow('rolled back');
+    expect(inTransaction(() => store.remoteIds.known('message', [message], scope))).toEqual(new Set());
+    const id = inTransaction(() => store.remoteIds.message(message, chat));
+    expect(inTransaction(() => store.remoteIds.prefetch({ message: [message] }, chat).message(message))).toBe(
+      id,
+    );
+  });
+});
+
 describe('a V3 chat that takes the local id of a chat stored under V2', () => {
   it('takes its messages along: they are found by their ids with the chat, under the same local ids', () => {
     const chat = randomUUID();
