@@ -76,9 +76,21 @@ export class StoreEventBus {
     this.#deliver(name, payload);
   }
 
-  /** Runs `work` with events held back; delivers them (merged) only if it returns. */
+  /**
+   * Runs `work` with events held back; delivers them (merged) only if it returns. Nested in another
+   * batch (a savepoint), what it announced is dropped if it throws: its changes were rolled back.
+   */
   batch<T>(work: () => T): T {
-    if (this.#pending) return work();
+    if (this.#pending) {
+      const pending = this.#pending;
+      const mark = pending.length;
+      try {
+        return work();
+      } catch (error) {
+        pending.length = mark;
+        throw error;
+      }
+    }
     this.#pending = [];
     let events: Array<[StoreEventName, unknown]>;
     try {

@@ -152,3 +152,21 @@ describe('a delivery queued in a transaction that rolled back', () => {
     expect(inbox.count()).toBe(1);
   });
 });
+
+describe('a savepoint that rolled back inside a transaction that committed', () => {
+  it('announces nothing of what it undid; the rest of the transaction is announced', () => {
+    const seen: number[][] = [];
+    store.events.on('chats.changed', ({ chatIds }) => seen.push([...chatIds]), { rows: false });
+    store.transaction(() => {
+      store.chats.setSyncState(7, { historyComplete: true });
+      store.events.emit('chats.changed', { chatIds: [7] });
+      expect(() =>
+        store.transaction(() => {
+          store.events.emit('chats.changed', { chatIds: [99] });
+          throw new Error('the savepoint failed');
+        }),
+      ).toThrow('the savepoint failed');
+    });
+    expect(seen).toEqual([[7]]);
+  });
+});
