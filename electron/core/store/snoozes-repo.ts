@@ -86,15 +86,14 @@ export class SnoozesRepo {
   }
 
   /**
-   * Brings a chat back because the customer wrote after it was snoozed; undefined when it was not
-   * snoozed (or that message is older than the snooze).
+   * Brings a chat back because the customer wrote after it was snoozed (the caller judged that);
+   * undefined when it is no longer waiting.
    */
-  wakeOnReply(chatId: number, messageSentAt: number, now: number): ChatSnooze | undefined {
+  wakeOnReply(chatId: number, now: number): ChatSnooze | undefined {
     const changed = this.#db.run(
-      "UPDATE chat_snoozes SET woke_at = ?, woke_by = 'reply' WHERE chat_id = ? AND woke_at IS NULL AND snoozed_at < ?",
+      "UPDATE chat_snoozes SET woke_at = ?, woke_by = 'reply' WHERE chat_id = ? AND woke_at IS NULL",
       now,
       chatId,
-      messageSentAt,
     ).changes;
     if (changed === 0) return undefined;
     this.#announce([chatId]);

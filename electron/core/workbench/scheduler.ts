@@ -193,13 +193,23 @@ export class WorkbenchScheduler {
     if (!snooze || snooze.wokeAt !== null) return;
     const inbound = this.#store.messages
       .byKeys([...keys])
-      .filter((m) => !m.fromMe && m.sentAt > snooze.snoozedAt);
-    const newest = Math.max(...inbound.map((m) => m.sentAt));
+      .filter((m) => !m.fromMe && repliedAfter(m.sentAt, snooze.snoozedAt));
     if (inbound.length === 0) return;
-    const woke = this.#store.transaction(() => this.#store.snoozes.wakeOnReply(chatId, newest, this.#now()));
+    const woke = this.#store.transaction(() => this.#store.snoozes.wakeOnReply(chatId, this.#now()));
     if (woke) {
       this.#announceWoke(woke);
       this.#arm();
     }
   }
+}
+
+/**
+ * Whether a customer's message was sent after the snooze, at the message's own precision: V2 gives
+ * `sent_at` in whole seconds, so a reply in the second the agent snoozed reads as sent before the
+ * snooze's milliseconds. A message in that second counts as after it (the agent cannot have read
+ * it before snoozing); one from an earlier second does not.
+ */
+export function repliedAfter(sentAt: number, snoozedAt: number): boolean {
+  if (sentAt > snoozedAt) return true;
+  return sentAt % 1000 === 0 && sentAt >= snoozedAt - (snoozedAt % 1000);
 }

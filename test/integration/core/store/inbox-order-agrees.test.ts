@@ -84,7 +84,7 @@ describe("the renderer's inbox order agrees with the core's list", () => {
     });
     // Some snoozes have ended: those chats come back above newer activity.
     for (const snooze of store.snoozes.sleeping())
-      if (rng.chance(0.5)) store.snoozes.wakeOnReply(snooze.chatId, NOW + 10_000, NOW + 10_000);
+      if (rng.chance(0.5)) store.snoozes.wakeOnReply(snooze.chatId, NOW + 10_000);
   }
 
   /** When the chats change in random ways the app changes them (a new message, a flag). */

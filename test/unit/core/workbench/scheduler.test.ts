@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatSnooze } from '../../../../shared/contract/views.ts';
 import type { SendRequest } from '../../../../electron/core/outbox/send-door.ts';
 import { LocalStore } from '../../../../electron/core/store/local-store.ts';
-import { WorkbenchScheduler } from '../../../../electron/core/workbench/scheduler.ts';
+import { repliedAfter, WorkbenchScheduler } from '../../../../electron/core/workbench/scheduler.ts';
 import { Notifier } from '../../../../electron/core/app/notifier.ts';
 
 const LINE = '+14155550100';
@@ -185,6 +185,32 @@ describe('the workbench scheduler', () => {
 
     expect(woke).toEqual([expect.objectContaining({ chatId: CHAT, wokeBy: 'reply' })]);
     expect(store.chats.list().map((c) => c.id)).toEqual([CHAT]);
+  });
+
+  it('a reply in the very second of the snooze wakes it (V2 times messages in whole seconds); one from the second before does not', () => {
+    const woke: ChatSnooze[] = [];
+    scheduler = new WorkbenchScheduler(store, recordingOutbox(store), { snoozeWoke: (s) => woke.push(s) });
+    scheduler.start();
+    const second = Math.floor(Date.now() / 1000) * 1000;
+    const snoozedAt = second + 740;
+    store.snoozes.snooze(CHAT, snoozedAt + 86_400_000, snoozedAt);
+
+    store.messages.upsert([
+      { id: 1, chatId: CHAT, text: 'earlier', sentAt: second - 1000, fromMe: false, sender: CUSTOMER },
+    ]);
+    expect(woke).toEqual([]);
+    store.messages.upsert([
+      { id: 2, chatId: CHAT, text: 'quick reply', sentAt: second, fromMe: false, sender: CUSTOMER },
+    ]);
+
+    expect(woke).toEqual([expect.objectContaining({ chatId: CHAT, wokeBy: 'reply' })]);
+  });
+
+  it('a message timed to the millisecond wakes it only when sent after the snooze', () => {
+    expect(repliedAfter(1_000_741, 1_000_740)).toBe(true);
+    expect(repliedAfter(1_000_739, 1_000_740)).toBe(false);
+    expect(repliedAfter(1_000_000, 1_000_740)).toBe(true);
+    expect(repliedAfter(999_000, 1_000_740)).toBe(false);
   });
 
   it('a woken conversation sorts to the top of the inbox until the agent opens it', () => {
