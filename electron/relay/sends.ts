@@ -1,6 +1,7 @@
 /**
  * Sends and every other change on the relay: one durable consumer on the sends stream (shared by
- * every relay of the organization, so each goes to exactly one), each message validated as
+ * every relay of the organization, so each goes to exactly one), made side by side in lanes, one
+ * per conversation (send-lanes.ts), each message validated as
  * untrusted (core/relay/changes.ts), made once through the relay's port with the desktop's key
  * (a send's idempotency key), and its outcome written to the outcomes bucket under `<agent>.<key>`,
  * where the desktop that asked watches.
@@ -29,6 +30,7 @@ import {
 import { createLogger } from '../core/log/logger.ts';
 import { makeChange } from './changes.ts';
 import { checkTeamSend, recordTeamSend } from './send-check.ts';
+import { laneOf, SendLanes } from './send-lanes.ts';
 import { openSendOutcomes } from './streams.ts';
 
 const log = createLogger('relay-sends');
@@ -36,6 +38,9 @@ const log = createLogger('relay-sends');
 const RELAY_SENDS_CONSUMER = 'parley-relay-sends';
 /** A retryable failure comes back this long after (the service asked for patience). */
 const RETRY_DELAY_MS = 5_000;
+/** How long a delivered change may wait unanswered (its lane busy) before the stream sends it again. */
+const ACK_WAIT_MS = 60_000;
+const WAITING_HEARTBEAT_MS = ACK_WAIT_MS / 3;
 
 /** What became of a change: the shape a desktop reads (core/relay/protocol.ts). */
 export type SendOutcome = ChangeOutcome;
@@ -58,24 +63,38 @@ export async function serveSends(
     durable_name: RELAY_SENDS_CONSUMER,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
-    ack_wait: nanos(60_000),
+    ack_wait: nanos(ACK_WAIT_MS),
     max_ack_pending: 64,
   });
   const outcomes = await openSendOutcomes(nc);
   const messages = await (await jetstream(nc).consumers.get(SENDS_STREAM, RELAY_SENDS_CONSUMER)).consume();
+  const lanes = new SendLanes();
   const done = (async () => {
-    for await (const msg of messages) await handle(msg, nc, session, outcomes, team);
+    for await (const msg of messages) {
+      const parsed = parseSend(msg.data);
+      await lanes.room();
+      // Waiting behind its lane counts as work in progress, not as a lost delivery to send again.
+      const waiting = setInterval(() => msg.working(), WAITING_HEARTBEAT_MS);
+      lanes.run(laneOf(parsed.ok ? parsed.change : undefined), () => {
+        clearInterval(waiting);
+        return handle(msg, parsed, nc, session, outcomes, team).catch((error: unknown) =>
+          log.warn('a change was left for redelivery', { error: messageOf(error) }),
+        );
+      });
+    }
   })().catch((error: unknown) => log.warn('sends stopped', { error: messageOf(error) }));
   return {
     async stop() {
       await messages.close();
       await done;
+      await lanes.idle();
     },
   };
 }
 
 async function handle(
   msg: JsMsg,
+  parsed: ParsedSend,
   nc: NatsConnection,
   session: Pick<WorkspaceSession, 'messaging' | 'contacts' | 'store'>,
   outcomes: KV,
@@ -97,7 +116,6 @@ async function handle(
       msg.nak(RETRY_DELAY_MS);
     }
   };
-  const parsed = parseSend(msg.data);
   if (!parsed.ok) return write({ state: 'failed', error: { ...parsed.error, retryable: false } });
   const change = parsed.change;
   try {
@@ -133,11 +151,11 @@ async function handle(
   }
 }
 
-function parseSend(
-  data: Uint8Array,
-):
+type ParsedSend =
   | { ok: true; change: ParsedChange }
-  | { ok: false; error: { code: string; message: string; field: string | null } } {
+  | { ok: false; error: { code: string; message: string; field: string | null } };
+
+function parseSend(data: Uint8Array): ParsedSend {
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data));
