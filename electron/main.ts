@@ -24,7 +24,7 @@ import type { IncomingNotice } from '../shared/contract/views.ts';
 import { AppCore, KeyringVault, markChatRead } from './core/index.ts';
 import { createLogger } from './core/log/logger.ts';
 import { EmbeddedDemoSandbox } from './hosts/demo-sandbox.ts';
-import { boundHeapGrowth } from './hosts/heap.ts';
+import { boundHeapGrowth, boundPageHeap } from './hosts/heap.ts';
 import { APP_SCHEME } from './hosts/electron/channels.ts';
 import { createFilePort } from './hosts/electron/files.ts';
 import { registerBridgeIpc, sendBridgeEvent } from './hosts/electron/ipc.ts';
@@ -48,8 +48,10 @@ const UNREAD_EVENTS: ReadonlySet<EventName> = new Set([
   'workspaces.changed',
 ]);
 
-// A first sync's garbage would otherwise let the heap grow far past its working set.
+// A first sync's garbage would otherwise let the heap grow far past its working set; the page's
+// renderers give back what their collections free.
 boundHeapGrowth();
+boundPageHeap(app.commandLine);
 
 // Before `ready`: the scheme's privileges, and the name that picks the userData folder.
 registerAppScheme(protocol);
@@ -186,7 +188,7 @@ async function start(): Promise<void> {
     createAppProtocolHandler({
       rendererDir: join(app.getAppPath(), 'dist', 'renderer'),
       attachment: (id) => running.attachmentFile(id),
-      thumbnail: (id) => running.attachmentThumbnail(id),
+      thumbnail: (id, scale) => running.attachmentThumbnail(id, scale),
       staged: (id) => {
         try {
           return running.session.staging.get(id);

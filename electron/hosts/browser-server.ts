@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventName, Events } from '../../shared/contract/events.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_BRIDGE_FRAME_BYTES } from '../../shared/contract/limits.ts';
+import { thumbnailScaleOf } from '../../shared/contract/media.ts';
 import { stagedView } from '../../shared/contract/staged.ts';
 import type { AppCore, LocalAttachment } from '../core/index.ts';
 import { createLogger } from '../core/log/logger.ts';
@@ -230,18 +231,25 @@ export async function startBrowserServer(
   // file itself when it has none): both customers' files, served alike.
   const attachmentRoute = (
     path: string,
-    pick: (core: AppCore, id: string) => Promise<LocalAttachment | undefined>,
+    pick: (core: AppCore, id: string, query: URLSearchParams) => Promise<LocalAttachment | undefined> | null,
   ) =>
     app.get(path, async (request, reply) => {
       const { id } = request.params as { id: string };
+      const query = new URLSearchParams(request.url.split('?')[1] ?? '');
       try {
-        return await serveFile(reply, await pick(await ready, id));
+        const picking = pick(await ready, id, query);
+        if (!picking) return plainStatus(reply, 400, {});
+        return await serveFile(reply, await picking);
       } catch (error) {
         return reply.status(502).send((await bridgeSupport()).toBridgeError(error));
       }
     });
   attachmentRoute('/attachments/:id', (core, id) => core.attachmentFile(id));
-  attachmentRoute('/thumbnails/:id', (core, id) => core.attachmentThumbnail(id));
+  // `?scale=` names the screen's pixel ratio it is made for; one the core makes none for is refused.
+  attachmentRoute('/thumbnails/:id', (core, id, query) => {
+    const scale = thumbnailScaleOf(query.get('scale'));
+    return scale ? core.attachmentThumbnail(id, scale) : null;
+  });
 
   app.get('/staged/:id', async (request, reply) => {
     const { id } = request.params as { id: string };

@@ -3,6 +3,7 @@
  * Nothing else in the renderer touches a transport.
  */
 import { createParleyClient, type ParleyApi, type Transport } from '../../shared/contract/client.ts';
+import { THUMBNAIL_SCALES, type ThumbnailScale } from '../../shared/contract/media.ts';
 import { stagedIdOf, type StagedAttachment } from '../../shared/contract/staged.ts';
 import type { Attachment } from '../../shared/domain.ts';
 import { electronStageFile, electronTransport, type ResourceUrls, webSocketTransport } from './transports.ts';
@@ -107,8 +108,18 @@ export function attachmentSrc(attachment: Pick<Attachment, 'id' | 'url'>): strin
  * What a bubble draws of an attachment: the core's display-size thumbnail of a received photo (the
  * viewer loads the original from attachmentSrc), a staged file as it is.
  */
-export function thumbnailSrc(attachment: Pick<Attachment, 'id' | 'url'>): string {
-  return servedAt(attachment, resourceUrls.thumbnail);
+export function thumbnailSrc(attachment: Pick<Attachment, 'id' | 'url'>, scale: ThumbnailScale = 1): string {
+  return servedAt(attachment, (id) => `${resourceUrls.thumbnail(id)}?scale=${scale}`);
+}
+
+/**
+ * The thumbnail for each screen pixel ratio it is made for (`srcset`): the browser loads the one
+ * its screen needs, so a 1× screen decodes a quarter of what a 2× one does. None for a staged file
+ * (drawn as it is).
+ */
+export function thumbnailSrcSet(attachment: Pick<Attachment, 'id' | 'url'>): string | undefined {
+  if (isStagedAttachment(attachment)) return undefined;
+  return THUMBNAIL_SCALES.map((scale) => `${thumbnailSrc(attachment, scale)} ${scale}x`).join(', ');
 }
 
 function servedAt(attachment: Pick<Attachment, 'id' | 'url'>, byId: (id: string) => string): string {

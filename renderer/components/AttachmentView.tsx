@@ -19,6 +19,8 @@ export interface AttachmentActions {
   srcOf(attachment: Attachment): string;
   /** What the bubble draws of a photo: its display-size thumbnail (the viewer opens srcOf). */
   thumbnailOf(attachment: Attachment): string;
+  /** The thumbnail for each screen pixel ratio, as `srcset` (undefined: only thumbnailOf). */
+  thumbnailSetOf?(attachment: Attachment): string | undefined;
   onView(attachment: Attachment, kind: 'image' | 'video'): void;
   /** Rejects with the reason (in words) when the file cannot be had. */
   onOpen(attachment: Attachment, save: boolean): Promise<void>;
@@ -50,10 +52,12 @@ export function AttachmentView({
       >
         <img
           src={src}
+          srcSet={actions.thumbnailSetOf?.(attachment)}
           alt={attachment.filename}
           loading="lazy"
           decoding="async"
-          onLoad={() => keepImage(src)}
+          // The one the browser picked for this screen is the one worth keeping.
+          onLoad={(event) => keepImage(event.currentTarget.currentSrc || src)}
           onError={() => setBroken(true)}
         />
       </button>

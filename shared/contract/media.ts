@@ -32,3 +32,16 @@ export function inlineMediaType(raw: string | null | undefined): string | null {
   const base = baseMediaType(raw);
   return INLINE_MEDIA_TYPES.has(base) ? base : null;
 }
+
+/**
+ * The screen pixel ratios the core makes a photo's thumbnail for: its URL carries `?scale=1` or
+ * `?scale=2` (none means 2), and the page lists both in `srcset` so the browser takes its screen's.
+ */
+export const THUMBNAIL_SCALES = [1, 2] as const;
+export type ThumbnailScale = (typeof THUMBNAIL_SCALES)[number];
+
+/** A thumbnail URL's `scale`, or undefined when it names no scale a thumbnail is made for. */
+export function thumbnailScaleOf(raw: string | null | undefined): ThumbnailScale | undefined {
+  if (raw === null || raw === undefined) return 2;
+  return THUMBNAIL_SCALES.find((scale) => String(scale) === raw);
+}

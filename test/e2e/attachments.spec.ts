@@ -186,7 +186,7 @@ test('a sent photo is never fetched from a URL that is not there: no 404, no con
   // …and the service's copy once it is accepted
   await expect
     .poll(() => image.getAttribute('src'), { timeout: 15_000 })
-    .toMatch(/^\/thumbnails\/(?!staged)[^/]+$/);
+    .toMatch(/^\/thumbnails\/(?!staged)[^/?]+\?scale=1$/);
   await expect
     .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBeGreaterThan(0);
@@ -283,10 +283,19 @@ test('a customer’s phone photo: the bubble draws its thumbnail, the viewer the
     await openInbox(page, parley);
     await openChat(page, title);
 
-    // Then the bubble loads the core's thumbnail: upright, 520 pixels wide (its box at 2×)
+    // Then the bubble loads the core's thumbnail for this screen (1×): its 260 × 195 box exactly,
+    // from the upright picture; a 2× screen would take the 520 × 390 one
     const bubble = timeline(page).getByRole('img', { name: 'IMG_0042.JPG' });
-    await expect(bubble).toHaveAttribute('src', '/thumbnails/phone-photo');
-    await expect.poll(() => bubble.evaluate(natural), { timeout: 15_000 }).toEqual([520, 693]);
+    await expect(bubble).toHaveAttribute(
+      'srcset',
+      '/thumbnails/phone-photo?scale=1 1x, /thumbnails/phone-photo?scale=2 2x',
+    );
+    await expect.poll(() => bubble.evaluate(natural), { timeout: 15_000 }).toEqual([260, 195]);
+    expect(
+      await bubble.evaluate(
+        (img: HTMLImageElement) => new URL(img.currentSrc).pathname + new URL(img.currentSrc).search,
+      ),
+    ).toBe('/thumbnails/phone-photo?scale=1');
 
     // When the agent opens it, the viewer loads the full picture, upright
     await timeline(page).getByRole('button', { name: 'Open image IMG_0042.JPG' }).click();

@@ -32,6 +32,8 @@
  *
  *   npm run bench:memory                         20 minutes; writes docs/bench/memory.json
  *   npm run bench:memory -- --minutes 40
+ *   npm run bench:memory -- --page-flags browser  the page with V8's defaults (an agent's own browser),
+ *                                                 not the Electron shell's flags (electron/hosts/heap.ts)
  *   npm run bench:memory -- --quick              a 1-minute smoke run on a small organization (not recorded)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -59,16 +61,27 @@ import {
 import { observeSentBubbles } from './sent-bubble-mark.ts';
 import { keepNoResponseBodies } from './devtools-no-bodies.ts';
 import { HOST_NODE_ENV, HOST_NODE_FLAGS, NODE_COMPILE_CACHE } from '../../scripts/start.ts';
+import { PAGE_JS_FLAGS } from '../../electron/hosts/heap.ts';
 
 const { values: args } = parseArgs({
   options: {
     minutes: { type: 'string', default: '20' },
     quick: { type: 'boolean', default: false },
+    'page-flags': { type: 'string', default: 'electron' },
   },
   // Imported by heap-diff.ts, whose own arguments are not these.
   strict: import.meta.main,
 });
 const QUICK = args.quick;
+const PAGE_FLAGS = args['page-flags'];
+const COMMAND_ARGS = [
+  QUICK ? '--quick' : args.minutes === '20' ? '' : `--minutes ${args.minutes}`,
+  PAGE_FLAGS === 'browser' ? '--page-flags browser' : '',
+]
+  .filter(Boolean)
+  .join(' ');
+if (PAGE_FLAGS !== 'electron' && PAGE_FLAGS !== 'browser')
+  throw new Error(`--page-flags ${PAGE_FLAGS}: electron (the shell's V8 flags) or browser (V8's defaults)`);
 const MINUTES = QUICK ? 1 : Number(args.minutes);
 if (!(MINUTES >= 1)) throw new Error(`--minutes ${args.minutes} must be at least 1`);
 const ORG = QUICK
@@ -331,6 +344,9 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
       // No spare renderer kept warm: the one page's renderer is then the only one.
       '--disable-features=SpareRendererForSitePerProcess',
+      // The page's V8 as the Electron shell runs it (electron/hosts/heap.ts); `--page-flags browser`
+      // measures it as an agent's own browser would, with V8's defaults.
+      ...(PAGE_FLAGS === 'electron' ? [`--js-flags=${PAGE_JS_FLAGS}`] : []),
     ],
   });
 }
@@ -386,6 +402,8 @@ interface Sample {
   together_mb: number;
   /** The host process's CPU time so far (user + system): what a memory setting costs in work. */
   host_cpu_s: number;
+  /** The page's renderers' CPU time so far, likewise. */
+  renderer_cpu_s: number;
   core_heap_after_gc_mb: number;
   page_heap_after_gc_mb: number;
   /** Of each RSS, the pages mapped from files (the executable and its libraries, shared). */
@@ -429,6 +447,7 @@ async function sample(
     })),
     together_mb: mb(hostRss + rendererRss),
     host_cpu_s: round(procCpuSeconds(host.pid) ?? Number.NaN),
+    renderer_cpu_s: round(pids.reduce((sum, pid) => sum + (procCpuSeconds(pid) ?? Number.NaN), 0)),
     core_heap_after_gc_mb: mb(coreHeap.used),
     page_heap_after_gc_mb: mb(await pageHeapUsed(page)),
     host_rss_file_backed_mb: mb(hostFileBacked),
@@ -566,7 +585,16 @@ export async function openNewestPhoto(page: Page, longTitle: string): Promise<bo
     .waitFor({ timeout: 5_000 })
     .catch(() => undefined);
   if ((await open.count()) === 0) return false;
-  await open.last().click();
+  // The newest rows move while customers write into the long chat (the list follows its end): a
+  // button found a moment ago may be replaced before the click lands, so the newest is found again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await open.last().click({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
   await page.getByRole('dialog').waitFor();
   await page.keyboard.press('Escape');
   await page.getByRole('dialog').waitFor({ state: 'detached' });
@@ -629,7 +657,8 @@ async function main(): Promise<void> {
   let browser: Browser | null = null;
   let host: HostProcess | null = null;
   const report: Record<string, unknown> = {
-    command: `npm run bench:memory${QUICK ? ' -- --quick' : MINUTES === 20 ? '' : ` -- --minutes ${MINUTES}`}`,
+    command: `npm run bench:memory${COMMAND_ARGS ? ` -- ${COMMAND_ARGS}` : ''}`,
+    page_js_flags: PAGE_FLAGS === 'electron' ? PAGE_JS_FLAGS : "V8's defaults",
     at: new Date().toISOString(),
     machine: machine(),
     quick: QUICK,

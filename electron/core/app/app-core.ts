@@ -1,4 +1,5 @@
 import type { StorageStatus } from '../../../shared/contract/errors.ts';
+import type { ThumbnailScale } from '../../../shared/contract/media.ts';
 import type {
   LiveStatus,
   PublicSettings,
@@ -221,8 +222,11 @@ export class AppCore implements HandlerContext {
    * What the timeline draws for an attachment: its display-size thumbnail, made once by the cache;
    * the file itself when it has none (and a staged file as it is).
    */
-  async attachmentThumbnail(attachmentId: string): Promise<LocalAttachment | undefined> {
-    return this.#attachments.find('thumbnail', attachmentId);
+  async attachmentThumbnail(
+    attachmentId: string,
+    scale: ThumbnailScale = 2,
+  ): Promise<LocalAttachment | undefined> {
+    return this.#attachments.find('thumbnail', attachmentId, scale);
   }
 
   /** What the live connection is doing (webhooks through a tunnel, or polling only). */

@@ -5,12 +5,13 @@
  * Why thumbnails: a customer's photo is a full-size phone picture (12 megapixels: 48 MB decoded),
  * while its bubble is 260 × 195 CSS pixels. Drawn from the original, the page decodes the whole
  * picture for every photo it shows, and Chromium keeps each decode in its cache long after the bubble
- * is gone (docs/bench/README.md). The timeline draws the thumbnail; only the viewer loads the original.
+ * is gone (docs/bench/README.md). The timeline draws the thumbnail made for its screen's pixel ratio;
+ * only the viewer loads the original.
  */
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { inlineMediaType } from '../../../shared/contract/media.ts';
+import { inlineMediaType, type ThumbnailScale } from '../../../shared/contract/media.ts';
 import { createLogger } from '../log/logger.ts';
 
 const log = createLogger('attachments');
@@ -31,11 +32,13 @@ export interface CachedAttachmentRow {
 }
 
 /**
- * The box a thumbnail covers: the timeline's photo bubble (260 × 195 CSS pixels, `object-fit:
- * cover`, renderer/styles/conversation.css) at a devicePixelRatio of 2. The thumbnail keeps the
- * photo's aspect ratio and is at least this large on both sides, so the cropped bubble stays sharp.
+ * The box a thumbnail fills: the timeline's photo bubble (260 × 195 CSS pixels, `object-fit:
+ * cover`, renderer/styles/conversation.css). A thumbnail is that box at one screen's pixel ratio,
+ * cropped as the bubble crops it (centred), so the page decodes exactly what it draws: on a 1×
+ * screen 0.2 MB a photo, where a 2× thumbnail of the whole picture took 0.8–1.4 MB (a portrait
+ * photo is taller than the bubble) in Chromium's decode cache (docs/bench/README.md).
  */
-export const THUMBNAIL_BOX = { width: 520, height: 390 } as const;
+export const THUMBNAIL_BOX = { width: 260, height: 195 } as const;
 
 // libvips' operation cache keeps recent decodes for reuse; each photo is thumbnailed once, so it
 // would only hold memory. One thread: a thumbnail is small work, and the core shares the machine.
@@ -69,12 +72,14 @@ export class AttachmentCache {
    * The attachment's display-size thumbnail, made once and kept beside it; the file itself when it
    * has none (not a photo the page shows inline, an animation, or bytes that are not an image).
    */
-  async thumbnail(row: CachedAttachmentRow): Promise<LocalAttachment> {
+  async thumbnail(row: CachedAttachmentRow, scale: ThumbnailScale = 2): Promise<LocalAttachment> {
     const original = await this.file(row);
     const media = inlineMediaType(row.mimeType);
     if (!media?.startsWith('image/')) return original;
     const base = this.#pathOf(row.id);
-    const made = await this.#once(`${base}.thumbnail`, () => this.#thumbnailOf(original.path, base));
+    const made = await this.#once(`${base}.thumbnail@${scale}`, () =>
+      this.#thumbnailOf(original.path, base, scale),
+    );
     if (!made) return original;
     return { path: made.path, mimeType: made.mimeType, filename: thumbnailName(row.filename, made.ext) };
   }
@@ -83,8 +88,10 @@ export class AttachmentCache {
   async #thumbnailOf(
     source: string,
     base: string,
+    scale: ThumbnailScale,
   ): Promise<{ path: string; mimeType: string; ext: string } | null> {
-    for (const format of FORMATS) if (await exists(`${base}.thumb.${format.ext}`)) return at(base, format);
+    for (const format of FORMATS)
+      if (await exists(at(base, format, scale).path)) return at(base, format, scale);
     if (await exists(`${base}.thumb.none`)) return null;
     try {
       const input = sharp(source, { failOn: 'error' });
@@ -94,13 +101,20 @@ export class AttachmentCache {
       const format = hasAlpha ? FORMATS[1] : FORMATS[0];
       const resized = input
         .rotate() // by its EXIF orientation, as a phone took it
-        .resize({ ...THUMBNAIL_BOX, fit: 'outside', withoutEnlargement: true });
+        .resize({
+          width: THUMBNAIL_BOX.width * scale,
+          height: THUMBNAIL_BOX.height * scale,
+          fit: 'cover',
+          withoutEnlargement: true,
+        });
       const bytes = await (format.ext === 'jpg' ? resized.jpeg({ quality: 82 }) : resized.webp()).toBuffer();
       // Written whole, then renamed: a request never reads half a thumbnail.
-      const path = `${base}.thumb.${format.ext}`;
-      await writeFile(`${path}.partial`, bytes);
-      await rename(`${path}.partial`, path);
-      return at(base, format);
+      const made = at(base, format, scale);
+      await writeFile(`${made.path}.partial`, bytes);
+      await rename(`${made.path}.partial`, made.path);
+      // A thumbnail of the whole picture from before thumbnails were per screen: not served again.
+      await rm(`${base}.thumb.${format.ext}`, { force: true });
+      return made;
     } catch (error) {
       log.info('no thumbnail: the original is shown', {
         error: error instanceof Error ? error.message : String(error),
@@ -132,8 +146,8 @@ const FORMATS = [
   { ext: 'webp', mimeType: 'image/webp' },
 ] as const;
 
-function at(base: string, format: (typeof FORMATS)[number]) {
-  return { path: `${base}.thumb.${format.ext}`, mimeType: format.mimeType, ext: format.ext };
+function at(base: string, format: (typeof FORMATS)[number], scale: ThumbnailScale) {
+  return { path: `${base}.thumb@${scale}x.${format.ext}`, mimeType: format.mimeType, ext: format.ext };
 }
 
 function thumbnailName(filename: string, ext: string): string {

@@ -6,6 +6,7 @@
  *   parley://attachments/<id>    a received attachment, downloaded and cached by the core
  *   parley://staged/<id>         a file staged for sending (drafts' previews)
  *   parley://thumbnails/<id>     what the timeline draws of an attachment: its display-size thumbnail
+ *                                for the screen's pixel ratio (`?scale=1` or `2`; another → 400)
  * The handler is plain fetch-API Request → Response, so it is tested in Node without Electron.
  */
 import { createReadStream } from 'node:fs';
@@ -13,6 +14,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import mime from 'mime-types';
+import { thumbnailScaleOf, type ThumbnailScale } from '../../../shared/contract/media.ts';
 import { createLogger } from '../../core/log/logger.ts';
 import { USER_FILE_CSP, userFileHeaders } from '../user-files.ts';
 import { APP_HOST, APP_SCHEME, ATTACHMENTS_HOST, STAGED_HOST, THUMBNAILS_HOST } from './channels.ts';
@@ -70,7 +72,7 @@ export interface AppProtocolOptions {
   /** A received attachment as a local file (core.attachmentFile); undefined when unknown. */
   attachment(id: string): Promise<LocalFile | undefined>;
   /** Its display-size thumbnail, or the file when it has none (core.attachmentThumbnail). */
-  thumbnail(id: string): Promise<LocalFile | undefined>;
+  thumbnail(id: string, scale: ThumbnailScale): Promise<LocalFile | undefined>;
   /** A staged file (core.session.staging.get); undefined when unknown. */
   staged(id: string): LocalFile | undefined;
 }
@@ -84,7 +86,7 @@ function securityHeaders(csp: string): Record<string, string> {
   };
 }
 
-function status(code: 404 | 405 | 502, text: string): Response {
+function status(code: 400 | 404 | 405 | 502, text: string): Response {
   return new Response(text, {
     status: code,
     headers: { ...securityHeaders(FILE_CSP), 'content-type': 'text/plain; charset=utf-8' },
@@ -160,8 +162,12 @@ export function createAppProtocolHandler(
         }
         case ATTACHMENTS_HOST:
           return userFileResponse(await options.attachment(idOf(url.pathname)), request.method);
-        case THUMBNAILS_HOST:
-          return userFileResponse(await options.thumbnail(idOf(url.pathname)), request.method);
+        case THUMBNAILS_HOST: {
+          // `?scale=` names the screen's pixel ratio it is made for; one none is made for is refused.
+          const scale = thumbnailScaleOf(url.searchParams.get('scale'));
+          if (!scale) return status(400, 'No thumbnail of that scale');
+          return userFileResponse(await options.thumbnail(idOf(url.pathname), scale), request.method);
+        }
         case STAGED_HOST:
           return userFileResponse(options.staged(idOf(url.pathname)), request.method);
         default:

@@ -1,4 +1,4 @@
-import { attachmentSrc, thumbnailSrc } from '../../actions/resources.ts';
+import { attachmentSrc, thumbnailSrc, thumbnailSrcSet } from '../../actions/resources.ts';
 import { openAttachment } from '../../actions/attachments.ts';
 import { revealMessage } from '../../actions/chats.ts';
 import {
@@ -19,6 +19,7 @@ import { getState } from '../../store/index.ts';
 export const TIMELINE_MESSAGE_HANDLERS: MessageHandlers = {
   srcOf: attachmentSrc,
   thumbnailOf: thumbnailSrc,
+  thumbnailSetOf: thumbnailSrcSet,
   onView: (a, kind) =>
     getState().setViewer({
       url: attachmentSrc(a),

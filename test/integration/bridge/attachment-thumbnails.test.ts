@@ -1,6 +1,7 @@
 /**
- * What the timeline draws of a customer's photo: a display-size thumbnail the core makes once from
- * the downloaded file and keeps beside it, turned upright by its EXIF orientation, served by both
+ * What the timeline draws of a customer's photo: a display-size thumbnail for the screen's pixel ratio
+ * the core makes once from the downloaded file and keeps beside it, turned upright by its EXIF
+ * orientation and cropped as the bubble crops it, served by both
  * hosts (the browser host's /thumbnails/<id>, Electron's parley://thumbnails/<id>) as a customer's
  * file; and the file itself when there is nothing to thumbnail (not an image, or not a readable one).
  */
@@ -50,6 +51,23 @@ const FILES: Record<string, { mimeType: string; filename: string; bytes: () => P
     bytes: () =>
       sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } })
         .png()
+        .toBuffer(),
+  },
+  banded: {
+    mimeType: 'image/jpeg',
+    filename: 'banded.jpg',
+    // 1200 × 600: red in its middle 900 pixels, blue at the sides; the bubble's 4:3 crop of it
+    // (its middle 800) is all red.
+    bytes: () =>
+      sharp({ create: { width: 1200, height: 600, channels: 3, background: '#1020d0' } })
+        .composite([
+          {
+            input: { create: { width: 900, height: 600, channels: 3, background: '#e02010' } },
+            left: 150,
+            top: 0,
+          },
+        ])
+        .jpeg()
         .toBuffer(),
   },
   corrupt: {
@@ -125,24 +143,47 @@ afterAll(async () => {
   dir.remove();
 });
 
+/** The colour at the thumbnail's centre and at its left edge's middle, as [r, g, b]. */
+async function centreAndLeft(body: Buffer): Promise<number[][]> {
+  const { data, info } = await sharp(body).raw().toBuffer({ resolveWithObject: true });
+  const at = (x: number, y: number) => [
+    ...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3),
+  ];
+  return [at(info.width >> 1, info.height >> 1), at(0, info.height >> 1)];
+}
+
 describe('a customer’s photo in the timeline', () => {
-  it('is a thumbnail the size of its bubble at 2× pixels, upright, in the photo’s aspect ratio', async () => {
-    const served = await get('/thumbnails/photo');
-    expect(served.status).toBe(200);
-    expect(served.headers.get('content-type')).toBe('image/jpeg');
-    const { width, height, orientation } = await sharp(served.body).metadata();
-    // Stored 1600 × 1200 sideways; upright it is 1200 × 1600, so 520 wide covers the bubble.
-    expect([width, height]).toEqual([THUMBNAIL_BOX.width, Math.round((1600 / 1200) * THUMBNAIL_BOX.width)]);
-    expect(orientation ?? 1).toBe(1);
-    expect(served.body.length).toBeLessThan(bytesOf.get('photo')!.length);
+  it('is a thumbnail exactly the size of its bubble for the screen’s pixel ratio, upright, cropped as the bubble crops it', async () => {
+    for (const scale of [1, 2]) {
+      const served = await get(`/thumbnails/photo?scale=${scale}`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/jpeg');
+      const { width, height, orientation } = await sharp(served.body).metadata();
+      // Stored 1600 × 1200 sideways and upright 1200 × 1600: the bubble's 4:3 box from its middle.
+      expect([width, height]).toEqual([THUMBNAIL_BOX.width * scale, THUMBNAIL_BOX.height * scale]);
+      expect(orientation ?? 1).toBe(1);
+      expect(served.body.length).toBeLessThan(bytesOf.get('photo')!.length);
+    }
+    // No scale is the 2× one (an address from before scales); one none is made for is refused.
+    const plain = await get('/thumbnails/photo');
+    expect(plain.body.equals((await get('/thumbnails/photo?scale=2')).body)).toBe(true);
+    expect((await get('/thumbnails/photo?scale=3')).status).toBe(400);
+    expect((await get('/thumbnails/photo?scale=')).status).toBe(400);
   });
 
-  it('is made once, from one download, and kept beside the attachment', async () => {
-    const [a, b] = await Promise.all([get('/thumbnails/photo'), get('/thumbnails/photo')]);
+  it('keeps the middle of the picture, as the bubble shows it', async () => {
+    const [centre, left] = await centreAndLeft((await get('/thumbnails/banded?scale=1')).body);
+    expect(centre![0]).toBeGreaterThan(180);
+    expect(left![0]).toBeGreaterThan(180);
+    expect(left![2]).toBeLessThan(80);
+  });
+
+  it('is made once per scale, from one download, and kept beside the attachment', async () => {
+    const [a, b] = await Promise.all([get('/thumbnails/photo?scale=1'), get('/thumbnails/photo?scale=1')]);
     expect(a.body.equals(b.body)).toBe(true);
-    const kept = join(attachmentsDir(), 'photo.thumb.jpg');
+    const kept = join(attachmentsDir(), 'photo.thumb@1x.jpg');
     const madeAt = statSync(kept).mtimeMs;
-    await get('/thumbnails/photo');
+    await get('/thumbnails/photo?scale=1');
     expect(statSync(kept).mtimeMs).toBe(madeAt);
     expect(downloads.get('photo')).toBe(1);
     // The viewer's full image is the original, from the same single download.
@@ -152,10 +193,10 @@ describe('a customer’s photo in the timeline', () => {
   });
 
   it('keeps transparency (WebP) and does not enlarge a small image', async () => {
-    const logo = await get('/thumbnails/logo');
+    const logo = await get('/thumbnails/logo?scale=2');
     expect(logo.headers.get('content-type')).toBe('image/webp');
-    expect(await sharp(logo.body).metadata()).toMatchObject({ width: 520, height: 520, hasAlpha: true });
-    const small = await get('/thumbnails/small');
+    expect(await sharp(logo.body).metadata()).toMatchObject({ width: 520, height: 390, hasAlpha: true });
+    const small = await get('/thumbnails/small?scale=2');
     expect(await sharp(small.body).metadata()).toMatchObject({ width: 64, height: 48 });
   });
 
@@ -205,11 +246,11 @@ describe('in Electron (parley://thumbnails/<id>)', () => {
     const handler = createAppProtocolHandler({
       rendererDir: join(dir.path, 'renderer'),
       attachment: (id) => host.core.attachmentFile(id),
-      thumbnail: (id) => host.core.attachmentThumbnail(id),
+      thumbnail: (id, scale) => host.core.attachmentThumbnail(id, scale),
       staged: (id) => host.core.stagedFile(id),
     });
-    const thumbnail = await handler(new Request('parley://thumbnails/photo'));
-    const viaBrowserHost = await get('/thumbnails/photo');
+    const thumbnail = await handler(new Request('parley://thumbnails/photo?scale=1'));
+    const viaBrowserHost = await get('/thumbnails/photo?scale=1');
     expect(thumbnail.status).toBe(200);
     expect(Buffer.from(await thumbnail.arrayBuffer()).equals(viaBrowserHost.body)).toBe(true);
     for (const header of [
@@ -224,5 +265,6 @@ describe('in Electron (parley://thumbnails/<id>)', () => {
     expect((await handler(new Request('parley://thumbnails/corrupt'))).headers.get('content-type')).toBe(
       'image/jpeg',
     );
+    expect((await handler(new Request('parley://thumbnails/photo?scale=4'))).status).toBe(400);
   });
 });
