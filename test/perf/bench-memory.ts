@@ -586,15 +586,12 @@ export async function openNewestPhoto(page: Page, longTitle: string): Promise<bo
     .catch(() => undefined);
   if ((await open.count()) === 0) return false;
   // The newest rows move while customers write into the long chat (the list follows its end): a
-  // button found a moment ago may be replaced before the click lands, so the newest is found again.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await open.last().click({ timeout: 5_000 });
-      break;
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
+  // photo near the top of the drawn rows can be pushed out of them again and again while Playwright
+  // waits for it to hold still. Then it is clicked where it is, in one step in the page.
+  await open
+    .last()
+    .click({ timeout: 5_000 })
+    .catch(() => open.last().evaluate((button: HTMLElement) => button.click()));
   await page.getByRole('dialog').waitFor();
   await page.keyboard.press('Escape');
   await page.getByRole('dialog').waitFor({ state: 'detached' });
