@@ -4,7 +4,11 @@
  * Three processes, so each figure is one process's own: the sandbox (`spawnSandbox`, 2,000 chats and
  * 120,000 messages: the bulk seed for 1,999 chats × 50 and one chat of 20,000 built through the
  * control API), the browser host (test/perf/memory-host.ts: the real core and the built renderer's
- * server, no sandbox in it) and Chromium (Playwright), with this script only driving them.
+ * server, no sandbox in it) and Chromium (Playwright), with this script only driving them. Its
+ * pieces, which the memory probes (memory-breakdown.ts, image-decode-probe.ts, heap-diff.ts) share:
+ * memory/day-service.ts (the sandbox, the long chat, customers' photos), memory/host.ts (the host's
+ * process), memory/page.ts (Chromium and the page), memory/agent.ts (customers and the agent's steps),
+ * memory/procfs.ts (a process's memory from /proc).
  *
  *   1. First sync into a fresh data folder (and the long chat's whole history), then the host stops.
  *   2. Cold start: the host starts again on that folder (a workspace added as the agent's own, so
@@ -36,20 +40,32 @@
  *                                                 not the Electron shell's flags (electron/hosts/heap.ts)
  *   npm run bench:memory -- --quick              a 1-minute smoke run on a small organization (not recorded)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { chromium, type Browser, type Page } from '@playwright/test';
-import { bulkCustomerPhone } from '../../sandbox/seed/numbers.ts';
-import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/methods.ts';
-import sharp from 'sharp';
-import { machine, procCpuSeconds, ROOT, spawnSandbox, writeReport, type SandboxProcess } from './lib.ts';
+import type { Browser, Page } from '@playwright/test';
+import { PAGE_JS_FLAGS } from '../../electron/hosts/heap.ts';
+import { machine, procCpuSeconds, writeReport } from './lib.ts';
+import {
+  addWorkspaceAndSync,
+  customers,
+  INBOUND_PER_SECOND,
+  openLongChat,
+  openNewestPhoto,
+  scrollBackLongChat,
+  sendReply,
+  switchConversation,
+  topConversationTitle,
+  turnLiveEventsOn,
+  type DayCounts,
+} from './memory/agent.ts';
+import { photoServer, seedLongChat, spawnDaySandbox } from './memory/day-service.ts';
+import { startHost, type HostProcess } from './memory/host.ts';
+import { launchBrowser, pageHeapUsed, rendererPids, waitForMark, type PageFlags } from './memory/page.ts';
+import { fileBackedBytes, processArgs, rssBytes } from './memory/procfs.ts';
+import { mb, round, sleep, slope, wallNow } from './memory/units.ts';
 import {
   coreBreakdown,
   observeImageResponses,
@@ -59,9 +75,6 @@ import {
   type RendererBreakdown,
 } from './memory-sample-breakdown.ts';
 import { observeSentBubbles } from './sent-bubble-mark.ts';
-import { keepNoResponseBodies } from './devtools-no-bodies.ts';
-import { HOST_NODE_ENV, HOST_NODE_FLAGS, NODE_COMPILE_CACHE } from '../../scripts/start.ts';
-import { PAGE_JS_FLAGS } from '../../electron/hosts/heap.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -69,26 +82,25 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     'page-flags': { type: 'string', default: 'electron' },
   },
-  // Imported by heap-diff.ts, whose own arguments are not these.
-  strict: import.meta.main,
 });
 const QUICK = args.quick;
-const PAGE_FLAGS = args['page-flags'];
+if (args['page-flags'] !== 'electron' && args['page-flags'] !== 'browser')
+  throw new Error(
+    `--page-flags ${args['page-flags']}: electron (the shell's V8 flags) or browser (V8's defaults)`,
+  );
+const PAGE_FLAGS: PageFlags = args['page-flags'];
 const COMMAND_ARGS = [
   QUICK ? '--quick' : args.minutes === '20' ? '' : `--minutes ${args.minutes}`,
   PAGE_FLAGS === 'browser' ? '--page-flags browser' : '',
 ]
   .filter(Boolean)
   .join(' ');
-if (PAGE_FLAGS !== 'electron' && PAGE_FLAGS !== 'browser')
-  throw new Error(`--page-flags ${PAGE_FLAGS}: electron (the shell's V8 flags) or browser (V8's defaults)`);
 const MINUTES = QUICK ? 1 : Number(args.minutes);
 if (!(MINUTES >= 1)) throw new Error(`--minutes ${args.minutes} must be at least 1`);
 const ORG = QUICK
   ? { chats: 200, perChat: 10, longChat: 2_000 }
   : { chats: 2_000, perChat: 50, longChat: 20_000 };
 const SAMPLE_EVERY_MS = QUICK ? 15_000 : 60_000;
-const INBOUND_PER_SECOND = 5;
 const SWITCH_EVERY_MS = 2_000;
 const SEND_EVERY = 5; // switches: every 10 s
 // In switches (2 s each): every 30 s and 60 s; the quick run does each a few times in its minute.
@@ -103,295 +115,6 @@ const TARGETS = {
   cold_start_ms: 1000,
 };
 const HARD_CAP_MS = (MINUTES + 30) * 60_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
-const mb = (bytes: number): number => round(bytes / 1024 / 1024, 1);
-const wallNow = (): number => performance.timeOrigin + performance.now();
-
-/** Least-squares slope of y over x. */
-export function slope(points: ReadonlyArray<readonly [number, number]>): number {
-  const n = points.length;
-  if (n < 2) return Number.NaN;
-  const mx = points.reduce((s, [x]) => s + x, 0) / n;
-  const my = points.reduce((s, [, y]) => s + y, 0) / n;
-  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
-  const sxy = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
-  return sxx === 0 ? Number.NaN : sxy / sxx;
-}
-
-/**
- * A process's arguments. Chromium rewrites its child processes' titles, which joins the arguments
- * with spaces in /proc/<pid>/cmdline, so both separators count.
- */
-function processArgs(pid: number): string[] {
-  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
-}
-
-function statusBytes(pid: number, field: 'VmRSS' | 'RssFile'): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!match) throw new Error(`no ${field} for process ${pid}`);
-  return Number(match[1]) * 1024;
-}
-
-function rssBytes(pid: number): number {
-  return statusBytes(pid, 'VmRSS');
-}
-
-/**
- * The part of a process's RSS that is its executable and libraries mapped from disk (Node's, or
- * Chromium's 120 MB binary): counted in RSS, but the same pages every process running it shares.
- */
-function fileBackedBytes(pid: number): number {
-  return statusBytes(pid, 'RssFile');
-}
-
-// ── the host, in its own process ─────────────────────────────────────────────────────────────
-
-export interface CoreHeap {
-  used: number;
-  total: number;
-  /** Of `total`, what is resident. */
-  physical: number;
-  /** V8's own malloc'd memory (compiler zones, tables), now and at its peak. */
-  malloced: number;
-  peakMalloced: number;
-  external: number;
-  arrayBuffers: number;
-  /** V8's spaces (new, old, code, large objects…): bytes used, committed and resident. */
-  spaces: Record<string, { used: number; committed: number; physical: number }>;
-}
-
-export interface HostProcess {
-  url: string;
-  pid: number;
-  spawnedAt: number;
-  /** When it announced its server (wall clock). */
-  listeningAt: number;
-  call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
-  heapUsed(): Promise<number>;
-  /** After a full GC: the V8 heap used and committed, and Node's memory outside it (Buffers). */
-  heap(): Promise<CoreHeap>;
-  stop(): Promise<void>;
-}
-
-export async function startHost(
-  dataDir: string,
-  service: SandboxProcess,
-  vaultService: string,
-): Promise<HostProcess> {
-  const spawnedAt = wallNow();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      '--expose-gc',
-      // As `npm start` runs the host.
-      ...HOST_NODE_FLAGS,
-      join(ROOT, 'test/perf/memory-host.ts'),
-      '--data-dir',
-      dataDir,
-      '--service-url',
-      service.url,
-      '--token',
-      service.token,
-      '--vault-service',
-      vaultService,
-    ],
-    // The core's log goes to stderr; only its figures matter here. Compiled code is kept between
-    // launches as `npm start` keeps it.
-    { stdio: ['pipe', 'pipe', 'ignore'], env: { ...HOST_NODE_ENV, ...process.env, NODE_COMPILE_CACHE } },
-  );
-  const pending = new Map<number, (reply: { ok: boolean; value?: unknown; error?: unknown }) => void>();
-  let nextId = 1;
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the host exited (${code})`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const message = JSON.parse(line) as { event?: string; url?: string; id?: number };
-      if (message.event === 'listening' && message.url) resolve(message.url);
-      else if (message.id !== undefined) pending.get(message.id)?.(message as never);
-    });
-  });
-  const request = (body: Record<string, unknown>) =>
-    new Promise<unknown>((resolve, reject) => {
-      const id = nextId++;
-      pending.set(id, (reply) => {
-        pending.delete(id);
-        if (reply.ok) resolve(reply.value);
-        else reject(new Error(`${String(body.method ?? body.cmd)}: ${JSON.stringify(reply.error)}`));
-      });
-      child.stdin!.write(`${JSON.stringify({ id, ...body })}\n`);
-    });
-  return {
-    url,
-    pid: child.pid!,
-    spawnedAt,
-    listeningAt: wallNow(),
-    call: (method, input) => request({ cmd: 'dispatch', method, input }) as never,
-    heapUsed: async () => ((await request({ cmd: 'heap' })) as CoreHeap).used,
-    heap: async () => (await request({ cmd: 'heap' })) as CoreHeap,
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      await request({ cmd: 'stop' }).catch(() => child.kill('SIGTERM'));
-      await exited;
-    },
-  };
-}
-
-// ── the service, in its own process ──────────────────────────────────────────────────────────
-
-export async function control<T = unknown>(service: SandboxProcess, path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${service.url}/__sandbox${path}`, {
-    method: 'POST',
-    headers: { 'x-sandbox-admin-secret': service.adminSecret, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`control POST ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-/** The day's service: the bulk organization, quiet, with its rate limit lifted. */
-export function spawnDaySandbox(org: { chats: number; perChat: number }): Promise<SandboxProcess> {
-  return spawnSandbox([
-    '--seed',
-    `bulk:${org.chats}x${org.perChat}`,
-    '--quiet',
-    '--rate',
-    '100000',
-    '--burst',
-    '100000',
-  ]);
-}
-
-/** The long chat: a customer not in the bulk seed, messages built through the control API. */
-export async function seedLongChat(
-  service: SandboxProcess,
-  messages: number,
-  bulkChats = ORG.chats,
-): Promise<{ chatId: number; from: string }> {
-  const from = bulkCustomerPhone(bulkChats);
-  const { chat_id: chatId } = await control<{ chat_id: number }>(service, '/inbound/message', {
-    from,
-    text: 'Hi! Is the 10am appointment still on for tomorrow?',
-  });
-  for (let sent = 1; sent < messages; sent += 50) {
-    const batch = Math.min(50, messages - sent);
-    await Promise.all(
-      Array.from({ length: batch }, (_, i) =>
-        control(service, '/inbound/message', { chat_id: chatId, text: `Earlier message ${sent + i}` }),
-      ),
-    );
-  }
-  return { chatId, from };
-}
-
-/**
- * A customer's photo as a phone sends it: 12 megapixels (4032 × 3024), a 2.3 MB JPEG taken sideways
- * (EXIF orientation 6). Smooth noise, so it compresses like a photo, not like a flat colour.
- */
-export async function phonePhoto(): Promise<Buffer> {
-  const grain = await sharp({
-    create: {
-      width: 504,
-      height: 378,
-      channels: 3,
-      background: '#000',
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
-  })
-    .png()
-    .toBuffer();
-  return sharp(grain).resize(4032, 3024).jpeg({ quality: 85 }).withMetadata({ orientation: 6 }).toBuffer();
-}
-
-/** A loopback file server the service downloads customers' photos from. */
-export async function photoServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const photo = await phonePhoto();
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': photo.length });
-    response.end(photo);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/photo.jpg`,
-    close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
-  };
-}
-
-// ── the page ─────────────────────────────────────────────────────────────────────────────────
-
-function chromiumPath(): string {
-  try {
-    const bundled = chromium.executablePath();
-    if (existsSync(bundled)) return bundled;
-  } catch {
-    // No bundled browser for this platform: the system one.
-  }
-  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-}
-
-export async function launchBrowser(): Promise<Browser> {
-  // The page as an agent's browser holds it: Playwright's DevTools session keeps no response bodies.
-  keepNoResponseBodies();
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      // No spare renderer kept warm: the one page's renderer is then the only one.
-      '--disable-features=SpareRendererForSitePerProcess',
-      // The page's V8 as the Electron shell runs it (electron/hosts/heap.ts); `--page-flags browser`
-      // measures it as an agent's own browser would, with V8's defaults.
-      ...(PAGE_FLAGS === 'electron' ? [`--js-flags=${PAGE_JS_FLAGS}`] : []),
-    ],
-  });
-}
-
-/** Waits for a User Timing mark made after `after` (page clock), and returns its start time. */
-export async function waitForMark(page: Page, name: string, after = 0, timeout = 60_000): Promise<number> {
-  const handle = await page.waitForFunction(
-    ({ name, after }) =>
-      performance
-        .getEntriesByName(name, 'mark')
-        .map((m) => m.startTime)
-        .find((t) => t > after) ?? null,
-    { name, after },
-    { timeout, polling: 100 },
-  );
-  return (await handle.jsonValue()) as number;
-}
-
-export const pageNow = (page: Page): Promise<number> => page.evaluate(() => performance.now());
-
-export async function rendererPids(
-  browser: Browser,
-  except: ReadonlySet<number> = new Set(),
-): Promise<number[]> {
-  const cdp = await browser.newBrowserCDPSession();
-  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
-    processInfo: Array<{ type: string; id: number }>;
-  };
-  await cdp.detach();
-  // Headless Chromium also runs a renderer for its own (invisible) browser UI: not the page's.
-  const isBrowserUi = (pid: number) => processArgs(pid).includes('--top-chrome-webui');
-  return processInfo
-    .filter((p) => p.type === 'renderer' && !except.has(p.id) && !isBrowserUi(p.id))
-    .map((p) => p.id);
-}
-
-export async function pageHeapUsed(page: Page): Promise<number> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('HeapProfiler.enable');
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('HeapProfiler.collectGarbage');
-  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-  await cdp.detach();
-  return usedSize;
-}
 
 interface Sample {
   minute: number;
@@ -460,163 +183,6 @@ async function sample(
   };
 }
 
-// ── the day ──────────────────────────────────────────────────────────────────────────────────
-
-interface DayCounts {
-  inbound: number;
-  inbound_failed: number;
-  switches: number;
-  sends: number;
-  scrolls: number;
-  attachments_opened: number;
-  attachments_not_found: number;
-}
-
-/** Customers writing at a steady rate to random chats, some with a photo, until `until`. */
-export async function customers(
-  service: SandboxProcess,
-  longChat: { chatId: number },
-  photoUrl: string,
-  done: () => boolean,
-  counts: Pick<DayCounts, 'inbound' | 'inbound_failed'>,
-  bulkChats = ORG.chats,
-): Promise<void> {
-  const interval = 1000 / INBOUND_PER_SECOND;
-  const inFlight = new Set<Promise<unknown>>();
-  for (let i = 0, next = wallNow(); !done(); i++, next += interval) {
-    await sleep(Math.max(0, next - wallNow()));
-    // Every tenth to the long chat (so its tail moves), every 25th with a photo.
-    const target =
-      i % 10 === 0
-        ? { chat_id: longChat.chatId }
-        : { from: bulkCustomerPhone(Math.floor(Math.random() * bulkChats)) };
-    const body = {
-      ...target,
-      text: `Customer message ${i + 1} (${randomUUID().slice(0, 8)})`,
-      ...(i % 25 === 0 ? { attachment_urls: [photoUrl] } : {}),
-    };
-    const call = control(service, '/inbound/message', body).then(
-      () => counts.inbound++,
-      () => counts.inbound_failed++,
-    );
-    inFlight.add(call);
-    void call.finally(() => inFlight.delete(call));
-  }
-  await Promise.all(inFlight);
-}
-
-/**
- * Adds the organization as the agent's own workspace (not the demo, whose cache is dropped at every
- * launch: a cold start then opens a cached inbox, as an agent's next morning does) and waits out its
- * first sync.
- */
-export async function addWorkspaceAndSync(
-  host: HostProcess,
-  service: SandboxProcess,
-  chats: number,
-): Promise<void> {
-  await host.call('workspaces.add', {
-    name: 'Bench',
-    baseUrl: service.url,
-    token: service.token,
-    apiVersion: 'v2',
-  });
-  const syncing = wallNow();
-  for (;;) {
-    // (While the added workspace replaces the demo, none is open for a moment.)
-    const status = await host.call('app.syncStatus', {}).catch(() => null);
-    if (status?.phase === 'incremental' && status.chatsKnown >= chats) return;
-    if (wallNow() - syncing > 20 * 60_000)
-      throw new Error(`the first sync did not finish: ${JSON.stringify(status)}`);
-    await sleep(500);
-  }
-}
-
-/** Live events on, through the direct tunnel (the service's webhooks reach the host on loopback). */
-export async function turnLiveEventsOn(host: HostProcess): Promise<void> {
-  await host.call('webhooks.configure', { enabled: true, provider: 'direct' });
-  for (let i = 0; (await host.call('webhooks.status', {})).state !== 'live'; i++) {
-    if (i > 300) throw new Error('live events did not turn on');
-    await sleep(100);
-  }
-}
-
-/** The title of the inbox's top conversation: the long chat, whose newest message is the latest. */
-export async function topConversationTitle(page: Page): Promise<string> {
-  const title = await page
-    .getByRole('listbox', { name: 'Conversations' })
-    .getByRole('option')
-    .first()
-    .getAttribute('aria-label')
-    .then((label) => label?.split('. ')[0] ?? '');
-  if (!title) throw new Error('the long chat is not at the top of the inbox');
-  return title;
-}
-
-export async function openLongChat(page: Page, title: string): Promise<void> {
-  // Already open (a switch can land on it): choosing it again paints nothing new.
-  if ((await page.getByRole('textbox', { name: `Message ${title}` }).count()) > 0) return;
-  await page.keyboard.press('Control+k');
-  await page.getByRole('combobox', { name: 'Jump to a conversation, contact or action' }).fill(title);
-  const after = await pageNow(page);
-  await page.keyboard.press('Enter');
-  await waitForMark(page, 'timeline-painted', after);
-}
-
-/** The agent: switches every 2 s, sends, scrolls back in the long chat, opens photos. */
-// The agent's steps, one at a time (memory-breakdown.ts repeats each alone).
-
-/** Alt+↓ to the next conversation, until its timeline is painted. */
-export async function switchConversation(page: Page): Promise<void> {
-  const after = await pageNow(page);
-  await page.keyboard.press('Alt+ArrowDown');
-  await waitForMark(page, 'timeline-painted', after).catch(() => undefined);
-}
-
-/** Opens the newest photo of the long chat in the viewer and closes it; false when none was there. */
-export async function openNewestPhoto(page: Page, longTitle: string): Promise<boolean> {
-  // The newest photos are at the bottom of the long chat, wherever the agent last left it.
-  await openLongChat(page, longTitle);
-  await page.getByRole('log', { name: 'Messages' }).hover();
-  for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 50_000);
-  const open = page.getByRole('log', { name: 'Messages' }).getByRole('button', { name: /^Open image / });
-  await open
-    .last()
-    .waitFor({ timeout: 5_000 })
-    .catch(() => undefined);
-  if ((await open.count()) === 0) return false;
-  // The newest rows move while customers write into the long chat (the list follows its end): a
-  // photo near the top of the drawn rows can be pushed out of them again and again while Playwright
-  // waits for it to hold still. Then it is clicked where it is, in one step in the page.
-  await open
-    .last()
-    .click({ timeout: 5_000 })
-    .catch(() => open.last().evaluate((button: HTMLElement) => button.click()));
-  await page.getByRole('dialog').waitFor();
-  await page.keyboard.press('Escape');
-  await page.getByRole('dialog').waitFor({ state: 'detached' });
-  return true;
-}
-
-/** Scrolls back through the long chat (30 wheel steps of 800 px). */
-export async function scrollBackLongChat(page: Page, longTitle: string): Promise<void> {
-  await openLongChat(page, longTitle);
-  await page.getByRole('log', { name: 'Messages' }).hover();
-  for (let i = 0; i < 30; i++) {
-    await page.mouse.wheel(0, -800);
-    await sleep(16);
-  }
-}
-
-/** Sends a reply in the open conversation, until its bubble is on screen. */
-export async function sendReply(page: Page): Promise<void> {
-  const box = page.getByRole('textbox', { name: /^Message / });
-  await box.fill(`On our way, see you soon (${randomUUID().slice(0, 8)})`);
-  const before = await pageNow(page);
-  await box.press('Enter');
-  await waitForMark(page, 'bubble-rendered', before).catch(() => undefined);
-}
-
 async function agent(page: Page, longTitle: string, until: number, counts: DayCounts): Promise<void> {
   for (let tick = 1, next = wallNow(); wallNow() < until; tick++) {
     next += SWITCH_EVERY_MS;
@@ -668,7 +234,7 @@ async function main(): Promise<void> {
   };
   try {
     const seeding = wallNow();
-    const longChat = await seedLongChat(service, ORG.longChat);
+    const longChat = await seedLongChat(service, ORG.longChat, ORG.chats);
     console.log(`bench:memory: long chat seeded in ${round((wallNow() - seeding) / 1000)} s`);
 
     // 1. The first sync, and the long chat's whole history (as scrolling back would fetch it).
@@ -691,7 +257,7 @@ async function main(): Promise<void> {
     host = null;
 
     // 2. Cold start on the synced folder: process spawn → the inbox interactive, twice.
-    browser = await launchBrowser();
+    browser = await launchBrowser(PAGE_FLAGS);
     const others = new Set(await rendererPids(browser));
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await observeSentBubbles(context);
@@ -748,7 +314,7 @@ async function main(): Promise<void> {
     const samples: Sample[] = [await sample(browser, others, page, host, startedAt)];
     console.log('bench:memory:', samples[0]);
     const day = Promise.all([
-      customers(service, longChat, photos.url, () => wallNow() >= until, counts),
+      customers(service, longChat, photos.url, () => wallNow() >= until, counts, ORG.chats),
       agent(page, longTitle, until, counts),
     ]);
     let dayDone = false;

@@ -22,7 +22,7 @@
  *   BENCH_UI_QUICK=1 npm run bench:ui                 a shorter run (not recorded)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -53,7 +53,7 @@ import {
   chunkTable,
   type Manifest,
 } from './boot-budget.ts';
-import { machine, ROOT, writeReport } from './lib.ts';
+import { chromiumPath, machine, ROOT, writeReport } from './lib.ts';
 import { observeSentBubbles } from './sent-bubble-mark.ts';
 
 const QUICK = process.env.BENCH_UI_QUICK === '1';
@@ -697,16 +697,6 @@ function bundleSizes() {
 }
 
 // ── main ─────────────────────────────────────────────────────────────────────────────────────
-
-function chromiumPath(): string {
-  try {
-    const bundled = chromium.executablePath();
-    if (existsSync(bundled)) return bundled;
-  } catch {
-    // No bundled browser for this platform: the system one.
-  }
-  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-}
 
 async function main(): Promise<void> {
   const cap = setTimeout(() => {

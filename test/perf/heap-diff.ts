@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CDPSession, Page } from '@playwright/test';
-import { launchBrowser, pageNow, startHost, waitForMark } from './bench-memory.ts';
+import { startHost } from './memory/host.ts';
+import { launchBrowser, pageNow, waitForMark } from './memory/page.ts';
 import { spawnSandbox } from './lib.ts';
 import { observeSentBubbles } from './sent-bubble-mark.ts';
 

@@ -24,21 +24,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Browser, Page } from '@playwright/test';
-import {
-  addWorkspaceAndSync,
-  control,
-  launchBrowser,
-  openLongChat,
-  pageNow,
-  photoServer,
-  rendererPids,
-  seedLongChat,
-  spawnDaySandbox,
-  startHost,
-  topConversationTitle,
-  waitForMark,
-  type HostProcess,
-} from './bench-memory.ts';
+import { addWorkspaceAndSync, openLongChat, topConversationTitle } from './memory/agent.ts';
+import { control, photoServer, seedLongChat, spawnDaySandbox } from './memory/day-service.ts';
+import { type HostProcess, startHost } from './memory/host.ts';
+import { launchBrowser, pageNow, rendererPids, waitForMark } from './memory/page.ts';
 import { smaps } from './memory-breakdown.ts';
 import { memoryInfraDump } from './memory-infra.ts';
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chromium } from '@playwright/test';
 import * as prettier from 'prettier';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,4 +150,15 @@ export function procCpuSeconds(pid: number | undefined): number | null {
   } catch {
     return null;
   }
+}
+
+/** The Chromium the benchmarks drive: Playwright's own where it is installed, else the system's. */
+export function chromiumPath(): string {
+  try {
+    const bundled = chromium.executablePath();
+    if (existsSync(bundled)) return bundled;
+  } catch {
+    // No bundled browser for this platform: the system one.
+  }
+  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }

@@ -39,22 +39,17 @@ import type { Browser, CDPSession, Page } from '@playwright/test';
 import {
   addWorkspaceAndSync,
   customers,
-  launchBrowser,
   openLongChat,
-  photoServer,
-  rendererPids,
-  seedLongChat,
-  spawnDaySandbox,
   openNewestPhoto,
   scrollBackLongChat,
   sendReply,
-  startHost,
   switchConversation,
   topConversationTitle,
   turnLiveEventsOn,
-  waitForMark,
-  type HostProcess,
-} from './bench-memory.ts';
+} from './memory/agent.ts';
+import { photoServer, seedLongChat, spawnDaySandbox } from './memory/day-service.ts';
+import { type HostProcess, startHost } from './memory/host.ts';
+import { launchBrowser, rendererPids, waitForMark } from './memory/page.ts';
 import { memoryInfraDump, type InfraDump } from './memory-infra.ts';
 import { observeSentBubbles } from './sent-bubble-mark.ts';
 

@@ -16,7 +16,7 @@
  */
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import type { CoreHeap } from './bench-memory.ts';
+import type { CoreHeap } from './memory/host.ts';
 import { memoryInfraDump } from './memory-infra.ts';
 import { mappingKinds, type MappingKinds } from './process-mappings.ts';
 
