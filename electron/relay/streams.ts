@@ -108,7 +108,32 @@ export function assertServerSupportsRelay(nc: NatsConnection): void {
     throw new Error(`nats-server ${info.version} is too old for the relay: it needs 2.9.0 or newer`);
 }
 
+/**
+ * nats-server's answers while a cluster is still forming (its nodes just started, no meta leader or
+ * not yet every peer known): "no suitable peers for placement" (10005) and "JetStream system
+ * temporarily unavailable" (10008). A relay started beside such a cluster waits for it.
+ */
+const CLUSTER_FORMING_CODES: ReadonlySet<number> = new Set([10005, 10008]);
+const CLUSTER_FORMING_WAIT_MS = 30_000;
+const CLUSTER_FORMING_PAUSE_MS = 500;
+
 export async function ensureStream(
+  jsm: JetStreamManager,
+  config: Partial<StreamConfig> & { name: string },
+): Promise<StreamConfig> {
+  const giveUpAt = Date.now() + CLUSTER_FORMING_WAIT_MS;
+  for (;;) {
+    try {
+      return await ensureStreamOnce(jsm, config);
+    } catch (error) {
+      const forming = error instanceof JetStreamApiError && CLUSTER_FORMING_CODES.has(error.code);
+      if (!forming || Date.now() >= giveUpAt) throw error;
+      await new Promise((resolve) => setTimeout(resolve, CLUSTER_FORMING_PAUSE_MS));
+    }
+  }
+}
+
+async function ensureStreamOnce(
   jsm: JetStreamManager,
   config: Partial<StreamConfig> & { name: string },
 ): Promise<StreamConfig> {

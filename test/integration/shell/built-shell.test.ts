@@ -11,6 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_JS_FLAGS } from '../../../electron/hosts/heap.ts';
 import type { AppInfo } from '../../../shared/contract/views.ts';
 import type { WorkspaceList } from '../../../shared/contract/views.ts';
 import type { Chat, SyncStatus } from '../../../shared/domain.ts';
@@ -90,6 +91,17 @@ describe('the built main process', () => {
     const kinds = shell.records.map((r) => r.kind);
     expect(shell.records).toContainEqual({ kind: 'scheme-privileges', schemes: [APP_SCHEME] });
     expect(kinds.indexOf('scheme-privileges')).toBeLessThan(kinds.indexOf('ready'));
+  });
+
+  it('starts its renderers with V8 set to give back what its collections free (before ready)', async () => {
+    await shell.waitFor('ready');
+    const kinds = shell.records.map((r) => r.kind);
+    expect(shell.records).toContainEqual({
+      kind: 'command-line-switch',
+      name: 'js-flags',
+      value: PAGE_JS_FLAGS,
+    });
+    expect(kinds.indexOf('command-line-switch')).toBeLessThan(kinds.indexOf('ready'));
   });
 
   it('opens one locked-down window with the preload, on the app URL', async () => {

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 /** One thing the app did, as the test sees it. */
 export type ShellRecord =
   | { kind: 'ready' }
+  | { kind: 'command-line-switch'; name: string; value: string | undefined }
   | { kind: 'scheme-privileges'; schemes: string[] }
   | { kind: 'protocol-handler'; scheme: string }
   | { kind: 'ipc-handler'; channel: string }
@@ -255,6 +256,13 @@ export const app = Object.assign(new EventEmitter(), {
     return join(userData, `.${name}`);
   },
   setAppUserModelId(): void {},
+  /** Switches for the processes Chromium starts (its renderers): only before `ready` in Electron. */
+  commandLine: {
+    appendSwitch(name: string, value?: string): void {
+      if (isReady) throw new Error('commandLine.appendSwitch after ready reaches no renderer');
+      record({ kind: 'command-line-switch', name, value });
+    },
+  },
   setBadgeCount(): boolean {
     return true;
   },
