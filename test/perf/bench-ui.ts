@@ -53,7 +53,8 @@ import {
   chunkTable,
   type Manifest,
 } from './boot-budget.ts';
-import { chromiumPath, machine, ROOT, writeReport } from './lib.ts';
+import { BENCH_CHROMIUM_ARGS, chromiumPath, machine, ROOT, writeReport } from './lib.ts';
+import { pageHeapUsed } from './memory/page.ts';
 import { observeSentBubbles } from './sent-bubble-mark.ts';
 
 const QUICK = process.env.BENCH_UI_QUICK === '1';
@@ -617,13 +618,7 @@ async function heapUsedMb(page: Page): Promise<number> {
     window.__bench.arrivals = {};
     window.__bench.inserted = {};
   });
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('HeapProfiler.enable');
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('HeapProfiler.collectGarbage');
-  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-  await cdp.detach();
-  return round(usedSize / 1024 / 1024, 2);
+  return round((await pageHeapUsed(page)) / 1024 / 1024, 2);
 }
 
 async function heapRound(page: Page, longTitle: string): Promise<void> {
@@ -718,14 +713,7 @@ async function main(): Promise<void> {
   });
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
-    args: [
-      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: [...BENCH_CHROMIUM_ARGS],
   });
   const report: Record<string, unknown> = {
     command: 'npm run bench:ui',

@@ -162,3 +162,13 @@ export function chromiumPath(): string {
   }
   return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }
+
+/** How the benchmarks launch Chromium: headless, no GPU, none of its own background work. */
+export const BENCH_CHROMIUM_ARGS: readonly string[] = [
+  ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];

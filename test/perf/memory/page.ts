@@ -2,7 +2,7 @@
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { PAGE_JS_FLAGS } from '../../../electron/hosts/heap.ts';
 import { keepNoResponseBodies } from '../devtools-no-bodies.ts';
-import { chromiumPath } from '../lib.ts';
+import { BENCH_CHROMIUM_ARGS, chromiumPath } from '../lib.ts';
 import { processArgs } from './procfs.ts';
 
 /** Whose V8 flags the page runs with: the Electron shell's, or V8's defaults (an agent's browser). */
@@ -14,12 +14,7 @@ export async function launchBrowser(pageFlags: PageFlags = 'electron'): Promise<
   return chromium.launch({
     executablePath: chromiumPath(),
     args: [
-      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
+      ...BENCH_CHROMIUM_ARGS,
       // No spare renderer kept warm: the one page's renderer is then the only one.
       '--disable-features=SpareRendererForSitePerProcess',
       // The page's V8 as the Electron shell runs it (electron/hosts/heap.ts); `--page-flags browser`
