@@ -188,7 +188,7 @@ async function start(): Promise<void> {
     createAppProtocolHandler({
       rendererDir: join(app.getAppPath(), 'dist', 'renderer'),
       attachment: (id) => running.attachmentFile(id),
-      thumbnail: (id, scale) => running.attachmentThumbnail(id, scale),
+      thumbnail: (id, scale, size) => running.attachmentThumbnail(id, scale, size),
       staged: (id) => {
         try {
           return running.session.staging.get(id);

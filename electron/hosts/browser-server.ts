@@ -8,7 +8,7 @@ import fastifyStatic from '@fastify/static';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventName, Events } from '../../shared/contract/events.ts';
 import { MAX_ATTACHMENT_BYTES, MAX_BRIDGE_FRAME_BYTES } from '../../shared/contract/limits.ts';
-import { thumbnailScaleOf } from '../../shared/contract/media.ts';
+import { thumbnailOf } from '../../shared/contract/media.ts';
 import { stagedView } from '../../shared/contract/staged.ts';
 import type { AppCore, LocalAttachment } from '../core/index.ts';
 import { createLogger } from '../core/log/logger.ts';
@@ -245,10 +245,11 @@ export async function startBrowserServer(
       }
     });
   attachmentRoute('/attachments/:id', (core, id) => core.attachmentFile(id));
-  // `?scale=` names the screen's pixel ratio it is made for; one the core makes none for is refused.
+  // `?scale=` names the screen's pixel ratio it is made for, `?size=` the box (the bubble's or the
+  // viewer's); one the core makes none for is refused.
   attachmentRoute('/thumbnails/:id', (core, id, query) => {
-    const scale = thumbnailScaleOf(query.get('scale'));
-    return scale ? core.attachmentThumbnail(id, scale) : null;
+    const wanted = thumbnailOf(query);
+    return wanted ? core.attachmentThumbnail(id, wanted.scale, wanted.size) : null;
   });
 
   app.get('/staged/:id', async (request, reply) => {

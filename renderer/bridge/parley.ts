@@ -122,6 +122,14 @@ export function thumbnailSrcSet(attachment: Pick<Attachment, 'id' | 'url'>): str
   return THUMBNAIL_SCALES.map((scale) => `${thumbnailSrc(attachment, scale)} ${scale}x`).join(', ');
 }
 
+/**
+ * What the viewer draws of a photo: the core's copy the size of the viewer's box for a screen of
+ * that pixel ratio (the original only for Save), a staged file as it is.
+ */
+export function viewerSrc(attachment: Pick<Attachment, 'id' | 'url'>, scale: ThumbnailScale): string {
+  return servedAt(attachment, (id) => `${resourceUrls.thumbnail(id)}?size=viewer&scale=${scale}`);
+}
+
 function servedAt(attachment: Pick<Attachment, 'id' | 'url'>, byId: (id: string) => string): string {
   const stagedId = stagedIdOf(attachment.url);
   return stagedId === null ? byId(attachment.id) : resourceUrls.staged(stagedId);

@@ -13,9 +13,15 @@ export interface Toast {
 }
 
 export interface ViewerState {
+  /** The file itself: what Save keeps (and what is shown when there is no `picture`). */
   url: string;
   filename: string;
   kind: 'image' | 'video';
+  /**
+   * For a still photo, what the viewer draws: the core's copy the size of the viewer's box, drawn
+   * from a bitmap the viewer lets go when it closes (MediaViewer.tsx says why).
+   */
+  picture?: string;
 }
 
 export interface SearchState {

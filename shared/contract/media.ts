@@ -45,3 +45,34 @@ export function thumbnailScaleOf(raw: string | null | undefined): ThumbnailScale
   if (raw === null || raw === undefined) return 2;
   return THUMBNAIL_SCALES.find((scale) => String(scale) === raw);
 }
+
+/**
+ * The boxes the core makes a photo's copies for, in CSS pixels (times the scale on disk):
+ * - `bubble`: the timeline's photo bubble (renderer/styles/conversation.css), filled and cropped as
+ *   the bubble crops it (`object-fit: cover`, centred), so the page decodes exactly what it draws;
+ * - `viewer`: the media viewer's picture (renderer/styles/shell.css: at most 920 wide and 62vh
+ *   tall; 690 is 62vh of a window 1,112 pixels tall), the whole picture inside it. A phone photo
+ *   opened at full size made Chromium keep a 3 MB decode of it for the rest of the day
+ *   (docs/bench/README.md); the original is only for Save.
+ * A URL names one with `?size=` (none means `bubble`).
+ */
+export const THUMBNAIL_BOXES = {
+  bubble: { width: 260, height: 195, fit: 'cover' },
+  viewer: { width: 920, height: 690, fit: 'inside' },
+} as const;
+export type ThumbnailSize = keyof typeof THUMBNAIL_BOXES;
+
+/** A thumbnail URL's `size`, or undefined when it names no size a copy is made for. */
+export function thumbnailSizeOf(raw: string | null | undefined): ThumbnailSize | undefined {
+  if (raw === null || raw === undefined) return 'bubble';
+  return raw === 'bubble' || raw === 'viewer' ? raw : undefined;
+}
+
+/** A thumbnail URL's query (`?scale=&size=`) read whole; undefined when either part is unknown. */
+export function thumbnailOf(query: {
+  get(name: string): string | null;
+}): { scale: ThumbnailScale; size: ThumbnailSize } | undefined {
+  const scale = thumbnailScaleOf(query.get('scale'));
+  const size = thumbnailSizeOf(query.get('size'));
+  return scale && size ? { scale, size } : undefined;
+}

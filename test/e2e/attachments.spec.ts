@@ -252,7 +252,7 @@ test('a customer’s SVG or script shows as a file card whose Open downloads it,
   }
 });
 
-test('a customer’s phone photo: the bubble draws its thumbnail, the viewer the full picture', async ({
+test('a customer’s phone photo: the bubble draws its thumbnail, the viewer a copy for its box, Save the original', async ({
   page,
   parley,
 }) => {
@@ -297,11 +297,43 @@ test('a customer’s phone photo: the bubble draws its thumbnail, the viewer the
       ),
     ).toBe('/thumbnails/phone-photo?scale=1');
 
-    // When the agent opens it, the viewer loads the full picture, upright
+    // When the agent opens it, the viewer draws the whole picture, upright, from the core's copy
+    // for its box on this screen (1×, 900 px tall: the 920 × 690 box, so 518 × 690), not from the
+    // original; Save still keeps the original
     await timeline(page).getByRole('button', { name: 'Open image IMG_0042.JPG' }).click();
-    const full = page.getByRole('dialog').getByRole('img', { name: 'IMG_0042.JPG' });
-    await expect(full).toHaveAttribute('src', '/attachments/phone-photo');
-    await expect.poll(() => full.evaluate(natural), { timeout: 15_000 }).toEqual([1200, 1600]);
+    const viewer = page.getByRole('dialog');
+    const picture = viewer.getByRole('img', { name: 'IMG_0042.JPG' });
+    await expect(picture).toHaveAttribute('data-drawn', '', { timeout: 15_000 });
+    const drawn = (canvas: HTMLCanvasElement) => {
+      const pixel = canvas.getContext('2d')!.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data;
+      return {
+        size: [canvas.width, canvas.height],
+        red: pixel[0],
+        box: canvas.getBoundingClientRect().height,
+      };
+    };
+    const shown = await picture.evaluate(drawn);
+    expect(shown.size).toEqual([518, 690]);
+    expect(shown.red).toBeGreaterThan(150); // the photo's colour, not an empty canvas
+    expect(shown.box).toBeLessThanOrEqual(0.62 * 900 + 1); // drawn within the viewer's 62vh
+    const fetched = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => new URL(entry.name).pathname + new URL(entry.name).search)
+        .filter((path) => path.includes('phone-photo')),
+    );
+    expect(fetched).toContain('/thumbnails/phone-photo?size=viewer&scale=1');
+    expect(fetched).not.toContain('/attachments/phone-photo');
+    await expect(viewer.getByRole('link', { name: 'Save' })).toHaveAttribute(
+      'href',
+      '/attachments/phone-photo',
+    );
+
+    // And when it closes, nothing of the picture is kept: the canvas is emptied
+    const canvas = await picture.elementHandle();
+    await page.keyboard.press('Escape');
+    await expect(viewer).toHaveCount(0);
+    expect(await canvas!.evaluate((c: HTMLCanvasElement) => [c.width, c.height])).toEqual([0, 0]);
   } finally {
     await new Promise((resolve) => files.close(resolve));
   }

@@ -1,5 +1,5 @@
 import type { StorageStatus } from '../../../shared/contract/errors.ts';
-import type { ThumbnailScale } from '../../../shared/contract/media.ts';
+import type { ThumbnailScale, ThumbnailSize } from '../../../shared/contract/media.ts';
 import type {
   LiveStatus,
   PublicSettings,
@@ -219,14 +219,15 @@ export class AppCore implements HandlerContext {
   }
 
   /**
-   * What the timeline draws for an attachment: its display-size thumbnail, made once by the cache;
-   * the file itself when it has none (and a staged file as it is).
+   * What the timeline (or the viewer) draws for an attachment: a copy the size of its box, made once
+   * by the cache; the file itself when it has none (and a staged file as it is).
    */
   async attachmentThumbnail(
     attachmentId: string,
     scale: ThumbnailScale = 2,
+    size: ThumbnailSize = 'bubble',
   ): Promise<LocalAttachment | undefined> {
-    return this.#attachments.find('thumbnail', attachmentId, scale);
+    return this.#attachments.find('thumbnail', attachmentId, scale, size);
   }
 
   /** What the live connection is doing (webhooks through a tunnel, or polling only). */

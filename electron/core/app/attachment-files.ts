@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { stagedIdOf } from '../../../shared/contract/staged.ts';
-import type { ThumbnailScale } from '../../../shared/contract/media.ts';
+import type { ThumbnailScale, ThumbnailSize } from '../../../shared/contract/media.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import {
   AttachmentCache,
@@ -42,18 +42,19 @@ export class AttachmentFiles {
   }
 
   /**
-   * The attachment's file, or what the timeline draws for it: its display-size thumbnail for a screen
-   * of that pixel ratio, made once by the cache (the file itself when it has none).
+   * The attachment's file, or what the timeline or the viewer draws for it: a copy the size of its
+   * box for a screen of that pixel ratio, made once by the cache (the file itself when it has none).
    */
   async find(
     which: 'file' | 'thumbnail',
     attachmentId: string,
     scale: ThumbnailScale = 2,
+    size: ThumbnailSize = 'bubble',
   ): Promise<LocalAttachment | undefined> {
     const open = this.#openSession();
     if (!open) return undefined;
     return this.#cached(open.session, open.workspaceId, attachmentId, (cache, row) =>
-      which === 'file' ? cache.file(row) : cache.thumbnail(row, scale),
+      which === 'file' ? cache.file(row) : cache.thumbnail(row, scale, size),
     );
   }
 

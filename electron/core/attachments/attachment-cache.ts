@@ -5,13 +5,18 @@
  * Why thumbnails: a customer's photo is a full-size phone picture (12 megapixels: 48 MB decoded),
  * while its bubble is 260 × 195 CSS pixels. Drawn from the original, the page decodes the whole
  * picture for every photo it shows, and Chromium keeps each decode in its cache long after the bubble
- * is gone (docs/bench/README.md). The timeline draws the thumbnail made for its screen's pixel ratio;
- * only the viewer loads the original.
+ * is gone (docs/bench/README.md). The timeline draws the thumbnail made for its screen's pixel ratio,
+ * the viewer a copy the size of its own box (THUMBNAIL_BOXES); only Save takes the original.
  */
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { inlineMediaType, type ThumbnailScale } from '../../../shared/contract/media.ts';
+import {
+  inlineMediaType,
+  THUMBNAIL_BOXES,
+  type ThumbnailScale,
+  type ThumbnailSize,
+} from '../../../shared/contract/media.ts';
 import { createLogger } from '../log/logger.ts';
 
 const log = createLogger('attachments');
@@ -32,13 +37,13 @@ export interface CachedAttachmentRow {
 }
 
 /**
- * The box a thumbnail fills: the timeline's photo bubble (260 × 195 CSS pixels, `object-fit:
- * cover`, renderer/styles/conversation.css). A thumbnail is that box at one screen's pixel ratio,
- * cropped as the bubble crops it (centred), so the page decodes exactly what it draws: on a 1×
- * screen 0.2 MB a photo, where a 2× thumbnail of the whole picture took 0.8–1.4 MB (a portrait
- * photo is taller than the bubble) in Chromium's decode cache (docs/bench/README.md).
+ * The box a timeline thumbnail fills: the photo bubble (260 × 195 CSS pixels, `object-fit: cover`).
+ * A thumbnail is that box at one screen's pixel ratio, cropped as the bubble crops it (centred), so
+ * the page decodes exactly what it draws: on a 1× screen 0.2 MB a photo, where a 2× thumbnail of the
+ * whole picture took 0.8–1.4 MB (a portrait photo is taller than the bubble) in Chromium's decode
+ * cache (docs/bench/README.md).
  */
-export const THUMBNAIL_BOX = { width: 260, height: 195 } as const;
+export const THUMBNAIL_BOX = THUMBNAIL_BOXES.bubble;
 
 // libvips' operation cache keeps recent decodes for reuse; each photo is thumbnailed once, so it
 // would only hold memory. One thread: a thumbnail is small work, and the core shares the machine.
@@ -69,16 +74,21 @@ export class AttachmentCache {
   }
 
   /**
-   * The attachment's display-size thumbnail, made once and kept beside it; the file itself when it
-   * has none (not a photo the page shows inline, an animation, or bytes that are not an image).
+   * The attachment's copy for a box (the bubble's or the viewer's) at a screen's pixel ratio, made
+   * once and kept beside it; the file itself when it has none (not a photo the page shows inline, an
+   * animation, or bytes that are not an image).
    */
-  async thumbnail(row: CachedAttachmentRow, scale: ThumbnailScale = 2): Promise<LocalAttachment> {
+  async thumbnail(
+    row: CachedAttachmentRow,
+    scale: ThumbnailScale = 2,
+    size: ThumbnailSize = 'bubble',
+  ): Promise<LocalAttachment> {
     const original = await this.file(row);
     const media = inlineMediaType(row.mimeType);
     if (!media?.startsWith('image/')) return original;
     const base = this.#pathOf(row.id);
-    const made = await this.#once(`${base}.thumbnail@${scale}`, () =>
-      this.#thumbnailOf(original.path, base, scale),
+    const made = await this.#once(`${base}.${size}@${scale}`, () =>
+      this.#thumbnailOf(original.path, base, { scale, size }),
     );
     if (!made) return original;
     return { path: made.path, mimeType: made.mimeType, filename: thumbnailName(row.filename, made.ext) };
@@ -88,10 +98,10 @@ export class AttachmentCache {
   async #thumbnailOf(
     source: string,
     base: string,
-    scale: ThumbnailScale,
+    copy: { scale: ThumbnailScale; size: ThumbnailSize },
   ): Promise<{ path: string; mimeType: string; ext: string } | null> {
     for (const format of FORMATS)
-      if (await exists(at(base, format, scale).path)) return at(base, format, scale);
+      if (await exists(at(base, format, copy).path)) return at(base, format, copy);
     if (await exists(`${base}.thumb.none`)) return null;
     try {
       const input = sharp(source, { failOn: 'error' });
@@ -99,17 +109,18 @@ export class AttachmentCache {
       // An animation's thumbnail would be its first frame: the bubble shows the file instead.
       if (pages > 1) throw new Error('animated');
       const format = hasAlpha ? FORMATS[1] : FORMATS[0];
+      const box = THUMBNAIL_BOXES[copy.size];
       const resized = input
         .rotate() // by its EXIF orientation, as a phone took it
         .resize({
-          width: THUMBNAIL_BOX.width * scale,
-          height: THUMBNAIL_BOX.height * scale,
-          fit: 'cover',
+          width: box.width * copy.scale,
+          height: box.height * copy.scale,
+          fit: box.fit,
           withoutEnlargement: true,
         });
       const bytes = await (format.ext === 'jpg' ? resized.jpeg({ quality: 82 }) : resized.webp()).toBuffer();
       // Written whole, then renamed: a request never reads half a thumbnail.
-      const made = at(base, format, scale);
+      const made = at(base, format, copy);
       await writeFile(`${made.path}.partial`, bytes);
       await rename(`${made.path}.partial`, made.path);
       // A thumbnail of the whole picture from before thumbnails were per screen: not served again.
@@ -146,8 +157,14 @@ const FORMATS = [
   { ext: 'webp', mimeType: 'image/webp' },
 ] as const;
 
-function at(base: string, format: (typeof FORMATS)[number], scale: ThumbnailScale) {
-  return { path: `${base}.thumb@${scale}x.${format.ext}`, mimeType: format.mimeType, ext: format.ext };
+/** Where a copy is kept: `<id>.thumb@2x.jpg` for the bubble's (as before the viewer had its own), `<id>.viewer@2x.jpg`. */
+function at(
+  base: string,
+  format: (typeof FORMATS)[number],
+  copy: { scale: ThumbnailScale; size: ThumbnailSize },
+) {
+  const kind = copy.size === 'bubble' ? 'thumb' : copy.size;
+  return { path: `${base}.${kind}@${copy.scale}x.${format.ext}`, mimeType: format.mimeType, ext: format.ext };
 }
 
 function thumbnailName(filename: string, ext: string): string {

@@ -5,8 +5,9 @@
  *   parley://app/<file>          the built renderer (dist/renderer) and nothing else; traversal → 404
  *   parley://attachments/<id>    a received attachment, downloaded and cached by the core
  *   parley://staged/<id>         a file staged for sending (drafts' previews)
- *   parley://thumbnails/<id>     what the timeline draws of an attachment: its display-size thumbnail
- *                                for the screen's pixel ratio (`?scale=1` or `2`; another → 400)
+ *   parley://thumbnails/<id>     what the timeline and the viewer draw of a photo: a copy the size of
+ *                                its box for the screen's pixel ratio (`?scale=1` or `2`,
+ *                                `?size=bubble` or `viewer`; another → 400)
  * The handler is plain fetch-API Request → Response, so it is tested in Node without Electron.
  */
 import { createReadStream } from 'node:fs';
@@ -14,7 +15,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import mime from 'mime-types';
-import { thumbnailScaleOf, type ThumbnailScale } from '../../../shared/contract/media.ts';
+import { thumbnailOf, type ThumbnailScale, type ThumbnailSize } from '../../../shared/contract/media.ts';
 import { createLogger } from '../../core/log/logger.ts';
 import { USER_FILE_CSP, userFileHeaders } from '../user-files.ts';
 import { APP_HOST, APP_SCHEME, ATTACHMENTS_HOST, STAGED_HOST, THUMBNAILS_HOST } from './channels.ts';
@@ -54,8 +55,19 @@ export function registerAppScheme(protocol: {
       scheme: APP_SCHEME,
       // standard: real origins and relative URLs; secure: a secure context (like https), so the page
       // gets the APIs that need one; supportFetchAPI + stream: fetch() and media streaming work.
-      // Not bypassCSP, not corsEnabled: the renderer's own policy applies to this scheme as well.
-      privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, codeCache: true },
+      // corsEnabled: the page (parley://app) may read parley://thumbnails with fetch() — the viewer
+      // draws a photo from a bitmap it lets go (renderer/features/shell/ViewerPicture.tsx); since
+      // Electron 41 a cross-origin read of a custom scheme needs it. The only documents of this
+      // scheme are the app's own pages (a customer's file is served sandboxed, user-files.ts).
+      // Not bypassCSP: the renderer's own policy (connect-src) applies to this scheme as well.
+      privileges: {
+        standard: true,
+        secure: true,
+        supportFetchAPI: true,
+        corsEnabled: true,
+        stream: true,
+        codeCache: true,
+      },
     },
   ]);
 }
@@ -71,8 +83,8 @@ export interface AppProtocolOptions {
   rendererDir: string;
   /** A received attachment as a local file (core.attachmentFile); undefined when unknown. */
   attachment(id: string): Promise<LocalFile | undefined>;
-  /** Its display-size thumbnail, or the file when it has none (core.attachmentThumbnail). */
-  thumbnail(id: string, scale: ThumbnailScale): Promise<LocalFile | undefined>;
+  /** Its copy for a box and scale, or the file when it has none (core.attachmentThumbnail). */
+  thumbnail(id: string, scale: ThumbnailScale, size: ThumbnailSize): Promise<LocalFile | undefined>;
   /** A staged file (core.session.staging.get); undefined when unknown. */
   staged(id: string): LocalFile | undefined;
 }
@@ -163,10 +175,14 @@ export function createAppProtocolHandler(
         case ATTACHMENTS_HOST:
           return userFileResponse(await options.attachment(idOf(url.pathname)), request.method);
         case THUMBNAILS_HOST: {
-          // `?scale=` names the screen's pixel ratio it is made for; one none is made for is refused.
-          const scale = thumbnailScaleOf(url.searchParams.get('scale'));
-          if (!scale) return status(400, 'No thumbnail of that scale');
-          return userFileResponse(await options.thumbnail(idOf(url.pathname), scale), request.method);
+          // `?scale=` names the screen's pixel ratio it is made for, `?size=` the box; one none is
+          // made for is refused.
+          const wanted = thumbnailOf(url.searchParams);
+          if (!wanted) return status(400, 'No thumbnail of that scale or size');
+          return userFileResponse(
+            await options.thumbnail(idOf(url.pathname), wanted.scale, wanted.size),
+            request.method,
+          );
         }
         case STAGED_HOST:
           return userFileResponse(options.staged(idOf(url.pathname)), request.method);

@@ -1,4 +1,4 @@
-import { attachmentSrc, thumbnailSrc, thumbnailSrcSet } from '../../actions/resources.ts';
+import { attachmentSrc, thumbnailSrc, thumbnailSrcSet, viewerSrc } from '../../actions/resources.ts';
 import { openAttachment } from '../../actions/attachments.ts';
 import { revealMessage } from '../../actions/chats.ts';
 import {
@@ -14,6 +14,8 @@ import { openLink } from '../../actions/workspace.ts';
 import type { MessageHandlers } from '../../components/message-handlers.ts';
 import type { Message, ReactionKind } from '../../../shared/domain.ts';
 import { getState } from '../../store/index.ts';
+import { baseMediaType } from '../../../shared/contract/media.ts';
+import { viewerScale } from '../../lib/viewer-scale.ts';
 
 /** What every bubble of the timeline does when the agent acts on it: the same for all, made once. */
 export const TIMELINE_MESSAGE_HANDLERS: MessageHandlers = {
@@ -25,6 +27,11 @@ export const TIMELINE_MESSAGE_HANDLERS: MessageHandlers = {
       url: attachmentSrc(a),
       filename: a.filename,
       kind,
+      // An animation is drawn as it is (its copy would be one frame).
+      picture:
+        kind === 'image' && baseMediaType(a.mimeType) !== 'image/gif'
+          ? viewerSrc(a, viewerScale(window.devicePixelRatio, window.innerHeight))
+          : undefined,
     }),
   onOpen: openAttachment,
   onReact: (m: Message, kind: ReactionKind) => void toggleReaction(m, kind),

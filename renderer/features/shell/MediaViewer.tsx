@@ -1,8 +1,9 @@
 import { Download } from 'lucide-react';
 import { Modal } from '../../components/Modal.tsx';
 import { useStore } from '../../store/index.ts';
+import { ViewerPicture } from './ViewerPicture.tsx';
 
-/** Full-size image or video, over everything; Esc or a click outside closes it. */
+/** A photo (the core's copy for the viewer's box) or a video, over everything; Esc or a click outside closes it; Save keeps the file itself. */
 export function MediaViewer() {
   const viewer = useStore((s) => s.viewer);
   const close = useStore((s) => s.setViewer);
@@ -10,7 +11,9 @@ export function MediaViewer() {
   return (
     <Modal title={viewer.filename} onClose={() => close(null)} width={960} className="media-viewer">
       <div className="media-viewer-body">
-        {viewer.kind === 'image' ? (
+        {viewer.kind === 'image' && viewer.picture ? (
+          <ViewerPicture src={viewer.picture} alt={viewer.filename} />
+        ) : viewer.kind === 'image' ? (
           <img src={viewer.url} alt={viewer.filename} />
         ) : (
           <video src={viewer.url} controls autoPlay aria-label={viewer.filename} />

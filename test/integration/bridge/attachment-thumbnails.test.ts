@@ -1,7 +1,8 @@
 /**
- * What the timeline draws of a customer's photo: a display-size thumbnail for the screen's pixel ratio
- * the core makes once from the downloaded file and keeps beside it, turned upright by its EXIF
- * orientation and cropped as the bubble crops it, served by both
+ * What the timeline and the viewer draw of a customer's photo: a copy the size of its box (the
+ * bubble's, cropped as the bubble crops it; the viewer's, the whole picture inside it) for the
+ * screen's pixel ratio, which the core makes once from the downloaded file and keeps beside it,
+ * turned upright by its EXIF orientation, served by both
  * hosts (the browser host's /thumbnails/<id>, Electron's parley://thumbnails/<id>) as a customer's
  * file; and the file itself when there is nothing to thumbnail (not an image, or not a readable one).
  */
@@ -12,6 +13,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHost, type BrowserHost } from '../../../electron/browser-host.ts';
 import { THUMBNAIL_BOX } from '../../../electron/core/attachments/attachment-cache.ts';
+import { THUMBNAIL_BOXES } from '../../../shared/contract/media.ts';
 import { createAppProtocolHandler } from '../../../electron/hosts/electron/protocol.ts';
 import { tempDir } from '../core/helpers.ts';
 import { arrangeStore, inspectStore } from '../store-inspector.ts';
@@ -214,6 +216,52 @@ describe('a customer’s photo in the timeline', () => {
   });
 });
 
+describe('a customer’s photo in the viewer', () => {
+  it('is the whole picture inside the viewer’s box for the screen’s pixel ratio, upright', async () => {
+    for (const scale of [1, 2]) {
+      const served = await get(`/thumbnails/photo?size=viewer&scale=${scale}`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/jpeg');
+      const { width, height, orientation } = await sharp(served.body).metadata();
+      // Upright 1200 × 1600 (3:4) inside 920 × 690 (× scale): as tall as the box, not cropped.
+      const tall = THUMBNAIL_BOXES.viewer.height * scale;
+      expect(height).toBe(Math.min(tall, 1600));
+      expect(width).toBe(Math.round((height! * 1200) / 1600));
+      expect(orientation ?? 1).toBe(1);
+    }
+    // The whole picture: the banded one's blue sides are there.
+    const [centre, left] = await centreAndLeft((await get('/thumbnails/banded?size=viewer&scale=1')).body);
+    expect(centre![0]).toBeGreaterThan(180);
+    expect(left![2]).toBeGreaterThan(180);
+    expect(await sharp((await get('/thumbnails/banded?size=viewer&scale=1')).body).metadata()).toMatchObject({
+      width: 920,
+      height: 460,
+    });
+  });
+
+  it('is made once per scale beside the attachment, from the same one download as the bubble’s', async () => {
+    await get('/thumbnails/photo?size=viewer&scale=1');
+    const kept = join(attachmentsDir(), 'photo.viewer@1x.jpg');
+    const madeAt = statSync(kept).mtimeMs;
+    await get('/thumbnails/photo?size=viewer&scale=1');
+    expect(statSync(kept).mtimeMs).toBe(madeAt);
+    expect(downloads.get('photo')).toBe(1);
+  });
+
+  it('does not enlarge a small image, and a size none is made for is refused', async () => {
+    const small = await get('/thumbnails/small?size=viewer&scale=2');
+    expect(await sharp(small.body).metadata()).toMatchObject({ width: 64, height: 48 });
+    expect((await get('/thumbnails/photo?size=poster&scale=1')).status).toBe(400);
+    expect((await get('/thumbnails/photo?size=&scale=1')).status).toBe(400);
+    // No size is the bubble's (every address from before the viewer had its own).
+    expect(
+      (await get('/thumbnails/photo?scale=1')).body.equals(
+        (await get('/thumbnails/photo?size=bubble&scale=1')).body,
+      ),
+    ).toBe(true);
+  });
+});
+
 describe('what has no thumbnail', () => {
   it('a corrupt image: the file itself, as the attachment route serves it, and no retry', async () => {
     const [thumbnail, original] = [await get('/thumbnails/corrupt'), await get('/attachments/corrupt')];
@@ -246,7 +294,7 @@ describe('in Electron (parley://thumbnails/<id>)', () => {
     const handler = createAppProtocolHandler({
       rendererDir: join(dir.path, 'renderer'),
       attachment: (id) => host.core.attachmentFile(id),
-      thumbnail: (id, scale) => host.core.attachmentThumbnail(id, scale),
+      thumbnail: (id, scale, size) => host.core.attachmentThumbnail(id, scale, size),
       staged: (id) => host.core.stagedFile(id),
     });
     const thumbnail = await handler(new Request('parley://thumbnails/photo?scale=1'));
@@ -266,5 +314,13 @@ describe('in Electron (parley://thumbnails/<id>)', () => {
       'image/jpeg',
     );
     expect((await handler(new Request('parley://thumbnails/photo?scale=4'))).status).toBe(400);
+    // The viewer's copy alike; a size none is made for is refused.
+    const viewer = await handler(new Request('parley://thumbnails/photo?size=viewer&scale=1'));
+    expect(
+      Buffer.from(await viewer.arrayBuffer()).equals(
+        (await get('/thumbnails/photo?size=viewer&scale=1')).body,
+      ),
+    ).toBe(true);
+    expect((await handler(new Request('parley://thumbnails/photo?size=poster'))).status).toBe(400);
   });
 });

@@ -142,6 +142,18 @@ export async function openNewestPhoto(page: Page, longTitle: string): Promise<bo
     .click({ timeout: 5_000 })
     .catch(() => open.last().evaluate((button: HTMLElement) => button.click()));
   await page.getByRole('dialog').waitFor();
+  // The agent looks at the photo: the viewer has drawn it (its canvas) or loaded it (an <img>).
+  await page
+    .waitForFunction(
+      () =>
+        document.querySelector('.media-viewer canvas[data-drawn]') !== null ||
+        [...document.querySelectorAll<HTMLImageElement>('.media-viewer img')].some(
+          (img) => img.complete && img.naturalWidth > 0,
+        ),
+      undefined,
+      { timeout: 5_000 },
+    )
+    .catch(() => undefined);
   await page.keyboard.press('Escape');
   await page.getByRole('dialog').waitFor({ state: 'detached' });
   return true;

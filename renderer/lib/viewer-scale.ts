@@ -1,0 +1,12 @@
+import type { ThumbnailScale } from '../../shared/contract/media.ts';
+import { THUMBNAIL_BOXES } from '../../shared/contract/media.ts';
+
+/**
+ * The pixel ratio of the viewer's copy for this screen: the 2× copy on a high-density screen, and on
+ * a 1× screen whose window is so tall that the viewer's 62vh outgrows the 1× copy's box (the picture
+ * would be drawn larger than it was made); the 1× copy otherwise (a quarter of the pixels to decode).
+ */
+export function viewerScale(devicePixelRatio: number, windowHeight: number): ThumbnailScale {
+  if (devicePixelRatio > 1) return 2;
+  return windowHeight * 0.62 > THUMBNAIL_BOXES.viewer.height ? 2 : 1;
+}
