@@ -124,10 +124,15 @@ export function thumbnailSrcSet(attachment: Pick<Attachment, 'id' | 'url'>): str
 
 /**
  * What the viewer draws of a photo: the core's copy the size of the viewer's box for a screen of
- * that pixel ratio (the original only for Save), a staged file as it is.
+ * that pixel ratio (the original only for Save); undefined for a staged file, which the viewer
+ * shows as it is (the core makes copies of received files only).
  */
-export function viewerSrc(attachment: Pick<Attachment, 'id' | 'url'>, scale: ThumbnailScale): string {
-  return servedAt(attachment, (id) => `${resourceUrls.thumbnail(id)}?size=viewer&scale=${scale}`);
+export function viewerSrc(
+  attachment: Pick<Attachment, 'id' | 'url'>,
+  scale: ThumbnailScale,
+): string | undefined {
+  if (isStagedAttachment(attachment)) return undefined;
+  return `${resourceUrls.thumbnail(attachment.id)}?size=viewer&scale=${scale}`;
 }
 
 function servedAt(attachment: Pick<Attachment, 'id' | 'url'>, byId: (id: string) => string): string {
