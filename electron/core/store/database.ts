@@ -41,6 +41,7 @@ export class Database {
         db.exec(
           'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;',
         );
+        db.exec(`PRAGMA wal_autocheckpoint = ${autocheckpointPages()}`);
         return db;
       },
       () => (path === ':memory:' ? undefined : unwritable(path)),
@@ -211,6 +212,25 @@ export class Database {
 }
 
 export type SqlValue = string | number | bigint | null | Uint8Array;
+
+/** SQLite's own mark (pages in the write-ahead log) and how far each store's is moved from it. */
+export const AUTOCHECKPOINT = { pages: 1_000, spread: 0.25 } as const;
+
+/**
+ * When this store checkpoints its write-ahead log: after SQLite's 1,000 pages, moved by up to a
+ * quarter either way at random, once per open.
+ *
+ * Why not exactly 1,000: every desktop joined to a team's relay applies the same events in the same
+ * transactions, so every store reaches the mark on the same event. Where desktops share a disk (a
+ * terminal server or virtual desktops, twenty agents on one host, as bench:team runs them), twenty
+ * checkpoints' writes and fsyncs then land at once and each holds its core's event loop while the
+ * disk works through all of them: a customer message reached the last of twenty desktops 250 ms
+ * late instead of 40 (docs/bench/README.md, issue #18). Spread, they take their turns.
+ */
+export function autocheckpointPages(random: () => number = Math.random): number {
+  const { pages, spread } = AUTOCHECKPOINT;
+  return Math.round(pages * (1 - spread + 2 * spread * random()));
+}
 
 /** Why the database file or its folder cannot be written (the OS's answer), if it cannot. */
 function unwritable(path: string): StorageProblem | undefined {
