@@ -303,7 +303,7 @@ test('a customer’s phone photo: the bubble draws its thumbnail, the viewer a c
     await timeline(page).getByRole('button', { name: 'Open image IMG_0042.JPG' }).click();
     const viewer = page.getByRole('dialog');
     const picture = viewer.getByRole('img', { name: 'IMG_0042.JPG' });
-    await expect(picture).toHaveAttribute('data-drawn', '', { timeout: 15_000 });
+    await expect(picture).toHaveAttribute('aria-busy', 'false', { timeout: 15_000 });
     const drawn = (canvas: HTMLCanvasElement) => {
       const pixel = canvas.getContext('2d')!.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data;
       return {

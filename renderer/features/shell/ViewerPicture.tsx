@@ -48,14 +48,6 @@ export function ViewerPicture({ src, alt }: { src: string; alt: string }) {
 
   if (state === 'fallback') return <img src={src} alt={alt} />;
   return (
-    <canvas
-      ref={canvas}
-      role="img"
-      aria-label={alt}
-      aria-busy={state === 'loading'}
-      data-drawn={state === 'drawn' ? '' : undefined}
-      width={0}
-      height={0}
-    />
+    <canvas ref={canvas} role="img" aria-label={alt} aria-busy={state === 'loading'} width={0} height={0} />
   );
 }

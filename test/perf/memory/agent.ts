@@ -146,7 +146,7 @@ export async function openNewestPhoto(page: Page, longTitle: string): Promise<bo
   await page
     .waitForFunction(
       () =>
-        document.querySelector('.media-viewer canvas[data-drawn]') !== null ||
+        document.querySelector('.media-viewer canvas[aria-busy="false"]') !== null ||
         [...document.querySelectorAll<HTMLImageElement>('.media-viewer img')].some(
           (img) => img.complete && img.naturalWidth > 0,
         ),
