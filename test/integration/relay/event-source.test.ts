@@ -8,6 +8,7 @@ import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jets
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookInbox } from '../../../electron/core/realtime/inbox.ts';
+import { setLogSink } from '../../../electron/core/log/logger.ts';
 import { LocalStore } from '../../../electron/core/store/local-store.ts';
 import { EVENT_LOG_CURSOR, EventLogSource } from '../../../electron/core/relay/event-source.ts';
 import { appendToEventLog } from '../../../electron/relay/event-log.ts';
@@ -137,5 +138,32 @@ describe('the desktop event source', () => {
     expect(queuedIds(inbox)).toContain(kept.eventId);
     await source.stop();
     store.close();
+  });
+
+  it('says in its log when its consumer is deleted under it, and follows the log again', async () => {
+    const lines: string[] = [];
+    const restoreSink = setLogSink((line) => lines.push(line));
+    const { store, inbox, source } = desktop();
+    try {
+      await source.start();
+      const manager = await jetstreamManager(relay);
+      const consumers = await manager.consumers.list(EVENT_LOG_STREAM).next();
+      expect(consumers.length).toBeGreaterThan(0);
+      for (const consumer of consumers) await manager.consumers.delete(EVENT_LOG_STREAM, consumer.name);
+      await eventually(
+        () => lines.some((line) => line.includes('relay-events') && line.includes('WARN')),
+        'a warning about following the log',
+        15_000,
+      );
+      const after = await relayLogs('after the consumer was deleted');
+      await eventually(() => queuedIds(inbox).includes(after.eventId), 'the next event taken', 15_000);
+    } finally {
+      restoreSink();
+      await source.stop();
+      store.close();
+    }
+    expect(lines.filter((line) => line.includes('relay-events')).join('\n')).toMatch(
+      /the event log answered event=consumer_deleted|missed the event log's heartbeats|following the event log again/,
+    );
   });
 });

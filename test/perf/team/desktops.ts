@@ -21,7 +21,7 @@
  *                          → {arrivals: (number|null)[][]} (every message on every desktop, or on {report})
  *   {report: true}   report the arrivals now;   {stop: true}   close every desktop and exit
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -80,9 +80,31 @@ const FIRST_N = 50;
 const FIRST_N_CHECK_MS = 50;
 const config = JSON.parse(process.argv[2] ?? '{}') as DesktopsConfig;
 boundHeapGrowth(); // as a host does at launch
+/**
+ * Diagnostics with BENCH_TEAM_RAW (never recorded): the desktop's warnings and its event loop's
+ * blocks over STALL_MS, each at its wall-clock time, appended to `<BENCH_TEAM_RAW>.diag`.
+ */
+const diagnostics = process.env.BENCH_TEAM_RAW ? `${process.env.BENCH_TEAM_RAW}.diag` : undefined;
+const STALL_MS = 150;
+const diagnose = (entry: Record<string, unknown>): void => {
+  if (diagnostics)
+    appendFileSync(
+      diagnostics,
+      `${JSON.stringify({ at: wallNow(), desktop: config.firstIndex, ...entry })}\n`,
+    );
+};
 setLogSink((line, level) => {
   if (level === 'error') process.stderr.write(`desktop: ${line.slice(0, 300)}\n`);
+  if (level === 'warn' || level === 'error') diagnose({ log: line.slice(0, 300) });
 });
+if (diagnostics) {
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    if (now - last > STALL_MS + 20) diagnose({ blocked_ms: Math.round(now - last - 20) });
+    last = now;
+  }, 20).unref();
+}
 const say = (message: unknown): void => void process.stdout.write(`${JSON.stringify(message)}\n`);
 const root = mkdtempSync(join(tmpdir(), `parley-bench-team-${config.mode}-`));
 const seconds = (since: number): number => Math.round((performance.now() - since) / 10) / 100;

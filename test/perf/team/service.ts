@@ -115,11 +115,13 @@ export async function customerMessages(
     allAt.push(all ? at + Math.max(...arrived) : null);
   });
   // Diagnostics (never recorded): each message's time to each receiver, a line per run.
-  if (process.env.BENCH_TEAM_RAW)
+  if (process.env.BENCH_TEAM_RAW) {
+    appendFileSync(`${process.env.BENCH_TEAM_RAW}.diag`, `${JSON.stringify({ posted })}\n`);
     appendFileSync(
       process.env.BENCH_TEAM_RAW,
       `${JSON.stringify(posted.map((at, i) => arrivals.map((row) => (row[i] == null ? null : round((row[i] as number) - at, 1)))))}\n`,
     );
+  }
   return { toAll, each, missing, posted, allAt, cpuS: round(cpuS, 2) };
 }
 
