@@ -289,7 +289,7 @@ const report = {
   notes: [
     'service_requests: partner API requests the sandbox answered from the start of the run to the end of the desktops’ customer messages (429s included; the followers’ phase is not counted): through the relay its own first sync and polling, directly every desktop’s.',
     'service_deliveries: webhook delivery attempts in the sandbox’s log: one per event per subscription.',
-    'full_inbox_s: from the desktops’ start (all at once) until its first sync finished with every chat stored; first_50_s: until its 50 newest chats all had a preview (checked at most every 50 ms).',
+    'full_inbox_s: from the desktops’ start (all at once) until its first sync finished with every chat stored; first_50_s: until its 50 newest chats all had a preview (checked when the store announces changed chats, at most once every 50 ms).',
     'event_to_all: a customer message posted through the control API until stored on every desktop (relay: event log → desktop store; direct: each desktop’s own listener), wall clock. Timed messages follow 5 warm-up messages (not timed: the receivers’ code runs cold on the first ones), and start once the desktops are quiet after joining (settled_s in details: together under a tenth of a core plus a hundredth per desktop for half a second, and under 16 MB of the machine’s dirty pages waiting to be written; at most 90 s).',
     'relay/nats CPU and peak RSS: /proc of the relay’s process and of its nats-server (VmHWM).',
     'desktops_nice: the desktops’ processes run at this nice value in both modes, standing for their own machines: the relay, nats-server and the service keep their turn on the shared cores.',
