@@ -9,16 +9,14 @@ import {
   ALL_EVENTS,
   type Harness,
   ISO,
-  type Json,
   pngBytes,
-  type ReceivedDelivery,
   startHarness,
-  startWebhookReceiver,
   subscribe,
   UUID,
   WEBHOOK_TIME,
-  type WebhookReceiver,
 } from './harness.ts';
+import type { Json } from './http-clients.ts';
+import { type ReceivedDelivery, startWebhookReceiver, type WebhookReceiver } from './local-servers.ts';
 
 const SECRET = 'whsec_events_5b1d';
 let h: Harness;
