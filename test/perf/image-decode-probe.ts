@@ -28,7 +28,7 @@ import { addWorkspaceAndSync, openLongChat, topConversationTitle } from './memor
 import { control, photoServer, seedLongChat, spawnDaySandbox } from './memory/day-service.ts';
 import { type HostProcess, startHost } from './memory/host.ts';
 import { launchBrowser, pageNow, rendererPids, waitForMark } from './memory/page.ts';
-import { smaps } from './memory-breakdown.ts';
+import { smaps } from './memory/smaps.ts';
 import { memoryInfraDump } from './memory-infra.ts';
 
 const { values: args } = parseArgs({

@@ -1,151 +1,34 @@
 /**
  * The browser host's defences, over real sockets: the per-launch secret, the WebSocket's Origin
- * check, the Host check, loopback-only binding, nothing served but the renderer's files, a
- * customer's files served as sandboxed data, authenticated and bounded uploads, frames that are not
- * calls, and security headers on every response.
+ * check, the Host check, loopback-only binding, nothing served but the renderer's files,
+ * authenticated and bounded uploads, and security headers on every response. A customer's files
+ * served as sandboxed data, and frames that are not calls: browser-host-hostile-input.test.ts.
  */
-import { writeFileSync } from 'node:fs';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket as WsClient } from 'ws';
-import { startBrowserHost, type BrowserHost } from '../../../electron/browser-host.ts';
+import { describe, expect, it } from 'vitest';
 import { vaultKeys } from '../../../electron/core/vault/index.ts';
 import { DEMO_TOKEN } from '../../../sandbox/index.ts';
-import { eventually, tempDir } from '../core/helpers.ts';
-import { arrangeStore, inspectStore } from '../store-inspector.ts';
-import { HOSTILE_FILES, SCRIPT_CAPABLE } from './hostile-files.ts';
-import { firstSync, PNG, quietDemo, stubRenderer } from './support.ts';
+import { eventually } from '../core/helpers.ts';
+import { inspectStore } from '../store-inspector.ts';
+import { PNG } from './support.ts';
+import {
+  cookie,
+  demo,
+  expectHardened,
+  host,
+  MAX_UPLOAD,
+  port,
+  raw,
+  rawSocket,
+  renderer,
+  secret,
+  upgrade,
+  upload,
+  useSecuredHost,
+} from './browser-host-security-kit.ts';
 
-const MAX_UPLOAD = 4096;
-
-interface RawResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-const dir = tempDir('parley-browser-security-');
-const demo = quietDemo();
-let host: BrowserHost;
-let port: number;
-let secret: string;
-let cookie: string;
-
-/** One HTTP request with the path sent exactly as given (no normalization, like curl --path-as-is). */
-function raw(
-  path: string,
-  options: { headers?: Record<string, string>; method?: string; body?: Buffer } = {},
-) {
-  return new Promise<RawResponse>((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers ?? {} },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
-/** Bytes written straight to the socket (requests no HTTP client would send); the raw answer back. */
-function rawSocket(bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => socket.write(bytes));
-    let answer = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.on('end', () => resolve(answer));
-    socket.on('close', () => resolve(answer));
-    socket.on('error', reject);
-  });
-}
-
-/** A WebSocket handshake on /bridge: 101 when accepted, else the refusal's status. */
-function upgrade(headers: Record<string, string>, path = '/bridge') {
-  return new Promise<number>((resolve, reject) => {
-    const req = request({
-      host: '127.0.0.1',
-      port,
-      path,
-      headers: {
-        connection: 'Upgrade',
-        upgrade: 'websocket',
-        'sec-websocket-version': '13',
-        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-        ...headers,
-      },
-    });
-    req.on('upgrade', (response, socket) => {
-      socket.destroy();
-      resolve(response.statusCode ?? 0);
-    });
-    req.on('response', (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function multipart(filename: string, bytes: Buffer): { body: Buffer; contentType: string } {
-  const boundary = '----parley-test-boundary';
-  const body = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`,
-    ),
-    bytes,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
-function upload(headers: Record<string, string>, bytes: Buffer) {
-  const form = multipart('photo.png', bytes);
-  return raw('/upload', {
-    method: 'POST',
-    body: form.body,
-    headers: { 'content-type': form.contentType, 'content-length': String(form.body.length), ...headers },
-  });
-}
-
-let renderer: ReturnType<typeof stubRenderer>;
-
-beforeAll(async () => {
-  renderer = stubRenderer(dir.path);
-  writeFileSync(join(renderer.dir, 'assets', 'Inbox-Bq3xZ9_a.js'), 'export {};\n');
-  host = await startBrowserHost({
-    dataDir: dir.path,
-    rendererDir: renderer.dir,
-    vaultService: 'parley-test-bridge-security',
-    maxUploadBytes: MAX_UPLOAD,
-    demo,
-  });
-  port = host.server.port;
-  secret = new URL(host.url).searchParams.get('k') as string;
-  const launch = await raw(`/?k=${secret}`);
-  cookie = String(launch.headers['set-cookie']?.[0] ?? '').split(';')[0] as string;
-});
-
-afterAll(async () => {
-  await host?.stop();
-  dir.remove();
-});
-
-/** The headers every response must carry, whatever answered it. */
-function expectHardened(response: { headers: IncomingHttpHeaders }, what: string): void {
-  expect(response.headers['content-security-policy'], what).toMatch(/default-src '(self|none)'/);
-  expect(response.headers['x-content-type-options'], what).toBe('nosniff');
-}
+useSecuredHost();
 
 describe('the per-launch secret', () => {
   it('turns the launch URL into an HttpOnly, SameSite=Strict cookie and drops it from the address', async () => {
@@ -374,198 +257,6 @@ describe('the Host header (DNS rebinding)', () => {
         host: `localhost:${port}`,
       }),
     ).toBe(101);
-  });
-});
-
-describe('a customer’s files', () => {
-  let files: Server;
-  const stagedIds: string[] = [];
-  const attachmentIds: string[] = [];
-
-  beforeAll(async () => {
-    // The service's file host: serves each file's bytes (the stated type is what the row says).
-    files = createServer((request, response) => {
-      const file = HOSTILE_FILES[Number(request.url?.slice(1))];
-      if (!file) return void response.writeHead(404).end();
-      response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(file.bytes);
-    });
-    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-    const filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
-    await firstSync(host.core);
-    // Arrange: each file as the service stated it, on a message the store already holds, and as a
-    // staged file with that stated type.
-    const { staged } = host.core.session.store;
-    const message = inspectStore(host.core.session.store, (db) =>
-      db.get<{ key: string }>(
-        'SELECT key FROM messages m WHERE NOT EXISTS (SELECT 1 FROM attachments a WHERE a.message_key = m.key) ORDER BY sent_at LIMIT 1',
-      ),
-    );
-    HOSTILE_FILES.forEach((file, i) => {
-      const id = `hostile-${i}`;
-      arrangeStore(host.core.session.store, (db) => {
-        db.run(
-          'INSERT INTO attachments (id, message_key, position, url, filename, mime_type, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
-          id,
-          message!.key,
-          i,
-          `${filesUrl}/${i}`,
-          file.filename,
-          file.mimeType,
-          file.bytes.length,
-        );
-      });
-      attachmentIds.push(id);
-      const path = join(dir.path, `staged-${i}`);
-      writeFileSync(path, file.bytes);
-      const stagedId = crypto.randomUUID();
-      staged.add({
-        id: stagedId,
-        path,
-        filename: file.filename,
-        mimeType: file.mimeType,
-        size: file.bytes.length,
-        createdAt: Date.now(),
-      });
-      stagedIds.push(stagedId);
-    });
-  });
-
-  afterAll(async () => {
-    await new Promise((resolve) => files?.close(resolve));
-  });
-
-  it.each(HOSTILE_FILES.map((file, i) => [file.what, i] as const))(
-    '%s: served by its base type, sandboxed, never a script-capable document',
-    async (_what, i) => {
-      const file = HOSTILE_FILES[i]!;
-      for (const path of [`/attachments/${attachmentIds[i]}`, `/staged/${stagedIds[i]}`]) {
-        const response = await raw(path, { headers: { cookie } });
-        const where = `${path}: ${file.what}`;
-        expect(response.status, where).toBe(200);
-        expect(response.headers['content-type'], where).toBe(file.served);
-        expect(response.headers['content-type'], where).not.toMatch(SCRIPT_CAPABLE);
-        expect(response.headers['content-disposition'], where).toMatch(
-          file.inline ? /^inline;/ : /^attachment;/,
-        );
-        expect(response.headers['content-security-policy'], where).toBe("default-src 'none'; sandbox");
-        expect(response.headers['x-content-type-options'], where).toBe('nosniff');
-      }
-    },
-  );
-
-  it('stages a text upload as a download of opaque bytes, not a document', async () => {
-    const form = multipart('note.txt', Buffer.from('<script>alert(1)</script>'));
-    const uploaded = await raw('/upload', {
-      method: 'POST',
-      body: form.body,
-      headers: {
-        cookie,
-        'x-parley-upload': '1',
-        'content-type': form.contentType,
-        'content-length': String(form.body.length),
-      },
-    });
-    const { id, previewUrl } = JSON.parse(uploaded.body) as { id: string; previewUrl: string };
-    expect(previewUrl).toBe(`parley-staged:${id}`);
-    const served = await raw(`/staged/${id}`, { headers: { cookie } });
-    expect(served.headers['content-type']).toBe('application/octet-stream');
-    expect(served.headers['content-disposition']).toBe(`attachment; filename*=UTF-8''note.txt`);
-    expect(served.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
-  });
-});
-
-describe('frames that are not calls', () => {
-  /** A WebSocket as the page opens it (cookie and Origin), with every answer it gets. */
-  async function pageSocket() {
-    const ws = new WsClient(`${host.server.origin.replace('http:', 'ws:')}/bridge`, {
-      headers: { cookie, origin: host.server.origin },
-    });
-    const answers: Array<{ id: unknown; ok: boolean; value?: unknown; error?: { code: string } }> = [];
-    ws.on('message', (data) => answers.push(JSON.parse(String(data)) as (typeof answers)[number]));
-    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
-    ws.on('error', () => undefined);
-    await new Promise((resolve, reject) => {
-      ws.once('open', resolve);
-      ws.once('error', reject);
-    });
-    const next = async () => {
-      const before = answers.length;
-      await expect.poll(() => answers.length, { timeout: 10_000 }).toBeGreaterThan(before);
-      return answers[before]!;
-    };
-    return { ws, answers, closed, next };
-  }
-
-  async function stillAnswers(): Promise<void> {
-    const page = await pageSocket();
-    page.ws.send(JSON.stringify({ id: 7, method: 'app.info', input: {} }));
-    expect(await page.next()).toMatchObject({ id: 7, ok: true, value: { host: 'browser' } });
-    page.ws.close();
-  }
-
-  it.each([
-    ['null', 'null', null],
-    ['an array', '[1, 2]', null],
-    ['a number', '42', null],
-    ['a string', '"app.info"', null],
-    ['an empty object', '{}', null],
-    ['not JSON', '{"id": 1, "method":', null],
-    ['an empty frame', '', null],
-    ['a string id', '{"id": "1", "method": "app.info", "input": {}}', null],
-    ['an object id', '{"id": {"n": 1}, "method": "app.info", "input": {}}', null],
-    ['a fractional id', '{"id": 1.5, "method": "app.info", "input": {}}', null],
-    ['a negative id', '{"id": -1, "method": "app.info", "input": {}}', null],
-    ['a huge id', '{"id": 1e300, "method": "app.info", "input": {}}', null],
-    ['no method', '{"id": 3, "input": {}}', 3],
-    ['a numeric method', '{"id": 4, "method": 5, "input": {}}', 4],
-    ['an empty method', '{"id": 5, "method": "", "input": {}}', 5],
-    ['an unknown field', '{"id": 6, "method": "app.info", "input": {}, "admin": true}', 6],
-    ['__proto__ games', '{"id": 8, "method": "app.info", "__proto__": {"ok": true}}', 8],
-  ])('answers %s with a protocol error, and the socket stays usable', async (_what, frame, id) => {
-    const page = await pageSocket();
-    page.ws.send(frame);
-    expect(await page.next()).toMatchObject({ id, ok: false, error: { code: 'invalid_input' } });
-    page.ws.send(JSON.stringify({ id: 9, method: 'app.info', input: {} }));
-    expect(await page.next()).toMatchObject({ id: 9, ok: true });
-    page.ws.close();
-  });
-
-  it('answers a binary frame with a protocol error', async () => {
-    const page = await pageSocket();
-    page.ws.send(Buffer.from(JSON.stringify({ id: 1, method: 'app.info', input: {} })), { binary: true });
-    expect(await page.next()).toMatchObject({ id: null, ok: false, error: { code: 'invalid_input' } });
-    page.ws.close();
-  });
-
-  it('answers a method the contract does not have (staging a path included) with unknown_method', async () => {
-    const page = await pageSocket();
-    page.ws.send(JSON.stringify({ id: 1, method: 'attachments.stagePath', input: { path: '/etc/hosts' } }));
-    expect(await page.next()).toMatchObject({ id: 1, ok: false, error: { code: 'unknown_method' } });
-    page.ws.close();
-  });
-
-  it('closes the socket on a text frame that is not UTF-8, and lives on', async () => {
-    const page = await pageSocket();
-    page.ws.send(Buffer.from([0x7b, 0xff, 0xfe, 0xc3, 0x28, 0x7d]), { binary: false });
-    expect(await page.closed).toBe(1007);
-    await stillAnswers();
-  });
-
-  it('closes the socket on a frame over the limit, and lives on', async () => {
-    const page = await pageSocket();
-    page.ws.send(JSON.stringify({ id: 1, method: 'app.info', input: { pad: 'x'.repeat(5 * 1024 * 1024) } }));
-    expect(await page.closed).toBe(1009);
-    await stillAnswers();
-  });
-
-  it('survives a burst of every bad frame at once on one socket, then answers a good call', async () => {
-    const page = await pageSocket();
-    for (const frame of ['null', '[]', '0', 'true', '{"id":null}', '{"id":1,"method":null}'])
-      page.ws.send(frame);
-    page.ws.send(JSON.stringify({ id: 99, method: 'app.info', input: {} }));
-    await expect.poll(() => page.answers.find((a) => a.id === 99)?.ok, { timeout: 10_000 }).toBe(true);
-    page.ws.close();
-    await stillAnswers();
   });
 });
 

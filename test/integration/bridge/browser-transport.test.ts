@@ -10,7 +10,8 @@ import { createParleyClient, type ParleyApi, type Transport } from '../../../sha
 import { METHOD_NAMES } from '../../../shared/contract/methods.ts';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.ts';
 import { eventually, tempDir } from '../core/helpers.ts';
-import { contractCalls, type BridgeUnderTest } from './contract-calls.ts';
+import type { BridgeUnderTest } from './contract-call-kit.ts';
+import { contractCalls } from './contract-calls.ts';
 import { malformedCases } from './malformed.ts';
 import { connectAsPage, firstSync, quietDemo, stopPageHost, stubRenderer, worldSnapshot } from './support.ts';
 

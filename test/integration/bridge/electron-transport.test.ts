@@ -31,7 +31,8 @@ import { createParleyClient, type ParleyApi } from '../../../shared/contract/cli
 import { METHOD_NAMES, type MethodName } from '../../../shared/contract/methods.ts';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.ts';
 import { eventually, tempDir } from '../core/helpers.ts';
-import { contractCalls, type BridgeUnderTest } from './contract-calls.ts';
+import type { BridgeUnderTest } from './contract-call-kit.ts';
+import { contractCalls } from './contract-calls.ts';
 import { FakeIpcMain, FakeWebContents } from './electron-fakes.ts';
 import { malformedCases } from './malformed.ts';
 import { count, firstSync, PNG, pngFile, quietDemo, worldSnapshot } from './support.ts';

@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectV2Error,
-  type FileServer,
-  type Harness,
-  type Json,
-  pdfBytes,
-  pngBytes,
-  startFileServer,
-  startHarness,
-  UUID,
-} from './harness.ts';
+import { expectV2Error, type Harness, pdfBytes, pngBytes, startHarness, UUID } from './harness.ts';
+import type { Json } from './http-clients.ts';
+import { type FileServer, startFileServer } from './local-servers.ts';
 
 let h: Harness;
 let files: FileServer;

@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiClient,
-  expectContactError,
-  expectV2Error,
-  type Harness,
-  type Json,
-  startHarness,
-  TOKEN_A,
-} from './harness.ts';
+import { expectContactError, expectV2Error, type Harness, startHarness, TOKEN_A } from './harness.ts';
+import { apiClient, type Json } from './http-clients.ts';
 
 let h: Harness;
 /** A chat, one of its messages and a contact of organization A (from the demo seed). */

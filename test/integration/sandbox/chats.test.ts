@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E164, expectV2Error, type Harness, ISO, type Json, startHarness, UUID } from './harness.ts';
+import { E164, expectV2Error, type Harness, ISO, startHarness, UUID } from './harness.ts';
+import type { Json } from './http-clients.ts';
 
 let h: Harness;
 let line: string;

@@ -3,15 +3,8 @@
  * 60-second typing timeout can only pass quickly through the time control, not on its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectContactError,
-  type Harness,
-  startHarness,
-  startWebhookReceiver,
-  subscribe,
-  TOKEN_B,
-  type WebhookReceiver,
-} from './harness.ts';
+import { expectContactError, type Harness, startHarness, subscribe, TOKEN_B } from './harness.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './local-servers.ts';
 
 let h: Harness;
 let receiver: WebhookReceiver;

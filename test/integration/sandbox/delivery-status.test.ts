@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type Harness, ISO, type Json, startHarness } from './harness.ts';
+import { eventually } from './eventually.ts';
+import { type Harness, ISO, startHarness } from './harness.ts';
+import type { Json } from './http-clients.ts';
 
 let h: Harness;
 let lineId: number;

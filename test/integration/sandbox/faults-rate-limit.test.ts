@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectV2Error, type Harness, type Json, startHarness, TOKEN_A, V2 } from './harness.ts';
+import { expectV2Error, type Harness, startHarness, TOKEN_A } from './harness.ts';
+import { type Json, V2 } from './http-clients.ts';
 
 let h: Harness;
 let line: string;

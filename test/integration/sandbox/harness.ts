@@ -1,16 +1,22 @@
 /**
  * Black-box harness for the sandbox contract tests: one sandbox per test file, reached only over
- * real HTTP (the partner API with its token header, the control API with the admin secret), plus a
- * webhook receiver and a file server on 127.0.0.1 built on node:http.
+ * real HTTP (the partner API with its token header, the control API with the admin secret:
+ * http-clients.ts), plus a webhook receiver and a file server on 127.0.0.1 built on node:http
+ * (local-servers.ts).
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.ts';
+import {
+  apiClient,
+  type ApiClient,
+  type ApiResponse,
+  type ControlClient,
+  controlClient,
+  type Json,
+} from './http-clients.ts';
 
 export const TOKEN_A = 'sbx_contract_org_a_3f9c1e';
 export const TOKEN_B = 'sbx_contract_org_b_7d2a40';
-export const V2 = '/api/partner/v2';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** ISO 8601 with a time zone (Z or a numeric offset). */
@@ -18,120 +24,6 @@ export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{
 /** The webhook data timestamp form the project decided on. */
 export const WEBHOOK_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \+0000$/;
 export const E164 = /^\+[1-9]\d{6,14}$/;
-
-/**
- * A JSON value from the wire. Deliberately untyped: the tests assert its shape with `expect`, which
- * is the point of a contract test, so a static type would only restate (and hide) those assertions.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Json = any;
-
-// ---------------------------------------------------------------------------------------------
-// HTTP clients
-
-export interface ApiResponse<T = Json> {
-  status: number;
-  headers: Headers;
-  /** Parsed JSON, or undefined when the body is empty or not JSON. */
-  body: T;
-  text: string;
-}
-
-export interface RequestOptions {
-  json?: unknown;
-  form?: FormData;
-  /** A raw body sent as is, with `contentType`. */
-  raw?: string | Buffer;
-  contentType?: string;
-  query?: Record<string, string | number | Array<string | number>>;
-  headers?: Record<string, string>;
-}
-
-async function send(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  options: RequestOptions,
-): Promise<ApiResponse> {
-  const target = new URL(url);
-  for (const [key, value] of Object.entries(options.query ?? {})) {
-    for (const item of Array.isArray(value) ? value : [value]) target.searchParams.append(key, String(item));
-  }
-  const allHeaders: Record<string, string> = { ...headers, ...options.headers };
-  let body: BodyInit | undefined;
-  if (options.json !== undefined) {
-    body = JSON.stringify(options.json);
-    allHeaders['content-type'] = 'application/json';
-  } else if (options.form) {
-    body = options.form;
-  } else if (options.raw !== undefined) {
-    body = typeof options.raw === 'string' ? options.raw : new Uint8Array(options.raw);
-    if (options.contentType) allHeaders['content-type'] = options.contentType;
-  }
-  const response = await fetch(target, { method, headers: allHeaders, body });
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: response.status, headers: response.headers, body: parsed, text };
-}
-
-export interface ApiClient {
-  readonly token: string | null;
-  request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
-  get(path: string, options?: RequestOptions): Promise<ApiResponse>;
-  post(path: string, options?: RequestOptions): Promise<ApiResponse>;
-  put(path: string, options?: RequestOptions): Promise<ApiResponse>;
-  patch(path: string, options?: RequestOptions): Promise<ApiResponse>;
-  delete(path: string, options?: RequestOptions): Promise<ApiResponse>;
-}
-
-/** The partner API (paths relative to /api/partner/v2) with the V2 token header. */
-export function apiClient(baseUrl: string, token: string | null): ApiClient {
-  const headers: Record<string, string> = token === null ? {} : { 'x-partner-integration-token': token };
-  const request = (method: string, path: string, options: RequestOptions = {}) =>
-    send(`${baseUrl}${V2}${path}`, method, headers, options);
-  return {
-    token,
-    request,
-    get: (path, options) => request('GET', path, options),
-    post: (path, options) => request('POST', path, options),
-    put: (path, options) => request('PUT', path, options),
-    patch: (path, options) => request('PATCH', path, options),
-    delete: (path, options) => request('DELETE', path, options),
-  };
-}
-
-export interface ControlClient {
-  /** Any status; `orgToken` picks the organization (default: the first). */
-  call(method: string, path: string, body?: unknown, orgToken?: string): Promise<ApiResponse>;
-  /** Same, but fails the test unless the answer is 2xx; returns the body. */
-  ok(method: string, path: string, body?: unknown, orgToken?: string): Promise<Json>;
-}
-
-/** The control API under /__sandbox with the admin secret. */
-export function controlClient(baseUrl: string, adminSecret: string): ControlClient {
-  const call = (method: string, path: string, body?: unknown, orgToken?: string) =>
-    send(
-      `${baseUrl}/__sandbox${path}`,
-      method,
-      { 'x-sandbox-admin-secret': adminSecret, ...(orgToken ? { 'x-sandbox-org-token': orgToken } : {}) },
-      body === undefined ? {} : { json: body },
-    );
-  return {
-    call,
-    async ok(method, path, body, orgToken) {
-      const response = await call(method, path, body, orgToken);
-      if (response.status < 200 || response.status >= 300) {
-        throw new Error(`control ${method} ${path} answered ${response.status}: ${response.text}`);
-      }
-      return response.body;
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Error format assertions
@@ -162,172 +54,6 @@ export function expectContactError(response: ApiResponse, status: number, errorC
 
 // ---------------------------------------------------------------------------------------------
 // Polling
-
-/** Polls `probe` until it returns something other than undefined/false, or fails after `timeoutMs`. */
-export async function eventually<T>(
-  probe: () => Promise<T | undefined | false> | T | undefined | false,
-  what: string,
-  timeoutMs = 5_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Webhook receiver
-
-export interface ReceivedDelivery {
-  /** The raw bytes exactly as received. */
-  raw: Buffer;
-  json: Json;
-  headers: IncomingHttpHeaders;
-  path: string;
-  /** Order of arrival (0, 1, …). */
-  seq: number;
-}
-
-export interface Reply {
-  status: number;
-  delayMs?: number;
-}
-
-export interface WebhookReceiver {
-  readonly url: string;
-  readonly deliveries: ReceivedDelivery[];
-  /** Answers for the next requests, in order; afterwards the default. */
-  queue(...replies: Reply[]): void;
-  setDefault(reply: Reply): void;
-  /** Deliveries whose JSON matches. */
-  matching(predicate: (event: Json, delivery: ReceivedDelivery) => boolean): ReceivedDelivery[];
-  /** Waits for a delivery whose JSON matches (bounded). */
-  waitFor(
-    predicate: (event: Json, delivery: ReceivedDelivery) => boolean,
-    what: string,
-    timeoutMs?: number,
-  ): Promise<ReceivedDelivery>;
-  /** Waits until at least `count` deliveries match (bounded). */
-  waitForCount(
-    predicate: (event: Json) => boolean,
-    count: number,
-    what: string,
-    timeoutMs?: number,
-  ): Promise<ReceivedDelivery[]>;
-  clear(): void;
-  close(): Promise<void>;
-}
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-}
-
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
-  const deliveries: ReceivedDelivery[] = [];
-  const planned: Reply[] = [];
-  let fallback: Reply = { status: 200 };
-  let seq = 0;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      let json: unknown;
-      try {
-        json = JSON.parse(raw.toString('utf8'));
-      } catch {
-        json = undefined;
-      }
-      deliveries.push({ raw, json, headers: req.headers, path: req.url ?? '/', seq: seq++ });
-      const reply = planned.shift() ?? fallback;
-      const answer = () => {
-        if (!res.writableEnded && !res.destroyed)
-          res.writeHead(reply.status, { 'content-type': 'text/plain' }).end('ok');
-      };
-      if (reply.delayMs) setTimeout(answer, reply.delayMs);
-      else answer();
-    });
-  });
-  const url = await listen(server);
-  const matching = (predicate: (event: Json, delivery: ReceivedDelivery) => boolean) =>
-    deliveries.filter((d) => d.json !== undefined && predicate(d.json, d));
-  return {
-    url: `${url}/hooks`,
-    deliveries,
-    queue: (...replies) => planned.push(...replies),
-    setDefault(reply) {
-      fallback = reply;
-    },
-    matching,
-    waitFor: (predicate, what, timeoutMs = 5_000) =>
-      eventually(() => matching(predicate)[0], what, timeoutMs),
-    waitForCount: (predicate, count, what, timeoutMs = 5_000) =>
-      eventually(
-        () => {
-          const found = matching(predicate);
-          return found.length >= count ? found : undefined;
-        },
-        what,
-        timeoutMs,
-      ),
-    clear() {
-      deliveries.length = 0;
-      planned.length = 0;
-    },
-    close: () => closeServer(server),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// File server (for attachment_urls)
-
-export interface FileServer {
-  readonly url: string;
-  serve(path: string, data: Buffer, contentType: string): string;
-  close(): Promise<void>;
-}
-
-export async function startFileServer(): Promise<FileServer> {
-  const files = new Map<string, { data: Buffer; contentType: string }>();
-  const server = createServer((req, res) => {
-    const file = files.get(req.url ?? '');
-    if (!file) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    res
-      .writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.data.length) })
-      .end(file.data);
-  });
-  const url = await listen(server);
-  return {
-    url,
-    serve(path, data, contentType) {
-      files.set(path, { data, contentType });
-      return `${url}${path}`;
-    },
-    close: () => closeServer(server),
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // The sandbox per test file
 

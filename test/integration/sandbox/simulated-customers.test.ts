@@ -4,15 +4,9 @@
  * human-like delays take well under a second each.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Harness,
-  type Json,
-  type ReceivedDelivery,
-  startHarness,
-  startWebhookReceiver,
-  subscribe,
-  type WebhookReceiver,
-} from './harness.ts';
+import { type Harness, startHarness, subscribe } from './harness.ts';
+import type { Json } from './http-clients.ts';
+import { type ReceivedDelivery, startWebhookReceiver, type WebhookReceiver } from './local-servers.ts';
 
 let h: Harness;
 let receiver: WebhookReceiver;

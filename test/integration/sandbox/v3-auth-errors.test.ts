@@ -1,6 +1,7 @@
 /** V3 contract: Bearer auth with the V2 tokens, trace ids, the error envelope and its codes. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiClient, type Harness, startHarness, TOKEN_A, TOKEN_B, UUID } from './harness.ts';
+import { type Harness, startHarness, TOKEN_A, TOKEN_B, UUID } from './harness.ts';
+import type { ApiClient } from './http-clients.ts';
 import { expectV3Error, newV3Chat, v3Client } from './v3-harness.ts';
 
 let h: Harness;

@@ -5,15 +5,9 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { expect } from 'vitest';
-import {
-  type ApiClient,
-  type ApiResponse,
-  type Harness,
-  type Json,
-  type ReceivedDelivery,
-  type RequestOptions,
-  UUID,
-} from './harness.ts';
+import { type Harness, UUID } from './harness.ts';
+import type { ApiClient, ApiResponse, Json, RequestOptions } from './http-clients.ts';
+import type { ReceivedDelivery } from './local-servers.ts';
 
 export const V3 = '/api/partner/v3';
 

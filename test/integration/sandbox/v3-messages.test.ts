@@ -1,6 +1,7 @@
 /** V3 contract: chats, edits, deletes, threads, reactions, typing, phone numbers and the capability check. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type Harness, type Json, startHarness, TOKEN_A, UUID } from './harness.ts';
+import { type Harness, startHarness, TOKEN_A, UUID } from './harness.ts';
+import type { ApiClient, Json } from './http-clients.ts';
 import { expectV3Error, newV3Chat, text, v3Client } from './v3-harness.ts';
 
 let h: Harness;

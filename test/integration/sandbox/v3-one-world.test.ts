@@ -1,6 +1,7 @@
 /** V3 contract: the demo organization answers on both versions, and both see one world. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type Harness, ISO, startHarness, TOKEN_A, UUID } from './harness.ts';
+import { type Harness, ISO, startHarness, TOKEN_A, UUID } from './harness.ts';
+import type { ApiClient } from './http-clients.ts';
 import { v3Client } from './v3-harness.ts';
 
 let h: Harness;

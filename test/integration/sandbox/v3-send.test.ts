@@ -1,16 +1,8 @@
 /** V3 contract: 202 sends, pending → sent → delivered/read or failed over simulated time, idempotency, validation. */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type ApiClient,
-  type Harness,
-  ISO,
-  type Json,
-  startHarness,
-  startWebhookReceiver,
-  TOKEN_A,
-  UUID,
-  type WebhookReceiver,
-} from './harness.ts';
+import { type Harness, ISO, startHarness, TOKEN_A, UUID } from './harness.ts';
+import type { ApiClient, Json } from './http-clients.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './local-servers.ts';
 import {
   expectV3Error,
   newV3Chat,

@@ -1,15 +1,7 @@
 /** V3 contract: presigned uploads checked against the required headers, the size and the sandbox clock. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ApiClient,
-  type Harness,
-  ISO,
-  pngBytes,
-  startHarness,
-  TOKEN_A,
-  TOKEN_B,
-  UUID,
-} from './harness.ts';
+import { type Harness, ISO, pngBytes, startHarness, TOKEN_A, TOKEN_B, UUID } from './harness.ts';
+import type { ApiClient } from './http-clients.ts';
 import { expectV3Error, newV3Chat, v3Client } from './v3-harness.ts';
 
 let h: Harness;

@@ -1,16 +1,8 @@
 /** V3 contract: webhook subscriptions, Standard Webhooks signatures, and one world's events on both families. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type ApiClient,
-  type Harness,
-  ISO,
-  startHarness,
-  startWebhookReceiver,
-  subscribe,
-  TOKEN_A,
-  UUID,
-  type WebhookReceiver,
-} from './harness.ts';
+import { type Harness, ISO, startHarness, subscribe, TOKEN_A, UUID } from './harness.ts';
+import type { ApiClient } from './http-clients.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './local-servers.ts';
 import { expectV3Error, newV3Chat, subscribeV3, v3Client, verifyStandardWebhook } from './v3-harness.ts';
 
 let h: Harness;

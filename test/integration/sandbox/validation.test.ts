@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectContactError, expectV2Error, type Harness, type Json, startHarness } from './harness.ts';
+import { expectContactError, expectV2Error, type Harness, startHarness } from './harness.ts';
+import type { Json } from './http-clients.ts';
 
 let h: Harness;
 let line: string;

@@ -5,19 +5,10 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  eventually,
-  type Harness,
-  ISO,
-  type Json,
-  type ReceivedDelivery,
-  sortedJson,
-  startHarness,
-  startWebhookReceiver,
-  subscribe,
-  UUID,
-  type WebhookReceiver,
-} from './harness.ts';
+import { eventually } from './eventually.ts';
+import { type Harness, ISO, sortedJson, startHarness, subscribe, UUID } from './harness.ts';
+import type { Json } from './http-clients.ts';
+import { type ReceivedDelivery, startWebhookReceiver, type WebhookReceiver } from './local-servers.ts';
 
 let h: Harness;
 const receivers: WebhookReceiver[] = [];

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectContactError, type Harness, ISO, type Json, startHarness } from './harness.ts';
+import { expectContactError, type Harness, ISO, startHarness } from './harness.ts';
+import type { Json } from './http-clients.ts';
 
 let h: Harness;
 

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { eventually } from '../core/helpers.ts';
-import type { ShellCommand, ShellMessage, ShellRecord } from './electron-stand-in.ts';
+import type { ShellCommand, ShellMessage, ShellRecord } from './electron-stand-in-messages.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const MAIN_BUNDLE = join(ROOT, 'dist', 'electron', 'main.js');
