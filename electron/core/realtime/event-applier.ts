@@ -66,7 +66,7 @@ export class WebhookEventApplier {
         if (!this.#advanceTyping(event.data.chat_id, at())) return NOTHING;
         break;
       case 'message.read':
-        if (!this.#store.messages.byId(event.data.id)) {
+        if (this.#store.messages.chatOf(event.data.id) === undefined) {
           this.#setMark(`${READ_MARK}${event.data.id}`, at());
           this.#waitingReads.add(event.data.id);
           return NOTHING;

@@ -81,7 +81,7 @@ export class V3EventApplier {
         const failed = v3FailedEventToDomain(event.data, this.#ids);
         // A send that fails has no message.sent: a message sent elsewhere is fetched, and the
         // failure kept until its message is stored.
-        if (!this.#store.messages.byId(failed.messageId)) refresh.add(failed.chatId);
+        if (this.#store.messages.chatOf(failed.messageId) === undefined) refresh.add(failed.chatId);
         this.#reconciler.applyFailure(failed.messageId, failed.failure);
         break;
       }

@@ -52,6 +52,15 @@ export class MessageReads {
     return row ? this.#hydrate([row])[0] : undefined;
   }
 
+  /**
+   * The chat of a stored message (not deleted), without reading the message: whether a message is
+   * here, as the checks on every event and every page ask, costs one index lookup.
+   */
+  chatOf(id: number): number | undefined {
+    return this.#db.get<{ chat_id: number }>('SELECT chat_id FROM messages WHERE id = ? AND deleted = 0', id)
+      ?.chat_id;
+  }
+
   byId(id: number): Message | undefined {
     const row = this.#db.get<MessageRow>('SELECT * FROM messages WHERE id = ? AND deleted = 0', id);
     return row ? this.#hydrate([row])[0] : undefined;

@@ -72,7 +72,7 @@ export async function fillGaps(chatId: number, check: GapCheck): Promise<number>
     read++;
     // One transaction: a V3 page's ids are mapped as it is first read, and commit with its messages.
     const overlaps = store.transaction(() => {
-      const stored = page.messages.some((m) => store.messages.byId(m.id) !== undefined);
+      const stored = page.messages.some((m) => store.messages.chatOf(m.id) !== undefined);
       reconciler.applyMessages(chatId, page.messages, page.complete ? { historyComplete: true } : undefined);
       return stored;
     });

@@ -261,7 +261,7 @@ export class TeamDesk {
       const { store } = this.#options.session;
       const seen = await SeenActivity.start(nc, {
         agentId,
-        isShown: (chatId, messageId) => store.messages.byId(messageId)?.chatId === chatId,
+        isShown: (chatId, messageId) => store.messages.chatOf(messageId) === chatId,
       });
       this.#seen = seen;
       const unlisten = store.events.on('messages.changed', ({ chatId }) => seen.messagesArrived(chatId), {

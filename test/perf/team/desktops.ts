@@ -24,7 +24,7 @@
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { RequestBudget } from '../../../electron/core/api/budget.ts';
 import { closeSharedDispatcher } from '../../../electron/core/api/http.ts';
@@ -98,6 +98,14 @@ setLogSink((line, level) => {
   if (level === 'warn' || level === 'error') diagnose({ log: line.slice(0, 300) });
 });
 if (diagnostics) {
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if (entry.duration >= 10)
+        diagnose({
+          gc_ms: Math.round(entry.duration),
+          kind: (entry as { detail?: { kind?: number } }).detail?.kind,
+        });
+  }).observe({ entryTypes: ['gc'] });
   let last = performance.now();
   setInterval(() => {
     const now = performance.now();

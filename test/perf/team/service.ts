@@ -8,7 +8,8 @@ import { wallNow, type Child } from './protocol.ts';
 
 export const MESSAGE_GAP_MS = 100;
 /** Customer messages posted (and not timed) before the timed ones, and the pause after them. */
-export const WARM_UP_MESSAGES = 5;
+/** BENCH_TEAM_WARM_UP (diagnostics, printed runs) changes it. */
+export const WARM_UP_MESSAGES = Number(process.env.BENCH_TEAM_WARM_UP ?? 5);
 const WARM_UP_SETTLE_MS = 1_000;
 /**
  * Quiet means under a tenth of a core over this window, and a hundredth more for each desktop (a

@@ -208,7 +208,10 @@ describe('the local store', () => {
       },
     ]);
     expect(store.messages.byId(600)?.text).toBe('v2');
+    expect(store.messages.chatOf(600)).toBe(1);
+    expect(store.messages.chatOf(601)).toBeUndefined();
     store.messages.remove(1, ['m600']);
+    expect(store.messages.chatOf(600)).toBeUndefined();
     store.messages.upsert([
       { id: 600, chatId: 1, text: 'v2', sentAt: 10, deliveryStatus: 'delivered', fromMe: true, sender: LINE },
     ]);
