@@ -41,8 +41,13 @@ export const EVENT_LOG_CREATED = 'relay:event-log-created';
 export const EVENT_LOG_LAST_ID = 'relay:event-log-last-id';
 /** Strict UTF-8, made once: every message of the log is decoded with it (it keeps no state between calls). */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
-/** How long one pull of the log waits for messages (its heartbeat is half of it). */
+/** How long one pull of the log waits for messages. */
 const FOLLOW_PULL_EXPIRES_MS = 5_000;
+/**
+ * How often the server says a pull is still waiting. Two missed, and the client pulls again (and
+ * makes the consumer again if it is gone): the bound on how long a desktop can go deaf.
+ */
+const FOLLOW_HEARTBEAT_MS = 1_000;
 /** How long the check of the message at this desktop's sequence waits for it. */
 const CHECK_EXPIRES_MS = 3_000;
 
@@ -111,10 +116,16 @@ export class EventLogSource {
       EVENT_LOG_STREAM,
       last > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: last + 1 } : {},
     );
-    // Short pulls: the client notices a lost consumer (nats-server restarted, its ephemeral consumers
-    // gone) by two missed heartbeats, half a pull's expiry each, then makes it again from the last
-    // sequence taken. The default 30 s pull would leave a desktop deaf for a minute after a restart.
-    const messages = await consumer.consume({ expires: FOLLOW_PULL_EXPIRES_MS });
+    // Short pulls and frequent heartbeats: the client notices a lost consumer (nats-server restarted,
+    // its ephemeral consumers gone) by two missed heartbeats, then makes it again from the last
+    // sequence taken; the default 30 s pull would leave a desktop deaf for a minute after a restart.
+    // The same two missed heartbeats end the rarer case where the server holds no pull of this
+    // desktop's while the client counts one outstanding (seen in bench:team: one desktop of twenty
+    // deaf for 7 s until its heartbeats were missed, the others at 40 ms; docs/bench/README.md).
+    const messages = await consumer.consume({
+      expires: FOLLOW_PULL_EXPIRES_MS,
+      idle_heartbeat: FOLLOW_HEARTBEAT_MS,
+    });
     this.#messages = messages;
     void watchFollowing(messages);
     this.#done = (async () => {

@@ -33,6 +33,9 @@ export type RelayPortsFactory = (
  */
 const RELAY_READ_CONCURRENCY = 2 * MAX_NEWEST_CHATS;
 
+/** The longest the team layer waits for the inbox's first chats before it starts anyway. */
+const TEAM_START_LATEST_MS = 3_000;
+
 export interface JoinedSessionOptions extends Omit<ServiceSessionOptions, 'service'> {
   link: RelayLink;
   agentId: string;
@@ -65,10 +68,31 @@ export class JoinedSession extends ServiceSession {
     });
   }
 
-  /** The team layer starts beside the sync (sends wait for it a moment: they carry its check). */
+  /**
+   * The team layer starts once the inbox has chats to show: its watches (the team, assignments,
+   * replies, presence, notes) each replay what the relay holds, and on a desktop joining with its
+   * team they took the CPU its first screen of conversations needed. A send starts it at once (it
+   * carries the layer's check), and a first page slower than TEAM_START_LATEST_MS does not hold it.
+   */
   override start(options: { resumeAfter?: Promise<unknown> } = {}): Promise<void> {
-    void this.team.start();
-    return super.start(options);
+    const started = super.start(options);
+    void this.#chatsToShow().then(() => this.team.start());
+    return started;
+  }
+
+  #chatsToShow(): Promise<void> {
+    const { store } = this;
+    if (store.chats.count() > 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(latest);
+        off();
+        resolve();
+      };
+      const latest = setTimeout(done, TEAM_START_LATEST_MS);
+      latest.unref?.();
+      const off = store.events.on('chats.changed', done, { rows: false });
+    });
   }
 
   /**

@@ -170,17 +170,22 @@ async function joinAtOnce(desktop: Desktop, started: number): Promise<Desktop> {
   // back for it.
   let checking: ReturnType<typeof setTimeout> | undefined;
   let checkedAt = -Infinity;
+  let announced = false;
   const checkFirstN = (): void => {
     checking = undefined;
     checkedAt = performance.now();
     if (figures.first_50_s !== null) return;
     const top = session.store.chats.list({ limit: FIRST_N });
-    if (top.length === FIRST_N && top.every((chat) => chat.lastMessage !== null))
+    if (top.length === FIRST_N && top.every((chat) => chat.lastMessage !== null)) {
       figures.first_50_s = seconds(started);
+      diagnose({ joined_s: figures.first_50_s, step: 'first 50' });
+    }
   };
   const offChats = session.store.events.on(
     'chats.changed',
     () => {
+      if (!announced) diagnose({ joined_s: seconds(started), step: 'first chats changed' });
+      announced = true;
       if (figures.first_50_s !== null || checking) return;
       const wait = checkedAt + FIRST_N_CHECK_MS - performance.now();
       if (wait <= 0) checkFirstN();
@@ -192,7 +197,8 @@ async function joinAtOnce(desktop: Desktop, started: number): Promise<Desktop> {
     setTimeout(() => reject(new Error(`not full after ${config.capMs / 1000} s`)), config.capMs).unref(),
   );
   try {
-    await Promise.race([Promise.all([desktop.live.start(), session.start()]), cap]);
+    const live = desktop.live.start().then(() => diagnose({ joined_s: seconds(started), step: 'live' }));
+    await Promise.race([Promise.all([live, session.start()]), cap]);
     figures.full_inbox_s = seconds(started);
   } catch (error) {
     figures.error = error instanceof Error ? error.message : String(error);
