@@ -5,31 +5,33 @@
  * inbox row, so after a crash or a week away the desktop resumes where it stopped: nothing twice
  * (the inbox also knows every event id), nothing skipped.
  *
- * Everything in the log is untrusted input here: the subject must be an event log subject, the
- * body at most 1 MiB of JSON that the webhook schemas accept (zod), of the subject's API version,
- * and stored under its own event id. Anything else is skipped with a log line, its sequence taken,
- * so one bad message cannot stop the desktop's live events.
+ * A desktop that never followed the log starts with its last hour (FIRST_FOLLOW_LOOKBACK_MS), not
+ * the 30 days it keeps: what is older is in the relay's store, which the first sync reads.
+ *
+ * Everything in the log is untrusted input here (event-log-checks.ts): anything that does not pass
+ * is skipped with a log line, its sequence taken, so one bad message cannot stop the desktop's live
+ * events.
  *
  * A log that no longer holds the next sequence (the desktop was away longer than the log keeps
  * events) is reported through `onGap`: the desktop then resyncs from the relay. A log that is not
  * the one this desktop followed — behind its last sequence, or holding another message there (the
  * relay's data restored from an older backup that has grown since), or created anew (its creation
- * time differs) — would never deliver what comes next in order: it is reported through `onReset`, and the desktop follows it from its current end while
- * resyncing from the relay. Checked at start and again whenever the connection comes back (a
+ * time differs) — would never deliver what comes next in order: it is reported through `onReset`,
+ * and the desktop follows it from its current end while resyncing from the relay. Checked at start and again whenever the connection comes back (a
  * restore means the relay was down).
  */
 import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { z } from 'zod';
 import { createLogger } from '../log/logger.ts';
-import { MAX_WEBHOOK_BODY_BYTES } from '../realtime/listener.ts';
 import type { QueuedDelivery, WebhookInbox } from '../realtime/inbox.ts';
-import { isV3Event, type LiveEvent, parseLiveEvent } from '../realtime/live-event.ts';
+import { isV3Event, type LiveEvent } from '../realtime/live-event.ts';
 import type { LocalStore } from '../store/local-store.ts';
 import type { V3WebhookEvent } from '../api/v3/webhook-events.ts';
+import { checkLogged, checkPolled } from './event-log-checks.ts';
 import { bindRelayIds, EVENT_IDS_HEADER, namedRemoteIds, parseEventIds } from './event-ids.ts';
-import { PolledChangeSchema, type PolledChange } from './polled-changes.ts';
-import { EVENT_LOG_STREAM, eventLogSubject, POLLED_CHANGES_SUBJECT } from './subjects.ts';
+import { watchFollowing } from './follow-status.ts';
+import type { PolledChange } from './polled-changes.ts';
+import { EVENT_LOG_STREAM, POLLED_CHANGES_SUBJECT } from './subjects.ts';
 
 const log = createLogger('relay-events');
 
@@ -39,8 +41,6 @@ export const EVENT_LOG_CURSOR = 'relay:event-log-seq';
 export const EVENT_LOG_CREATED = 'relay:event-log-created';
 /** The id (Nats-Msg-Id) of the message at that sequence: the same log holds it there (sync_cursors). */
 export const EVENT_LOG_LAST_ID = 'relay:event-log-last-id';
-/** Strict UTF-8, made once: every message of the log is decoded with it (it keeps no state between calls). */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** How long one pull of the log waits for messages. */
 const FOLLOW_PULL_EXPIRES_MS = 5_000;
 /**
@@ -50,6 +50,12 @@ const FOLLOW_PULL_EXPIRES_MS = 5_000;
 const FOLLOW_HEARTBEAT_MS = 1_000;
 /** How long the check of the message at this desktop's sequence waits for it. */
 const CHECK_EXPIRES_MS = 3_000;
+/**
+ * How far back a desktop that never followed the log starts: what is older is in the relay's store,
+ * which its first sync reads (the relay applies what it logs within moments). The log keeps 30 days;
+ * a new agent replaying them would apply every event of a month on top of what it has just read.
+ */
+export const FIRST_FOLLOW_LOOKBACK_MS = 60 * 60 * 1000;
 
 export interface EventSourceOptions {
   /** The agent's connection (its join code's credentials). */
@@ -72,6 +78,8 @@ export interface EventSourceOptions {
    * anew): it is followed from `lastKept` on; resync from the relay.
    */
   onReset?: (reset: { lastApplied: number; lastKept: number; reason: 'behind' | 'another log' }) => void;
+  /** Default FIRST_FOLLOW_LOOKBACK_MS (tests pass their own). */
+  firstFollowLookbackMs?: number;
 }
 
 export class EventLogSource {
@@ -174,11 +182,35 @@ export class EventLogSource {
       this.#options.onReset?.({ lastApplied: last, lastKept: state.last_seq, reason });
       return state.last_seq;
     }
+    if (known === undefined && last === 0) return this.#firstFollow(created);
     if (known !== created) store.cursors.set(EVENT_LOG_CREATED, created);
     // An empty log that has moved past `last` lost everything since: a gap too.
     const firstKept = state.messages > 0 ? state.first_seq : state.last_seq + 1;
     if (last > 0 && firstKept > last + 1) this.#options.onGap?.({ lastApplied: last, firstKept });
     return last;
+  }
+
+  /**
+   * A desktop that never followed this log starts with its last hour (FIRST_FOLLOW_LOOKBACK_MS): the
+   * sequence before it is stored at once with the log's identity, so a desktop that quits before
+   * anything new is logged resumes there, not at the log's start.
+   */
+  async #firstFollow(created: string): Promise<number> {
+    const { nc, store } = this.#options;
+    const since = Date.now() - (this.#options.firstFollowLookbackMs ?? FIRST_FOLLOW_LOOKBACK_MS);
+    const consumer = await jetstream(nc).consumers.get(EVENT_LOG_STREAM, {
+      deliver_policy: DeliverPolicy.StartTime,
+      opt_start_time: new Date(since).toISOString(),
+    });
+    // A new consumer's delivered stream sequence is the one before its first message.
+    const before = (await consumer.info()).delivered.stream_seq;
+    await consumer.delete().catch(() => undefined); // else the server drops it when inactive
+    store.transaction(() => {
+      store.cursors.set(EVENT_LOG_CURSOR, String(before));
+      store.cursors.set(EVENT_LOG_CREATED, created);
+      store.cursors.set(EVENT_LOG_LAST_ID, '');
+    });
+    return before;
   }
 
   /** Whether the log still holds, at `seq`, the message this desktop took there (when it kept). */
@@ -323,79 +355,5 @@ export class EventLogSource {
   }
 }
 
-/**
- * Logs what the client says went wrong with following the log: missed heartbeats (the desktop may be
- * deaf until the consumer is made again), the consumer made again, the server's refusals. A desktop
- * whose live events lag can then be told from one whose log lags. Heartbeats, pulls and expired pulls
- * are the normal course and are not logged.
- */
-async function watchFollowing(messages: ConsumerMessages): Promise<void> {
-  for await (const status of messages.status()) {
-    switch (status.type) {
-      case 'heartbeats_missed':
-        log.warn("missed the event log's heartbeats", { count: status.count });
-        break;
-      case 'reset':
-      case 'ordered_consumer_recreated':
-        log.warn('following the event log again', { event: status.type, consumer: status.name });
-        break;
-      case 'consumer_not_found':
-      case 'stream_not_found':
-        log.warn('the event log is not there', { event: status.type, name: status.name });
-        break;
-      case 'consumer_deleted':
-      case 'exceeded_limits':
-      case 'no_responders':
-      case 'debug':
-        // 408: a pull expired, as every pull does after FOLLOW_PULL_EXPIRES_MS; the client pulls again.
-        if (status.type === 'debug' && status.code === 408) break;
-        log.warn('the event log answered', {
-          event: status.type,
-          code: status.code,
-          ...('description' in status ? { description: status.description } : {}),
-        });
-        break;
-    }
-  }
-}
-
 /** A taken message's writes (in the shared transaction); returns what to do once they committed. */
 type TakenWrite = () => () => void;
-
-type Checked = { ok: true; event: LiveEvent; body: string } | { ok: false; reason: string };
-
-/** Validates a polled change in the log as untrusted input. */
-function checkPolled(
-  data: Uint8Array,
-  msgId: string | undefined,
-): { ok: true; change: PolledChange } | { ok: false; reason: string } {
-  if (data.length > MAX_WEBHOOK_BODY_BYTES) return { ok: false, reason: 'body too large' };
-  if (!msgId?.startsWith('poll-')) return { ok: false, reason: 'a polled change without its id' };
-  try {
-    const parsed = PolledChangeSchema.safeParse(JSON.parse(UTF8.decode(data)));
-    if (parsed.success) return { ok: true, change: parsed.data as PolledChange };
-    return { ok: false, reason: `not a polled change: ${z.prettifyError(parsed.error).slice(0, 300)}` };
-  } catch {
-    return { ok: false, reason: 'not JSON' };
-  }
-}
-
-/** Validates one message of the log as untrusted input (see the module's comment). */
-export function checkLogged(subject: string, data: Uint8Array, msgId: string | undefined): Checked {
-  const version = subject === eventLogSubject('v2') ? 'v2' : subject === eventLogSubject('v3') ? 'v3' : null;
-  if (!version) return { ok: false, reason: `not an event log subject: ${subject.slice(0, 100)}` };
-  if (data.length > MAX_WEBHOOK_BODY_BYTES) return { ok: false, reason: 'body too large' };
-  let body: string;
-  let event: LiveEvent;
-  try {
-    body = UTF8.decode(data);
-    event = parseLiveEvent(JSON.parse(body));
-  } catch (error) {
-    const reason = error instanceof z.ZodError ? z.prettifyError(error) : 'not JSON';
-    return { ok: false, reason: `not a webhook event: ${reason.slice(0, 300)}` };
-  }
-  const eventVersion = isV3Event(event) ? 'v3' : 'v2';
-  if (eventVersion !== version) return { ok: false, reason: `a ${eventVersion} event on ${subject}` };
-  if (msgId !== event.eventId) return { ok: false, reason: 'stored under another id than its event id' };
-  return { ok: true, event, body };
-}

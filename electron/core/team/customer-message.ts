@@ -12,7 +12,7 @@ import {
 } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '../log/logger.ts';
-import { checkLogged } from '../relay/event-source.ts';
+import { checkLogged } from '../relay/event-log-checks.ts';
 import { EVENT_LOG_STREAM } from '../relay/subjects.ts';
 
 const ACTIVITY_CONSUMER = 'parley-team-activity';

@@ -70,6 +70,16 @@ function desktop(): { store: LocalStore; inbox: WebhookInbox; source: EventLogSo
 
 const queuedIds = (inbox: WebhookInbox) => inbox.pending().map((d) => d.eventId);
 
+const LOOKBACK_MS = 1_000;
+let desktops = 0;
+/** Another desktop (a store of its own, or the one at `path` again) looking back LOOKBACK_MS when new. */
+function newDesktop(path = `${dir.path}/desktop-${++desktops}.db`) {
+  const store = new LocalStore(path);
+  const inbox = new WebhookInbox(store);
+  const source = new EventLogSource({ nc: agent, store, inbox, firstFollowLookbackMs: LOOKBACK_MS });
+  return { path, store, inbox, source };
+}
+
 describe('the desktop event source', () => {
   it('takes every logged event once, in order, with its sequence', async () => {
     const logged = [await relayLogs('one'), await relayLogs('two'), await relayLogs('three')];
@@ -138,6 +148,38 @@ describe('the desktop event source', () => {
     expect(queuedIds(inbox)).toContain(kept.eventId);
     await source.stop();
     store.close();
+  });
+
+  it('starts, never having followed the log, with its last hour only (the rest is in what it reads from the relay)', async () => {
+    const longAgo = await relayLogs('before the look-back');
+    await new Promise((r) => setTimeout(r, LOOKBACK_MS + 200));
+    const recent = await relayLogs('within the look-back');
+    const { store, inbox, source } = newDesktop();
+    await source.start();
+    await eventually(() => queuedIds(inbox).includes(recent.eventId), 'the recent event taken');
+    expect(queuedIds(inbox)).not.toContain(longAgo.eventId);
+    expect(store.cursors.get(EVENT_LOG_CURSOR)).toBe(String(recent.seq));
+    await source.stop();
+    store.close();
+  });
+
+  it('resumes where it first started, though nothing was logged before it quit', async () => {
+    const longAgo = await relayLogs('before the look-back');
+    await new Promise((r) => setTimeout(r, LOOKBACK_MS + 200));
+    const first = newDesktop();
+    await first.source.start();
+    expect(first.store.cursors.get(EVENT_LOG_CURSOR)).toBe(String(longAgo.seq));
+    await first.source.stop();
+    first.store.close();
+    // Logged while the desktop was away, and older than the look-back by the time it comes back.
+    const whileAway = await relayLogs('while the desktop was away');
+    await new Promise((r) => setTimeout(r, LOOKBACK_MS + 200));
+    const again = newDesktop(first.path);
+    await again.source.start();
+    await eventually(() => queuedIds(again.inbox).includes(whileAway.eventId), 'the event logged while away');
+    expect(queuedIds(again.inbox)).toEqual([whileAway.eventId]);
+    await again.source.stop();
+    again.store.close();
   });
 
   it('says in its log when its consumer is deleted under it, and follows the log again', async () => {

@@ -12,7 +12,7 @@ import { DeliverPolicy, jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createInterface } from 'node:readline';
 import { connectToRelay } from '../../../electron/core/relay/connect.ts';
-import { checkLogged } from '../../../electron/core/relay/event-source.ts';
+import { checkLogged } from '../../../electron/core/relay/event-log-checks.ts';
 import { parseJoinCode } from '../../../electron/core/relay/join-code.ts';
 import { EVENT_LOG_STREAM } from '../../../electron/core/relay/subjects.ts';
 import { wallNow } from './protocol.ts';
