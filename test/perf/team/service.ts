@@ -7,9 +7,14 @@ import { percentile, procCpuSeconds, type spawnSandbox } from '../lib.ts';
 import { wallNow, type Child } from './protocol.ts';
 
 export const MESSAGE_GAP_MS = 100;
-/** Customer messages posted (and not timed) before the timed ones, and the pause after them. */
-/** BENCH_TEAM_WARM_UP (diagnostics, printed runs) changes it. */
-export const WARM_UP_MESSAGES = Number(process.env.BENCH_TEAM_WARM_UP ?? 5);
+/**
+ * Customer messages posted (and not timed) before the timed ones, and the pause after them. Twenty:
+ * with five, the timed messages 9–11 (the 15th or so since the join) were the slowest of every
+ * relay run at N = 20, late on many desktops at once — V8 still compiling the event path in twenty
+ * processes together; with twenty, the slowest fall anywhere (docs/bench/README.md, sixth stop).
+ * BENCH_TEAM_WARM_UP (printed runs) changes it.
+ */
+export const WARM_UP_MESSAGES = Number(process.env.BENCH_TEAM_WARM_UP ?? 20);
 const WARM_UP_SETTLE_MS = 1_000;
 /**
  * Quiet means under a tenth of a core over this window, and a hundredth more for each desktop (a
