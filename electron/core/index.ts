@@ -52,6 +52,7 @@ export {
   type RemoteIds,
 } from './relay/protocol.ts';
 export { RelayMessaging } from './relay/relay-messaging.ts';
+export { LIVE_PULL } from './relay/live-pull.ts';
 export {
   agentPermissions,
   EVENT_LOG_STREAM,

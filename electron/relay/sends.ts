@@ -20,6 +20,7 @@ import {
   ChangeRequestSchema,
   SENDS_STREAM,
   isPartnerApiError,
+  LIVE_PULL,
   parseSendSubject,
   sendOutcomeKey,
   type ChangeOutcome,
@@ -67,7 +68,9 @@ export async function serveSends(
     max_ack_pending: 64,
   });
   const outcomes = await openSendOutcomes(nc);
-  const messages = await (await jetstream(nc).consumers.get(SENDS_STREAM, RELAY_SENDS_CONSUMER)).consume();
+  const messages = await (
+    await jetstream(nc).consumers.get(SENDS_STREAM, RELAY_SENDS_CONSUMER)
+  ).consume(LIVE_PULL);
   const lanes = new SendLanes();
   const done = (async () => {
     for await (const msg of messages) {

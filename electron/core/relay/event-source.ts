@@ -30,6 +30,7 @@ import type { V3WebhookEvent } from '../api/v3/webhook-events.ts';
 import { checkLogged, checkPolled } from './event-log-checks.ts';
 import { bindRelayIds, EVENT_IDS_HEADER, namedRemoteIds, parseEventIds } from './event-ids.ts';
 import { watchFollowing } from './follow-status.ts';
+import { LIVE_PULL } from './live-pull.ts';
 import type { PolledChange } from './polled-changes.ts';
 import { EVENT_LOG_STREAM, POLLED_CHANGES_SUBJECT } from './subjects.ts';
 
@@ -41,13 +42,6 @@ export const EVENT_LOG_CURSOR = 'relay:event-log-seq';
 export const EVENT_LOG_CREATED = 'relay:event-log-created';
 /** The id (Nats-Msg-Id) of the message at that sequence: the same log holds it there (sync_cursors). */
 export const EVENT_LOG_LAST_ID = 'relay:event-log-last-id';
-/** How long one pull of the log waits for messages. */
-const FOLLOW_PULL_EXPIRES_MS = 5_000;
-/**
- * How often the server says a pull is still waiting. Two missed, and the client pulls again (and
- * makes the consumer again if it is gone): the bound on how long a desktop can go deaf.
- */
-const FOLLOW_HEARTBEAT_MS = 1_000;
 /** How long the check of the message at this desktop's sequence waits for it. */
 const CHECK_EXPIRES_MS = 3_000;
 /**
@@ -124,16 +118,8 @@ export class EventLogSource {
       EVENT_LOG_STREAM,
       last > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: last + 1 } : {},
     );
-    // Short pulls and frequent heartbeats: the client notices a lost consumer (nats-server restarted,
-    // its ephemeral consumers gone) by two missed heartbeats, then makes it again from the last
-    // sequence taken; the default 30 s pull would leave a desktop deaf for a minute after a restart.
-    // The same two missed heartbeats end the rarer case where the server holds no pull of this
-    // desktop's while the client counts one outstanding (seen in bench:team: one desktop of twenty
-    // deaf for 7 s until its heartbeats were missed, the others at 40 ms; docs/bench/README.md).
-    const messages = await consumer.consume({
-      expires: FOLLOW_PULL_EXPIRES_MS,
-      idle_heartbeat: FOLLOW_HEARTBEAT_MS,
-    });
+    // Live pulls (live-pull.ts): a desktop that stops hearing the log is found within 2 s.
+    const messages = await consumer.consume(LIVE_PULL);
     this.#messages = messages;
     void watchFollowing(messages);
     this.#done = (async () => {

@@ -13,6 +13,7 @@ import {
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '../log/logger.ts';
 import { checkLogged } from '../relay/event-log-checks.ts';
+import { LIVE_PULL } from '../relay/live-pull.ts';
 import { EVENT_LOG_STREAM } from '../relay/subjects.ts';
 
 const ACTIVITY_CONSUMER = 'parley-team-activity';
@@ -34,7 +35,9 @@ export async function followCustomerMessages(
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.New,
   });
-  const messages = await (await jetstream(nc).consumers.get(EVENT_LOG_STREAM, ACTIVITY_CONSUMER)).consume();
+  const messages = await (
+    await jetstream(nc).consumers.get(EVENT_LOG_STREAM, ACTIVITY_CONSUMER)
+  ).consume(LIVE_PULL);
   const done = (async () => {
     for await (const msg of messages) {
       const checked = checkLogged(msg.subject, msg.data, msg.headers?.get('Nats-Msg-Id'));

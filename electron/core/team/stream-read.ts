@@ -7,6 +7,7 @@
 import { DeliverPolicy, jetstream, jetstreamManager, type OrderedConsumerOptions } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '../log/logger.ts';
+import { LIVE_PULL } from '../relay/live-pull.ts';
 
 export interface StoredMessage {
   seq: number;
@@ -62,7 +63,7 @@ export async function follow(
   onMessage: (message: StoredMessage) => void,
   log: Logger,
 ): Promise<{ stop(): Promise<void> }> {
-  const messages = await (await jetstream(nc).consumers.get(stream, options)).consume();
+  const messages = await (await jetstream(nc).consumers.get(stream, options)).consume(LIVE_PULL);
   const done = (async () => {
     for await (const msg of messages)
       onMessage({ seq: msg.seq, subject: msg.subject, data: msg.data, at: msg.time.getTime() });

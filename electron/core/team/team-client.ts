@@ -8,6 +8,7 @@ import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { createLogger } from '../log/logger.ts';
+import { LIVE_PULL } from '../relay/live-pull.ts';
 import {
   activitySubject,
   ASSIGNMENTS_BUCKET,
@@ -166,7 +167,7 @@ export class TeamClient {
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: afterSeq + 1,
     });
-    const messages: ConsumerMessages = await consumer.consume();
+    const messages: ConsumerMessages = await consumer.consume(LIVE_PULL);
     const done = (async () => {
       for await (const msg of messages) {
         const mention = decodeOrSkip(Mention, msg.data, log, `mention #${msg.seq}`);
