@@ -17,8 +17,8 @@
  * the one this desktop followed — behind its last sequence, or holding another message there (the
  * relay's data restored from an older backup that has grown since), or created anew (its creation
  * time differs) — would never deliver what comes next in order: it is reported through `onReset`,
- * and the desktop follows it from its current end while resyncing from the relay. Checked at start and again whenever the connection comes back (a
- * restore means the relay was down).
+ * and the desktop follows it from its current end while resyncing from the relay. Checked at start
+ * and again whenever the connection comes back (a restore means the relay was down).
  */
 import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
