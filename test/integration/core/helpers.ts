@@ -27,17 +27,31 @@ export async function control<T = unknown>(
   return (await response.json()) as T;
 }
 
-/** Reads the service directly, bypassing the code under test. */
+/**
+ * Reads the service directly, bypassing the code under test. It shares the token's rate limit with
+ * the app under test, so a 429 is waited out (its Retry-After) and asked again, a few times, as any
+ * client must (a check that ran while the app was syncing failed on one in CI).
+ */
 export async function service<T = unknown>(
   sandbox: RunningSandbox,
   path: string,
   token = sandbox.tokens[0] as string,
 ): Promise<T> {
-  const response = await fetch(`${sandbox.url}/api/partner/v2${path}`, {
-    headers: { 'x-partner-integration-token': token },
-  });
-  if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(`${sandbox.url}/api/partner/v2${path}`, {
+      headers: { 'x-partner-integration-token': token },
+    });
+    if (response.status === 429 && attempt < 5) {
+      await response.body?.cancel();
+      const seconds = Number(response.headers.get('retry-after'));
+      await new Promise((r) =>
+        setTimeout(r, Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000),
+      );
+      continue;
+    }
+    if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  }
 }
 
 export function tempDir(prefix = 'parley-test-'): { path: string; remove(): void } {
