@@ -31,11 +31,20 @@ export const NODE_COMPILE_CACHE = join(root, 'node_modules', '.cache', 'node-com
 export const HOST_NODE_FLAGS = ['--max-semi-space-size=2'];
 
 /**
- * Environment of the browser host's process. glibc gives each thread that allocates its own malloc
- * arena and keeps what it freed there; the core's thumbnails (sharp, on libuv's worker threads) left
- * about 44 MB so held after a few photos, two arenas 6 MB (`MALLOC_ARENA_MAX`; ignored elsewhere).
+ * Environment of the browser host's process (glibc's malloc; ignored elsewhere). glibc gives each
+ * thread that allocates its own arena and keeps what it freed there: the core's thumbnails (sharp,
+ * on libuv's threads) left about 44 MB so held after a few photos, two arenas 6 MB, one none; in a
+ * 5-minute day of `npm run bench:memory` two arenas still held 14.5 MB beside the main one, one
+ * arena 0.3 MB (core private 98.3 → 85.8 MB, the same work). The thresholds are fixed instead of
+ * glibc's sliding ones (which rise after a large block is freed, up to 32 MB), so a decoded photo's
+ * buffers are mapped and given back rather than kept in the heap, and free space at the heap's top
+ * goes back to the system once it passes 128 KiB.
  */
-export const HOST_NODE_ENV = { MALLOC_ARENA_MAX: '2' };
+export const HOST_NODE_ENV = {
+  MALLOC_ARENA_MAX: '1',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '131072',
+};
 
 /** The Electron executable if it is really there, else undefined. Never downloads anything. */
 export function electronBinary(): string | undefined {
