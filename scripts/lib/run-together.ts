@@ -19,16 +19,12 @@ export interface Outcome {
   seconds: number;
 }
 
-function runBuffered(
-  { name, command, args }: Command,
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<Outcome> {
+function runBuffered({ name, command, args }: Command, cwd: string): Promise<Outcome> {
   const started = Date.now();
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     // npm is a .cmd shim on Windows, which spawn can only start through a shell.
-    const child = spawn(command, args, { cwd, env, shell: process.platform === 'win32' });
+    const child = spawn(command, args, { cwd, shell: process.platform === 'win32' });
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
     let finished = false;
@@ -52,14 +48,14 @@ function runBuffered(
 /** Runs every command, at most `atOnce` at a time, in the order given; resolves with each outcome. */
 export async function runTogether(
   commands: Command[],
-  { cwd, atOnce, env = process.env }: { cwd: string; atOnce: number; env?: NodeJS.ProcessEnv },
+  { cwd, atOnce }: { cwd: string; atOnce: number },
 ): Promise<Outcome[]> {
   const outcomes: Outcome[] = new Array(commands.length);
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < commands.length) {
       const index = next++;
-      outcomes[index] = await runBuffered(commands[index]!, cwd, env);
+      outcomes[index] = await runBuffered(commands[index]!, cwd);
     }
   };
   await Promise.all(Array.from({ length: Math.min(atOnce, commands.length) }, lane));
