@@ -3,4 +3,4 @@
  * resources (attachments, their thumbnails, staged files' previews). Everything that
  * calls the core is an action in this folder.
  */
-export { attachmentSrc, previewUrl, thumbnailSrc, thumbnailSrcSet, viewerSrc } from '../bridge/parley.ts';
+export { attachmentSrc, previewUrl, thumbnailSrc, viewerSrc } from '../bridge/parley.ts';

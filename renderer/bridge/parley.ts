@@ -3,7 +3,7 @@
  * Nothing else in the renderer touches a transport.
  */
 import { createParleyClient, type ParleyApi, type Transport } from '../../shared/contract/client.ts';
-import { THUMBNAIL_SCALES, type ThumbnailScale } from '../../shared/contract/media.ts';
+import type { ThumbnailScale } from '../../shared/contract/media.ts';
 import { stagedIdOf, type StagedAttachment } from '../../shared/contract/staged.ts';
 import type { Attachment } from '../../shared/domain.ts';
 import { electronStageFile, electronTransport, type ResourceUrls, webSocketTransport } from './transports.ts';
@@ -110,16 +110,6 @@ export function attachmentSrc(attachment: Pick<Attachment, 'id' | 'url'>): strin
  */
 export function thumbnailSrc(attachment: Pick<Attachment, 'id' | 'url'>, scale: ThumbnailScale = 1): string {
   return servedAt(attachment, (id) => `${resourceUrls.thumbnail(id)}?scale=${scale}`);
-}
-
-/**
- * The thumbnail for each screen pixel ratio it is made for (`srcset`): the browser loads the one
- * its screen needs, so a 1× screen decodes a quarter of what a 2× one does. None for a staged file
- * (drawn as it is).
- */
-export function thumbnailSrcSet(attachment: Pick<Attachment, 'id' | 'url'>): string | undefined {
-  if (isStagedAttachment(attachment)) return undefined;
-  return THUMBNAIL_SCALES.map((scale) => `${thumbnailSrc(attachment, scale)} ${scale}x`).join(', ');
 }
 
 /**

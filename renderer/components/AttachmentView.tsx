@@ -12,15 +12,16 @@ import { inlineMediaType } from '../../shared/contract/media.ts';
 import type { Attachment } from '../../shared/domain.ts';
 import { attachmentKind, isInlineImage, isInlineVideo } from '../lib/attachment-rules.ts';
 import { formatBytes } from '../lib/format.ts';
-import { keepImage } from '../lib/image-keepalive.ts';
+import { BitmapPicture, type CoverBox } from './BitmapPicture.tsx';
 
 export interface AttachmentActions {
   /** The URL the app serves this attachment from. */
   srcOf(attachment: Attachment): string;
-  /** What the bubble draws of a photo: its display-size thumbnail (the viewer opens srcOf). */
-  thumbnailOf(attachment: Attachment): string;
-  /** The thumbnail for each screen pixel ratio, as `srcset` (undefined: only thumbnailOf). */
-  thumbnailSetOf?(attachment: Attachment): string | undefined;
+  /**
+   * What the bubble draws of a photo: its display-size thumbnail for this screen, and the bubble's
+   * box in device pixels (a staged file, which has none, is drawn down to it). The viewer opens srcOf.
+   */
+  thumbnailOf(attachment: Attachment): { src: string; cover: CoverBox };
   onView(attachment: Attachment, kind: 'image' | 'video'): void;
   /** Rejects with the reason (in words) when the file cannot be had. */
   onOpen(attachment: Attachment, save: boolean): Promise<void>;
@@ -42,7 +43,8 @@ export function AttachmentView({
   const media = inlineMediaType(attachment.mimeType);
   if (media && isInlineImage(media) && !broken) {
     // The box is fixed (260 × 195, cropped to cover), so nothing moves when the thumbnail arrives.
-    const src = actions.thumbnailOf(attachment);
+    // Drawn from a bitmap the page lets go (BitmapPicture says why; an animation plays as an <img>).
+    const { src, cover } = actions.thumbnailOf(attachment);
     return (
       <button
         type="button"
@@ -50,16 +52,7 @@ export function AttachmentView({
         aria-label={`Open image ${attachment.filename}`}
         onClick={() => actions.onView(attachment, 'image')}
       >
-        <img
-          src={src}
-          srcSet={actions.thumbnailSetOf?.(attachment)}
-          alt={attachment.filename}
-          loading="lazy"
-          decoding="async"
-          // The one the browser picked for this screen is the one worth keeping.
-          onLoad={(event) => keepImage(event.currentTarget.currentSrc || src)}
-          onError={() => setBroken(true)}
-        />
+        <BitmapPicture src={src} alt={attachment.filename} cover={cover} onError={() => setBroken(true)} />
       </button>
     );
   }

@@ -10,3 +10,11 @@ export function viewerScale(devicePixelRatio: number, windowHeight: number): Thu
   if (devicePixelRatio > 1) return 2;
   return windowHeight * 0.62 > THUMBNAIL_BOXES.viewer.height ? 2 : 1;
 }
+
+/**
+ * The pixel ratio of the bubble's thumbnail for this screen: the 2× one on any denser screen than
+ * 1× (a 1.25× screen draws the 2× one smaller rather than the 1× one enlarged), the 1× one otherwise.
+ */
+export function bubbleScale(devicePixelRatio: number): ThumbnailScale {
+  return devicePixelRatio > 1 ? 2 : 1;
+}

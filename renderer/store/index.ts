@@ -4,7 +4,6 @@
  * Components select narrowly (`useStore((s) => s.x)`, `useShallow` for derived lists).
  */
 import { create } from 'zustand';
-import { releaseKeptImages } from '../lib/image-keepalive.ts';
 import { createChatsSlice, type ChatsSlice } from './chats-slice.ts';
 import { createComposerSlice, type ComposerSlice } from './composer-slice.ts';
 import { createContactsSlice, type ContactsSlice } from './contacts-slice.ts';
@@ -90,6 +89,5 @@ export function resetWorkspaceData(): void {
     newChatPrefill: null,
   });
   useV3Store.getState().setThread(null);
-  releaseKeptImages();
   for (const forget of moduleForgetters) forget();
 }

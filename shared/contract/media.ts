@@ -35,7 +35,7 @@ export function inlineMediaType(raw: string | null | undefined): string | null {
 
 /**
  * The screen pixel ratios the core makes a photo's thumbnail for: its URL carries `?scale=1` or
- * `?scale=2` (none means 2), and the page lists both in `srcset` so the browser takes its screen's.
+ * `?scale=2` (none means 2), and the page asks for its screen's (`bubbleScale`, `viewerScale`).
  */
 export const THUMBNAIL_SCALES = [1, 2] as const;
 export type ThumbnailScale = (typeof THUMBNAIL_SCALES)[number];

@@ -11,7 +11,15 @@ import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, openInbox, test, type Parley } from './support/parley.ts';
 import { dropFiles, pasteFiles, png } from './support/files.ts';
-import { bubble, bubbles, composer, conversation, openChat, timeline } from './support/screen.ts';
+import {
+  bubble,
+  bubbles,
+  composer,
+  conversation,
+  drawnPicture,
+  openChat,
+  timeline,
+} from './support/screen.ts';
 import { arrangeStore } from '../integration/store-inspector.ts';
 
 /** This host takes uploads up to 1 MB (the service's own limit is 100 MB: too slow to exceed). */
@@ -56,9 +64,7 @@ test('a dropped photo and a pasted screenshot go out together and show inline', 
   await expect(sent).toHaveAttribute('data-state', /^(pending|delivered)$/);
   // (drawn from the files Parley serves, not broken links)
   for (const image of await sent.getByRole('img').all())
-    await expect
-      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
-      .toBeGreaterThan(0);
+    await expect.poll(async () => (await drawnPicture(image))?.size[0] ?? 0).toBeGreaterThan(0);
 
   // And the service received one message carrying both files
   await expect
@@ -152,7 +158,9 @@ test('a sent photo is never fetched from a URL that is not there: no 404, no con
   const requested: string[] = [];
   const failed: string[] = [];
   const errors: string[] = [];
-  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  page.on('request', (request) =>
+    requested.push(new URL(request.url()).pathname + new URL(request.url()).search),
+  );
   page.on('response', (response) => {
     if (response.status() >= 400) failed.push(`${response.status()} ${new URL(response.url()).pathname}`);
   });
@@ -180,16 +188,21 @@ test('a sent photo is never fetched from a URL that is not there: no 404, no con
   await composer(page, title).fill(text);
   await composer(page, title).press('Enter');
 
-  // Then the bubble shows the staged file while the send is pending…
+  // Then the bubble draws the staged file while the send is pending (the photo's own 90 × 60)…
   const image = bubbles(page).filter({ hasText: text }).getByRole('img', { name: 'meter-reading.png' });
-  await expect(image).toHaveAttribute('src', /^\/staged\/[0-9a-f-]+$/);
-  // …and the service's copy once it is accepted
+  const roughly = (drawn: Awaited<ReturnType<typeof drawnPicture>>) =>
+    drawn && { size: drawn.size, rgb: drawn.rgb.map((c) => Math.round(c / 10)) };
   await expect
-    .poll(() => image.getAttribute('src'), { timeout: 15_000 })
-    .toMatch(/^\/thumbnails\/(?!staged)[^/?]+\?scale=1$/);
+    .poll(async () => roughly(await drawnPicture(image)))
+    .toEqual({ size: [90, 60], rgb: [3, 16, 9] });
+  expect(requested.filter((path) => /^\/staged\/[0-9a-f-]+$/.test(path))).not.toEqual([]);
+  // …and the service's copy once it is accepted: its thumbnail for this (1×) screen, the same photo
   await expect
-    .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
-    .toBeGreaterThan(0);
+    .poll(() => requested.filter((path) => /^\/thumbnails\/(?!staged)[^/?]+\?scale=1$/.test(path)), {
+      timeout: 15_000,
+    })
+    .toHaveLength(1);
+  await expect.poll(async () => roughly(await drawnPicture(image))?.rgb).toEqual([3, 16, 9]);
 
   // And the staged file was only ever asked for under its staged URL, and nothing was missing
   expect(requested.filter((path) => path.startsWith('/attachments/staged'))).toEqual([]);
@@ -277,25 +290,25 @@ test('a customer’s phone photo: the bubble draws its thumbnail, the viewer a c
       size: photo.length,
     },
   ]);
-  const natural = (img: HTMLImageElement) => (img.complete ? [img.naturalWidth, img.naturalHeight] : null);
-
   try {
     await openInbox(page, parley);
     await openChat(page, title);
 
-    // Then the bubble loads the core's thumbnail for this screen (1×): its 260 × 195 box exactly,
-    // from the upright picture; a 2× screen would take the 520 × 390 one
+    // Then the bubble draws the core's thumbnail for this screen (1×): its 260 × 195 box exactly,
+    // from the upright picture (a 2× screen would take the 520 × 390 one), and not the original
     const bubble = timeline(page).getByRole('img', { name: 'IMG_0042.JPG' });
-    await expect(bubble).toHaveAttribute(
-      'srcset',
-      '/thumbnails/phone-photo?scale=1 1x, /thumbnails/phone-photo?scale=2 2x',
-    );
-    await expect.poll(() => bubble.evaluate(natural), { timeout: 15_000 }).toEqual([260, 195]);
-    expect(
-      await bubble.evaluate(
-        (img: HTMLImageElement) => new URL(img.currentSrc).pathname + new URL(img.currentSrc).search,
-      ),
-    ).toBe('/thumbnails/phone-photo?scale=1');
+    await expect
+      .poll(async () => (await drawnPicture(bubble))?.size, { timeout: 15_000 })
+      .toEqual([260, 195]);
+    expect((await drawnPicture(bubble))?.rgb[0]).toBeGreaterThan(150); // the photo's colour
+    const asked = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((entry) => new URL(entry.name).pathname + new URL(entry.name).search)
+          .filter((path) => path.includes('phone-photo')),
+      );
+    expect(await asked()).toEqual(['/thumbnails/phone-photo?scale=1']);
 
     // When the agent opens it, the viewer draws the whole picture, upright, from the core's copy
     // for its box on this screen (1×, 900 px tall: the 920 × 690 box, so 518 × 690), not from the
@@ -316,12 +329,7 @@ test('a customer’s phone photo: the bubble draws its thumbnail, the viewer a c
     expect(shown.size).toEqual([518, 690]);
     expect(shown.red).toBeGreaterThan(150); // the photo's colour, not an empty canvas
     expect(shown.box).toBeLessThanOrEqual(0.62 * 900 + 1); // drawn within the viewer's 62vh
-    const fetched = await page.evaluate(() =>
-      performance
-        .getEntriesByType('resource')
-        .map((entry) => new URL(entry.name).pathname + new URL(entry.name).search)
-        .filter((path) => path.includes('phone-photo')),
-    );
+    const fetched = await asked();
     expect(fetched).toContain('/thumbnails/phone-photo?size=viewer&scale=1');
     expect(fetched).not.toContain('/attachments/phone-photo');
     await expect(viewer.getByRole('link', { name: 'Save' })).toHaveAttribute(
@@ -334,6 +342,12 @@ test('a customer’s phone photo: the bubble draws its thumbnail, the viewer a c
     await page.keyboard.press('Escape');
     await expect(viewer).toHaveCount(0);
     expect(await canvas!.evaluate((c: HTMLCanvasElement) => [c.width, c.height])).toEqual([0, 0]);
+
+    // And when the agent opens another conversation, the bubble lets its picture go too
+    const inBubble = await bubble.elementHandle();
+    await page.keyboard.press('Alt+ArrowDown');
+    await expect(timeline(page).getByRole('img', { name: 'IMG_0042.JPG' })).toHaveCount(0);
+    expect(await inBubble!.evaluate((c: HTMLCanvasElement) => [c.width, c.height])).toEqual([0, 0]);
   } finally {
     await new Promise((resolve) => files.close(resolve));
   }

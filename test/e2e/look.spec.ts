@@ -91,8 +91,10 @@ for (const theme of ['light', 'dark'] as const) {
       await scrollToAndOpen(page, await showcaseChat(parley));
       await expect(timeline(page).getByTestId('message').first()).toBeVisible();
       // Images have their reserved boxes; wait until they are drawn for the picture.
-      await page.waitForFunction(() =>
-        [...document.querySelectorAll<HTMLImageElement>('[role=log] img')].every((img) => img.complete),
+      await page.waitForFunction(
+        () =>
+          [...document.querySelectorAll<HTMLImageElement>('[role=log] img')].every((img) => img.complete) &&
+          document.querySelectorAll('[role=log] canvas[aria-busy=true]').length === 0,
       );
       await check('conversation');
 

@@ -56,7 +56,7 @@ export function registerAppScheme(protocol: {
       // standard: real origins and relative URLs; secure: a secure context (like https), so the page
       // gets the APIs that need one; supportFetchAPI + stream: fetch() and media streaming work.
       // corsEnabled: the page (parley://app) may read parley://thumbnails with fetch() — the viewer
-      // draws a photo from a bitmap it lets go (renderer/features/shell/ViewerPicture.tsx); since
+      // draws a photo from a bitmap it lets go (renderer/components/BitmapPicture.tsx); since
       // Electron 41 a cross-origin read of a custom scheme needs it. The only documents of this
       // scheme are the app's own pages (a customer's file is served sandboxed, user-files.ts).
       // Not bypassCSP: the renderer's own policy (connect-src) applies to this scheme as well.

@@ -1,4 +1,4 @@
-import { attachmentSrc, thumbnailSrc, thumbnailSrcSet, viewerSrc } from '../../actions/resources.ts';
+import { attachmentSrc, thumbnailSrc, viewerSrc } from '../../actions/resources.ts';
 import { openAttachment } from '../../actions/attachments.ts';
 import { revealMessage } from '../../actions/chats.ts';
 import {
@@ -14,14 +14,17 @@ import { openLink } from '../../actions/workspace.ts';
 import type { MessageHandlers } from '../../components/message-handlers.ts';
 import type { Message, ReactionKind } from '../../../shared/domain.ts';
 import { getState } from '../../store/index.ts';
-import { baseMediaType } from '../../../shared/contract/media.ts';
-import { viewerScale } from '../../lib/viewer-scale.ts';
+import { baseMediaType, THUMBNAIL_BOXES } from '../../../shared/contract/media.ts';
+import { bubbleScale, viewerScale } from '../../lib/viewer-scale.ts';
 
 /** What every bubble of the timeline does when the agent acts on it: the same for all, made once. */
 export const TIMELINE_MESSAGE_HANDLERS: MessageHandlers = {
   srcOf: attachmentSrc,
-  thumbnailOf: thumbnailSrc,
-  thumbnailSetOf: thumbnailSrcSet,
+  thumbnailOf: (a) => {
+    const scale = bubbleScale(window.devicePixelRatio);
+    const box = THUMBNAIL_BOXES.bubble;
+    return { src: thumbnailSrc(a, scale), cover: { width: box.width * scale, height: box.height * scale } };
+  },
   onView: (a, kind) =>
     getState().setViewer({
       url: attachmentSrc(a),

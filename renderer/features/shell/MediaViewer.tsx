@@ -1,7 +1,7 @@
 import { Download } from 'lucide-react';
 import { Modal } from '../../components/Modal.tsx';
 import { useStore } from '../../store/index.ts';
-import { ViewerPicture } from './ViewerPicture.tsx';
+import { BitmapPicture } from '../../components/BitmapPicture.tsx';
 
 /** A photo (the core's copy for the viewer's box) or a video, over everything; Esc or a click outside closes it; Save keeps the file itself. */
 export function MediaViewer() {
@@ -12,7 +12,7 @@ export function MediaViewer() {
     <Modal title={viewer.filename} onClose={() => close(null)} width={960} className="media-viewer">
       <div className="media-viewer-body">
         {viewer.kind === 'image' && viewer.picture ? (
-          <ViewerPicture src={viewer.picture} alt={viewer.filename} />
+          <BitmapPicture src={viewer.picture} alt={viewer.filename} />
         ) : viewer.kind === 'image' ? (
           <img src={viewer.url} alt={viewer.filename} />
         ) : (

@@ -133,3 +133,35 @@ export async function expectHighlighted(row: Locator): Promise<void> {
     )
     .toBe(true);
 }
+
+/** What a photo shows once it is drawn: its size in pixels and the colour at its middle. */
+export interface DrawnPicture {
+  size: [number, number];
+  rgb: [number, number, number];
+}
+
+/**
+ * A photo as the agent sees it (the app draws still photos on a canvas it empties when they leave
+ * the screen, and plays animations as an <img>): what it shows, or null while it is not drawn yet.
+ */
+export function drawnPicture(picture: Locator): Promise<DrawnPicture | null> {
+  return picture.evaluate((element: HTMLCanvasElement | HTMLImageElement) => {
+    const middle = (source: CanvasImageSource, width: number, height: number) => {
+      const probe = document.createElement('canvas');
+      probe.width = width;
+      probe.height = height;
+      const context = probe.getContext('2d');
+      if (!context) return null;
+      context.drawImage(source, 0, 0);
+      const [r = 0, g = 0, b = 0] = context.getImageData(width >> 1, height >> 1, 1, 1).data;
+      return { size: [width, height], rgb: [r, g, b] } as DrawnPicture;
+    };
+    if (element instanceof HTMLCanvasElement)
+      return element.getAttribute('aria-busy') === 'false' && element.width > 0
+        ? middle(element, element.width, element.height)
+        : null;
+    return element.complete && element.naturalWidth > 0
+      ? middle(element, element.naturalWidth, element.naturalHeight)
+      : null;
+  });
+}
