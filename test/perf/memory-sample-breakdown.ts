@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import type { CoreHeap } from './memory/host.ts';
 import { memoryInfraDump } from './memory-infra.ts';
 import { mappingKinds, type MappingKinds } from './process-mappings.ts';
+import { sharedMemoryBytes } from './memory/procfs.ts';
 
 const round1 = (n: number): number => Math.round(n * 10) / 10;
 const mb = (bytes: number): number => round1(bytes / 1024 / 1024);
@@ -85,7 +86,7 @@ const ALLOCATORS = [
 export function rendererStatus(pids: number[]): RendererStatus {
   return {
     anon_mb: mb(pids.reduce((sum, pid) => sum + statusKb(pid, 'RssAnon'), 0)),
-    shmem_mb: mb(pids.reduce((sum, pid) => sum + statusKb(pid, 'RssShmem'), 0)),
+    shmem_mb: mb(pids.reduce((sum, pid) => sum + sharedMemoryBytes(pid), 0)),
   };
 }
 
