@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { isAnimatedImage } from '../lib/animated-image.ts';
+import { pictureBytes } from '../lib/picture-cache.ts';
 
 /** A box in device pixels that the picture is drawn to cover (centred, cropped as `object-fit: cover`). */
 export interface CoverBox {
@@ -16,7 +17,8 @@ export interface CoverBox {
  * the photos customers sent were the page's largest holding, 17–46 MB and rising with the day
  * (docs/bench/README.md, issue #20). A bitmap made here is the page's own: drawn onto the canvas
  * once, closed at once, and the canvas emptied when it unmounts, so a photo holds memory only while
- * its bubble (or viewer) is on screen. The file comes from the HTTP cache when it was drawn before.
+ * its bubble (or viewer) is on screen. The file's bytes are kept a while (picture-cache.ts), so a
+ * picture drawn again is decoded again without asking the host.
  *
  * `cover`: draw into that box (the bubble's, at the screen's pixel ratio), so a full-size picture
  * (a staged file, which has no thumbnail) is decoded once, drawn small and let go. Without it the
@@ -50,9 +52,7 @@ export function BitmapPicture({
     let bitmap: ImageBitmap | undefined;
     setState('loading');
     void (async () => {
-      const response = await fetch(src, { signal: aborted.signal });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const blob = await response.blob();
+      const blob = await pictureBytes(src, aborted.signal);
       if (isAnimatedImage(new Uint8Array(await blob.slice(0, 4096).arrayBuffer()))) {
         if (!aborted.signal.aborted) setState('as-image');
         return;

@@ -4,6 +4,7 @@
  * Components select narrowly (`useStore((s) => s.x)`, `useShallow` for derived lists).
  */
 import { create } from 'zustand';
+import { forgetPictures } from '../lib/picture-cache.ts';
 import { createChatsSlice, type ChatsSlice } from './chats-slice.ts';
 import { createComposerSlice, type ComposerSlice } from './composer-slice.ts';
 import { createContactsSlice, type ContactsSlice } from './contacts-slice.ts';
@@ -89,5 +90,6 @@ export function resetWorkspaceData(): void {
     newChatPrefill: null,
   });
   useV3Store.getState().setThread(null);
+  forgetPictures();
   for (const forget of moduleForgetters) forget();
 }

@@ -1,8 +1,9 @@
 /**
  * Switching workspaces leaves nothing of the one left in the renderer (renderer/store/index.ts,
  * `resetWorkspaceData`): every store key that is not the app's own is back to how it started, and
- * the V3 options, the images kept alive and the actions' module caches are forgotten with it.
+ * the V3 options, the pictures kept and the actions' module caches are forgotten with it.
  */
+import { keptPictures, pictureBytes } from '../../../renderer/lib/picture-cache.ts';
 import { describe, expect, it } from 'vitest';
 import {
   forgetOnWorkspaceReset,
@@ -81,8 +82,13 @@ describe('a workspace switch', () => {
     expect(useV3Store.getState().thread).toBeNull();
   });
 
-  it('runs every module’s forgetting, and dates answers asked for before it', () => {
-    // Given a module cache and an answer asked for now
+  it('lets the kept pictures go, runs every module’s forgetting, and dates answers asked for before it', async () => {
+    // Given a photo's bytes kept, a module cache and an answer asked for now
+    await pictureBytes(
+      '/thumbnails/demo-photo?scale=1',
+      new AbortController().signal,
+      async () => new Blob(['x']),
+    );
     const moduleCache = new Map([[1000, 'demo']]);
     forgetOnWorkspaceReset(() => moduleCache.clear());
     const asked = workspaceEpoch();
@@ -90,7 +96,8 @@ describe('a workspace switch', () => {
     // When the workspace is switched
     resetWorkspaceData();
 
-    // Then the cache is gone, and the answer is known to be the old workspace's
+    // Then the photo and the cache are gone, and the answer is known to be the old workspace's
+    expect(keptPictures()).toEqual([]);
     expect(moduleCache.size).toBe(0);
     expect(workspaceEpoch()).not.toBe(asked);
   });
