@@ -218,6 +218,7 @@ async function run(mode: 'relay' | 'direct', desktops: number, withFollowers: bo
         event_to_each_ms: latency(fanOut.each),
         event_via_log: await viaTheLog(relay.child, 'follower-bench', fanOut),
         missing: fanOut.missing,
+        lost_follows: fanOut.lostFollows,
       };
     }
 

@@ -1,5 +1,5 @@
 /**
- * A joined desktop's live events: it follows the relay's event log (an ordered consumer, from the
+ * A joined desktop's live events: it follows the relay's event log (a push consumer of its own, from the
  * sequence after the last one it took) into its own webhook inbox, where the existing processor
  * applies each event exactly once. The sequence is written in the same transaction as the event's
  * inbox row, so after a crash or a week away the desktop resumes where it stopped: nothing twice
@@ -20,7 +20,7 @@
  * and the desktop follows it from its current end while resyncing from the relay. Checked at start
  * and again whenever the connection comes back (a restore means the relay was down).
  */
-import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream';
+import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createLogger } from '../log/logger.ts';
 import type { QueuedDelivery, WebhookInbox } from '../realtime/inbox.ts';
@@ -29,10 +29,9 @@ import type { LocalStore } from '../store/local-store.ts';
 import type { V3WebhookEvent } from '../api/v3/webhook-events.ts';
 import { checkLogged, checkPolled } from './event-log-checks.ts';
 import { bindRelayIds, EVENT_IDS_HEADER, namedRemoteIds, parseEventIds } from './event-ids.ts';
-import { watchFollowing } from './follow-status.ts';
-import { LIVE_PULL } from './live-pull.ts';
+import { followLog, type LogFollow } from './log-follow.ts';
 import type { PolledChange } from './polled-changes.ts';
-import { EVENT_LOG_STREAM, POLLED_CHANGES_SUBJECT } from './subjects.ts';
+import { EVENT_LOG_STREAM, EVENT_LOG_SUBJECTS, POLLED_CHANGES_SUBJECT } from './subjects.ts';
 
 const log = createLogger('relay-events');
 
@@ -42,6 +41,8 @@ export const EVENT_LOG_CURSOR = 'relay:event-log-seq';
 export const EVENT_LOG_CREATED = 'relay:event-log-created';
 /** The id (Nats-Msg-Id) of the message at that sequence: the same log holds it there (sync_cursors). */
 export const EVENT_LOG_LAST_ID = 'relay:event-log-last-id';
+/** How soon a follow that could not start is tried again (a reconnect tries at once). */
+const REFOLLOW_RETRY_MS = 1_000;
 /** How long the check of the message at this desktop's sequence waits for it. */
 const CHECK_EXPIRES_MS = 3_000;
 /**
@@ -78,8 +79,10 @@ export interface EventSourceOptions {
 
 export class EventLogSource {
   readonly #options: EventSourceOptions;
-  #messages: ConsumerMessages | undefined;
-  #done: Promise<void> | undefined;
+  #following: LogFollow | undefined;
+  /** The follow being replaced (#refollow), one at a time. */
+  #refollowing: Promise<void> = Promise.resolve();
+  #retry: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
   #statuses: ReturnType<NatsConnection['status']> | undefined;
   /** Messages taken this turn, waiting for their shared transaction (#storeTaken). */
@@ -104,37 +107,60 @@ export class EventLogSource {
 
   async stop(): Promise<void> {
     this.#stopped = true;
+    clearTimeout(this.#retry);
     // nats.js's status iterator stops (and leaves the connection's listeners) by its own `stop`.
     (this.#statuses as { stop?: () => void } | undefined)?.stop?.();
-    await this.#messages?.close();
-    await this.#done;
+    await this.#refollowing;
+    await this.#following?.close();
     this.#storeTaken();
   }
 
+  /**
+   * Follows the log from the sequence after the last one taken (log-follow.ts: the server pushes
+   * each message as it is logged, with a heartbeat every second). A follow that can no longer be
+   * trusted — a message missing, missed heartbeats, the connection back — is replaced (#refollow).
+   */
   async #follow(): Promise<void> {
-    const { nc } = this.#options;
     const last = await this.#checkLog();
-    const consumer = await jetstream(nc).consumers.get(
-      EVENT_LOG_STREAM,
-      last > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: last + 1 } : {},
-    );
-    // Live pulls (live-pull.ts): a desktop that stops hearing the log is found within 2 s.
-    const messages = await consumer.consume(LIVE_PULL);
-    this.#messages = messages;
-    void watchFollowing(messages);
-    this.#done = (async () => {
-      for await (const msg of messages) {
-        if (this.#stopped || this.#failed) break;
+    this.#following = await followLog(this.#options.nc, {
+      stream: EVENT_LOG_STREAM,
+      subjects: EVENT_LOG_SUBJECTS,
+      fromSeq: last + 1,
+      onMessage: (msg) => {
+        if (this.#stopped || this.#failed) return;
         this.#take(msg.seq, msg.subject, msg.data, {
           msgId: msg.headers?.get('Nats-Msg-Id'),
           ids: msg.headers?.get(EVENT_IDS_HEADER),
         });
+      },
+      onLost: (reason) => this.#refollow(reason),
+    });
+  }
+
+  /**
+   * Closes the follow and starts another after the last sequence stored, one at a time. One that
+   * cannot start now (the relay away) is tried again every REFOLLOW_RETRY_MS; a reconnect tries
+   * at once.
+   */
+  #refollow(reason: string): void {
+    this.#refollowing = this.#refollowing.then(async () => {
+      if (this.#stopped || this.#failed) return;
+      log.warn('following the event log again', { reason });
+      clearTimeout(this.#retry);
+      try {
+        await this.#following?.close();
+        this.#following = undefined;
+        // What the closed follow handed over is stored before the next one starts after it.
+        this.#storeTaken();
+        if (!this.#stopped && !this.#failed) await this.#follow();
+      } catch (error) {
+        log.warn('could not follow the event log again', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+        this.#retry = setTimeout(() => this.#refollow('trying again'), REFOLLOW_RETRY_MS);
+        this.#retry.unref?.();
       }
-    })().catch((error: unknown) =>
-      log.warn('stopped following the event log', {
-        error: error instanceof Error ? error.message : String(error),
-      }),
-    );
+    });
   }
 
   /**
@@ -212,27 +238,15 @@ export class EventLogSource {
   }
 
   /**
-   * After the connection comes back the log is checked again: the relay may have come back with
-   * an older log. Then the consumer (which would wait for a sequence the log may never reach in
-   * order) is replaced by one from the log's end.
+   * After the connection comes back the log is followed anew from the last sequence taken, and
+   * checked first (#follow): the relay may have come back with an older log, and the server may
+   * have lost the follow (nats-server restarted).
    */
   async #recheckOnReconnect(): Promise<void> {
     this.#statuses = this.#options.nc.status();
     for await (const status of this.#statuses) {
       if (this.#stopped) return;
-      if (status.type !== 'reconnect') continue;
-      const before = this.lastApplied;
-      try {
-        const after = await this.#checkLog();
-        if (after === before || this.#stopped) continue;
-        await this.#messages?.close();
-        await this.#done;
-        if (!this.#stopped) await this.#follow();
-      } catch (error) {
-        log.warn('could not check the event log after reconnecting', {
-          error: error instanceof Error ? error.message : String(error),
-        });
-      }
+      if (status.type === 'reconnect') this.#refollow('reconnected');
     }
   }
 
@@ -315,7 +329,7 @@ export class EventLogSource {
             error: error instanceof Error ? error.message : String(error),
           });
           this.#failed = true;
-          void this.#messages?.close();
+          void this.#following?.close();
           return;
         }
       }

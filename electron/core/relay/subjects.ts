@@ -85,6 +85,8 @@ export function agentPermissions(agentId: string): {
         `${api}.CONSUMER.INFO.${EVENT_LOG_STREAM}.*`,
         `${api}.CONSUMER.DELETE.${EVENT_LOG_STREAM}.*`,
         `${api}.CONSUMER.MSG.NEXT.${EVENT_LOG_STREAM}.*`,
+        // Flow control of the push consumer that follows the log (event-source.ts).
+        `$JS.FC.${EVENT_LOG_STREAM}.>`,
         `${api}.STREAM.INFO.${outcomes}`,
         `${api}.DIRECT.GET.${outcomes}.$KV.${SEND_OUTCOMES_BUCKET}.${id}.>`,
         `${api}.CONSUMER.CREATE.${outcomes}.*.$KV.${SEND_OUTCOMES_BUCKET}.${id}.>`,

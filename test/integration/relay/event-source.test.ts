@@ -182,6 +182,29 @@ describe('the desktop event source', () => {
     again.store.close();
   });
 
+  it('is pushed the log by the server: its follow is a push consumer under its own inbox, no pull waiting', async () => {
+    const { store, inbox, source } = desktop();
+    try {
+      await source.start();
+      const manager = await jetstreamManager(relay);
+      const follows = (await manager.consumers.list(EVENT_LOG_STREAM).next()).filter(
+        (c) => c.config.deliver_subject !== undefined,
+      );
+      expect(follows).toHaveLength(1);
+      expect(follows[0]?.config.deliver_subject).toMatch(/^_INBOX\.[^.]+\./);
+      expect(follows[0]?.config.flow_control).toBe(true);
+      expect(follows[0]?.num_waiting).toBe(0);
+      const next = await relayLogs('pushed');
+      await eventually(() => queuedIds(inbox).includes(next.eventId), 'the pushed event taken');
+    } finally {
+      await source.stop();
+      store.close();
+    }
+    // And stopping deletes its follow at once (not left for the server to forget in 5 minutes)
+    const left = await (await jetstreamManager(relay)).consumers.list(EVENT_LOG_STREAM).next();
+    expect(left.filter((c) => c.config.deliver_subject !== undefined)).toEqual([]);
+  });
+
   it('says in its log when its consumer is deleted under it, and follows the log again', async () => {
     const lines: string[] = [];
     const restoreSink = setLogSink((line) => lines.push(line));

@@ -1,20 +1,22 @@
 /**
  * bench:team's lightweight followers: many agents' connections in this one process, each following
- * the relay's event log as a desktop's event source does (an ordered consumer on the agent's own
- * credentials, every message validated as untrusted input: `checkLogged`) but with no store behind
- * it: the fan-out alone, at a larger team than the desktops.
+ * the relay's event log as a desktop's event source does (its follow, `followLog`: a push consumer
+ * on the agent's own credentials, every message validated as untrusted input: `checkLogged`) but
+ * with no store behind it: the fan-out alone, at a larger team than the desktops. A follow lost
+ * (which a desktop would replace) is counted and reported as `lost`.
  *
  *   argv[2] FollowersConfig → {following: n}  (every consumer exists)
  *                           → {arrivals: (number|null)[][]} (every message on every follower, or on {report})
  *   {report: true}   report now;   {stop: true}   close and exit
  */
-import { DeliverPolicy, jetstream } from '@nats-io/jetstream';
+import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createInterface } from 'node:readline';
 import { connectToRelay } from '../../../electron/core/relay/connect.ts';
 import { checkLogged } from '../../../electron/core/relay/event-log-checks.ts';
 import { parseJoinCode } from '../../../electron/core/relay/join-code.ts';
-import { EVENT_LOG_STREAM } from '../../../electron/core/relay/subjects.ts';
+import { followLog } from '../../../electron/core/relay/log-follow.ts';
+import { EVENT_LOG_STREAM, EVENT_LOG_SUBJECTS } from '../../../electron/core/relay/subjects.ts';
 import { wallNow } from './protocol.ts';
 
 export interface FollowersConfig {
@@ -33,10 +35,11 @@ const arrivals: Array<Array<number | null>> = Array.from({ length: config.follow
 );
 let reported = false;
 let skipped = 0;
+let lost = 0;
 const report = (): void => {
   if (reported) return;
   reported = true;
-  say({ arrivals, skipped });
+  say({ arrivals, skipped, lost });
 };
 /** Arrivals still expected: counted down, not looked for (a scan of every row per message costs the
  * followers' own latency: 200 × 100 entries a message). */
@@ -44,14 +47,17 @@ let remaining = config.followers * config.messages;
 
 async function follow(index: number): Promise<NatsConnection> {
   const nc = await connectToRelay(parseJoinCode(config.joinCodes[index % config.joinCodes.length] as string));
-  const consumer = await jetstream(nc).consumers.get(EVENT_LOG_STREAM, { deliver_policy: DeliverPolicy.New });
-  const messages = await consumer.consume();
-  void (async () => {
-    for await (const msg of messages) {
+  // From what is logged next, as a desktop that has taken everything before.
+  const { state } = await (await jetstreamManager(nc)).streams.info(EVENT_LOG_STREAM);
+  await followLog(nc, {
+    stream: EVENT_LOG_STREAM,
+    subjects: EVENT_LOG_SUBJECTS,
+    fromSeq: state.last_seq + 1,
+    onMessage: (msg) => {
       const checked = checkLogged(msg.subject, msg.data, msg.headers?.get('Nats-Msg-Id'));
       if (!checked.ok) {
         skipped++;
-        continue;
+        return;
       }
       const i = Number(pattern.exec(checked.body)?.[1] ?? -1);
       const row = arrivals[index] as Array<number | null>;
@@ -59,8 +65,9 @@ async function follow(index: number): Promise<NatsConnection> {
         row[i] = wallNow();
         if (--remaining === 0) report();
       }
-    }
-  })();
+    },
+    onLost: () => void lost++,
+  });
   return nc;
 }
 

@@ -59,6 +59,8 @@ export interface Run {
     event_to_each_ms: Latency;
     event_via_log: ViaLog;
     missing: number;
+    /** Follows of the log that were lost on the way (each would have been replaced on a desktop). */
+    lost_follows: number;
   } | null;
 }
 

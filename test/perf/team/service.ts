@@ -83,6 +83,8 @@ export async function customerMessages(
   allAt: Array<number | null>;
   /** The receivers' CPU from their start of listening until they reported (desktops only). */
   cpuS: number;
+  /** Follows of the log lost on the way (the lightweight followers only; a desktop replaces its own). */
+  lostFollows: number;
 }> {
   // Warm-up, not timed: the first messages after a join run every receiver's code cold (V8 has not
   // compiled the event path, the validators their fast paths, SQLite its statements), twenty
@@ -101,10 +103,14 @@ export async function customerMessages(
   const late = setTimeout(() => receivers.forEach((child) => child.send({ report: true })), 30_000);
   const reports = await Promise.all(
     receivers.map((child) =>
-      child.next<{ arrivals: Array<Array<number | null>>; cpu_s_events?: number | null }>('arrivals', 60_000),
+      child.next<{ arrivals: Array<Array<number | null>>; cpu_s_events?: number | null; lost?: number }>(
+        'arrivals',
+        60_000,
+      ),
     ),
   );
   const cpuS = reports.reduce((sum, report) => sum + (report.cpu_s_events ?? 0), 0);
+  const lostFollows = reports.reduce((sum, report) => sum + (report.lost ?? 0), 0);
   clearTimeout(late);
   const arrivals = reports.flatMap((report) => report.arrivals);
   const toAll: number[] = [];
@@ -128,7 +134,7 @@ export async function customerMessages(
       `${JSON.stringify(posted.map((at, i) => arrivals.map((row) => (row[i] == null ? null : round((row[i] as number) - at, 1)))))}\n`,
     );
   }
-  return { toAll, each, missing, posted, allAt, cpuS: round(cpuS, 2) };
+  return { toAll, each, missing, posted, allAt, cpuS: round(cpuS, 2), lostFollows };
 }
 
 /**
