@@ -55,10 +55,12 @@ export function registerAppScheme(protocol: {
       scheme: APP_SCHEME,
       // standard: real origins and relative URLs; secure: a secure context (like https), so the page
       // gets the APIs that need one; supportFetchAPI + stream: fetch() and media streaming work.
-      // corsEnabled: the page (parley://app) may read parley://thumbnails with fetch() — the viewer
-      // draws a photo from a bitmap it lets go (renderer/components/BitmapPicture.tsx); since
-      // Electron 41 a cross-origin read of a custom scheme needs it. The only documents of this
-      // scheme are the app's own pages (a customer's file is served sandboxed, user-files.ts).
+      // corsEnabled: the page (parley://app) may read parley://thumbnails and parley://staged with
+      // fetch() — bubbles and the viewer draw a photo from a bitmap they let go
+      // (renderer/components/BitmapPicture.tsx); since Electron 41 a cross-origin read of a custom
+      // scheme needs it, and those responses name the page as their reader (PICTURE_READER). The
+      // only documents of this scheme are the app's own pages (a customer's file is served
+      // sandboxed, user-files.ts).
       // Not bypassCSP: the renderer's own policy (connect-src) applies to this scheme as well.
       privileges: {
         standard: true,
@@ -141,10 +143,25 @@ function fileResponse(path: string, headers: Record<string, string>, method: str
   return new Response(body, { status: 200, headers });
 }
 
-function userFileResponse(file: LocalFile | undefined, method: string): Response {
+/**
+ * The app's own page, the one origin allowed to read a picture with fetch() (BitmapPicture draws the
+ * thumbnails, viewer copies and staged photos from bytes it reads): parley://thumbnails and
+ * parley://staged are other origins of the scheme, and a cross-origin read needs the server's word.
+ */
+const PICTURE_READER = { 'access-control-allow-origin': `${APP_SCHEME}://${APP_HOST}` };
+
+function userFileResponse(
+  file: LocalFile | undefined,
+  method: string,
+  extra: Record<string, string> = {},
+): Response {
   if (!file) return status(404, 'Not found');
   // Media shows inline under its base type; anything else (SVG, HTML, script, …) is only a download.
-  return fileResponse(file.path, { ...securityHeaders(FILE_CSP), ...userFileHeaders(file) }, method);
+  return fileResponse(
+    file.path,
+    { ...securityHeaders(FILE_CSP), ...userFileHeaders(file), ...extra },
+    method,
+  );
 }
 
 /** The `protocol.handle('parley', …)` handler. */
@@ -182,10 +199,11 @@ export function createAppProtocolHandler(
           return userFileResponse(
             await options.thumbnail(idOf(url.pathname), wanted.scale, wanted.size),
             request.method,
+            PICTURE_READER,
           );
         }
         case STAGED_HOST:
-          return userFileResponse(options.staged(idOf(url.pathname)), request.method);
+          return userFileResponse(options.staged(idOf(url.pathname)), request.method, PICTURE_READER);
         default:
           return status(404, 'Not found');
       }

@@ -314,6 +314,9 @@ describe('in Electron (parley://thumbnails/<id>)', () => {
       'image/jpeg',
     );
     expect((await handler(new Request('parley://thumbnails/photo?scale=4'))).status).toBe(400);
+    // The app's page (parley://app, another origin of the scheme) may read it with fetch(), no other
+    expect(thumbnail.headers.get('access-control-allow-origin')).toBe('parley://app');
+    expect(original.headers.get('access-control-allow-origin')).toBeNull();
     // The viewer's copy alike; a size none is made for is refused.
     const viewer = await handler(new Request('parley://thumbnails/photo?size=viewer&scale=1'));
     expect(

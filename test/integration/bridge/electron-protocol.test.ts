@@ -113,7 +113,11 @@ describe('the parley:// protocol', () => {
     const svg = await get('parley://attachments/svg');
     expect(svg.headers.get('content-disposition')).toBe(`attachment; filename*=UTF-8''logo.svg`);
     expect(svg.headers.get('content-security-policy')).toContain('sandbox');
-    expect((await get('parley://staged/s1')).status).toBe(200);
+    const staged = await get('parley://staged/s1');
+    expect(staged.status).toBe(200);
+    // A staged photo is drawn by the app's page from bytes it reads (another origin of the scheme)
+    expect(staged.headers.get('access-control-allow-origin')).toBe('parley://app');
+    expect(image.headers.get('access-control-allow-origin')).toBeNull();
     expect((await get('parley://attachments/unknown')).status).toBe(404);
     expect((await get('parley://staged/unknown')).status).toBe(404);
   });
