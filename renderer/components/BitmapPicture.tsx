@@ -47,8 +47,10 @@ export function BitmapPicture({
 
   useEffect(() => {
     const aborted = new AbortController();
-    // Kept here: by the time an unmounting effect is cleaned up, React has let go of the ref.
-    const target = canvas.current;
+    // The canvas drawn on, kept: by the time an unmounting effect is cleaned up, React has let go
+    // of the ref. Read when drawing, not now: coming back from an <img> (a staged GIF whose
+    // service copy is another URL), the canvas is rendered only after this effect starts.
+    let drawnOn: HTMLCanvasElement | null = null;
     let bitmap: ImageBitmap | undefined;
     setState('loading');
     void (async () => {
@@ -58,9 +60,13 @@ export function BitmapPicture({
         return;
       }
       bitmap = await createImageBitmap(blob);
-      if (aborted.signal.aborted || !target) return;
+      if (aborted.signal.aborted) return;
+      const target = canvas.current;
+      // No canvas to draw on (still the <img> of an earlier URL): the <img> shows this one.
+      if (!target) return setState('as-image');
       const box = coverWidth && coverHeight ? { width: coverWidth, height: coverHeight } : undefined;
       drawCovering(target, bitmap, box);
+      drawnOn = target;
       setState('drawn');
     })()
       .catch(() => {
@@ -71,9 +77,9 @@ export function BitmapPicture({
       aborted.abort();
       bitmap?.close();
       // A canvas keeps its pixels until it is collected; zero size lets them go now.
-      if (target) {
-        target.width = 0;
-        target.height = 0;
+      if (drawnOn) {
+        drawnOn.width = 0;
+        drawnOn.height = 0;
       }
     };
   }, [src, coverWidth, coverHeight]);
