@@ -8,7 +8,10 @@
  *    Target: the listener reaches at least 50 % of the baseline.
  *    V3, in the same rounds (`listener-v3`, `listener-v3-receipts`): the same listener on a V3
  *    route — Standard Webhooks verification, V3 envelope, the V3 applier through the store's V3
- *    ids — with V3 message.received bodies, applying concurrently and the receipt path alone.
+ *    ids — with V3 message.received bodies, applying concurrently and the receipt path alone. Its
+ *    ratios are to V3's own floor (`baseline-v3`: bare node:http and the Standard Webhooks HMAC on
+ *    the same V3 bodies), as V2's are to V2's; `v3_receipt_path_ratio_to_v2_baseline` keeps the
+ *    figure against V2's floor.
  * 2. Latency: the sandbox (own process) emits customer messages at 200 events/s to a live
  *    workspace; p50/p99 from the event's `created_at` (the sandbox's clock, this machine's) to the
  *    store's `messages.changed` for that message. Once for a V2 workspace, once for a V3 one (the
@@ -24,7 +27,7 @@ import { setLogLevel } from '../../electron/core/log/logger.ts';
 import { machine, writeReport } from './lib.ts';
 import { QUICK_RUN, type ServerKind } from './webhooks/config.ts';
 import { latency } from './webhooks/latency.ts';
-import { serveBaseline, serveListener } from './webhooks/servers.ts';
+import { serveBaseline, serveBaselineV3, serveListener } from './webhooks/servers.ts';
 import { throughput } from './webhooks/throughput.ts';
 
 setLogLevel('warn');
@@ -83,10 +86,12 @@ if (process.argv[2] === '--serve') {
   const kind = process.argv[3] as ServerKind;
   const port = await (kind === 'baseline'
     ? serveBaseline()
-    : serveListener(
-        kind === 'listener' || kind === 'listener-v3',
-        kind === 'listener-v3' || kind === 'listener-v3-receipts' ? 'v3' : 'v2',
-      ));
+    : kind === 'baseline-v3'
+      ? serveBaselineV3()
+      : serveListener(
+          kind === 'listener' || kind === 'listener-v3',
+          kind === 'listener-v3' || kind === 'listener-v3-receipts' ? 'v3' : 'v2',
+        ));
   process.send?.({ port });
 } else {
   await main();

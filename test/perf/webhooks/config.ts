@@ -16,7 +16,7 @@ export const LATENCY_RATE = 200;
 export const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 2000);
 
 export type ServerKind =
-  'baseline' | 'listener' | 'listener-receipts' | 'listener-v3' | 'listener-v3-receipts';
+  'baseline' | 'baseline-v3' | 'listener' | 'listener-receipts' | 'listener-v3' | 'listener-v3-receipts';
 
 /** The sizes a recorded run uses; any of them changed makes a quick run, printed and not recorded. */
 export const QUICK_RUN = ['BENCH_DURATION', 'BENCH_ROUNDS', 'BENCH_CONNECTIONS', 'BENCH_LATENCY_EVENTS'].some(

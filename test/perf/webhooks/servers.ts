@@ -1,9 +1,10 @@
 /**
  * The servers of npm run bench:webhooks, each run as `bench-webhooks.ts --serve <kind>` in a child
- * process: a bare node:http + HMAC baseline, and the webhook listener as RealtimeService wires it.
+ * process: a bare node:http + HMAC baseline for each version's deliveries, and the webhook listener
+ * as RealtimeService wires it.
  * Each answers the parent's CPU-time queries over IPC.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +28,31 @@ export async function serveBaseline(): Promise<number> {
       const body = Buffer.concat(chunks);
       const given = Buffer.from(String(req.headers['x-webhook-signature']).slice(7), 'hex');
       const expected = createHmac('sha256', SECRET).update(body).digest();
+      const ok = given.length === expected.length && timingSafeEqual(given, expected);
+      res.writeHead(ok ? 200 : 401).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  answerCpuQueries(async () => ({}));
+  return (server.address() as AddressInfo).port;
+}
+
+/**
+ * V3's bare counterpart: node:http and the Standard Webhooks HMAC over `{id}.{timestamp}.{body}`
+ * (the key made once, as the listener makes it), on V3's own bodies — the floor V3's receipt path is
+ * measured against, as V2's is against the baseline above on V2's bodies.
+ */
+export async function serveBaselineV3(): Promise<number> {
+  const key = createSecretKey(Buffer.from(V3_SECRET.slice('whsec_'.length), 'base64'));
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const id = String(req.headers['webhook-id']);
+      const timestamp = String(req.headers['webhook-timestamp']);
+      const given = Buffer.from(String(req.headers['webhook-signature']).slice(3), 'base64');
+      const expected = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest();
       const ok = given.length === expected.length && timingSafeEqual(given, expected);
       res.writeHead(ok ? 200 : 401).end();
     });

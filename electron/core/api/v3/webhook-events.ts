@@ -23,9 +23,12 @@ const flag = z
 const id = v3IdSchema;
 const optionalId = v3IdSchema.nullable().default(null);
 
-/** A handle in event data: a ChatHandle object, or just its handle string. */
+/**
+ * A handle in event data: a ChatHandle object, or just its handle string. The string is tried first:
+ * deliveries mostly carry strings, and a union's failed try costs the receipt its error objects.
+ */
 const eventHandle = z
-  .union([v3ChatHandleSchema, z.string().transform((handle) => ({ handle }))])
+  .union([z.string().transform((handle) => ({ handle })), v3ChatHandleSchema])
   .nullable()
   .default(null);
 
@@ -178,7 +181,8 @@ const v3EnvelopeSchema = z.object({
   created_at: z.string(),
   trace_id: text,
   partner_id: text,
-  data: z.record(z.string(), z.unknown()),
+  // The data is validated once, by its event type's schema below; here only that it is an object.
+  data: z.looseObject({}),
 });
 
 interface V3EventBase {
