@@ -93,6 +93,15 @@ function main(): void {
   console.log(
     'Parley: the Electron binary is not available on this machine, so Parley is starting in the browser host instead.',
   );
+  startBrowserHost(extra);
+}
+
+/**
+ * The browser host, built and launched as `npm start` launches it where Electron is missing and as
+ * `npm run web` launches it always (scripts/web.ts): its V8 flags, malloc settings and compile
+ * cache, which must be in place before the process starts.
+ */
+export function startBrowserHost(extra: string[]): void {
   npmRun('build:renderer');
   // Without a display there is no browser to open: print the URL only.
   const headless = process.platform === 'linux' && !process.env['DISPLAY'] && !process.env['WAYLAND_DISPLAY'];
