@@ -187,7 +187,7 @@ async function runRelay(dataDir: string, values: Parsed['values']): Promise<void
       `Parley relay running for ${relay.demo ? 'the demo organization (embedded sandbox)' : service?.baseUrl}.`,
       `Agents connect to ${relay.agents.state()?.joinUrl} (nats-server ${relay.connection.info?.version}, data in ${dataDir}).`,
       `Add an agent (prints their join code once):  npm run relay -- agent add "Dana"${here}`,
-      `A desktop joining with that code is still to come (docs/relay.md); the code already connects with the agent's permissions.`,
+      `Then, in Parley (npm start or npm run web): Settings → Join your team, and paste the code.`,
       ...(relay.durabilityWarning ? [`Note: ${relay.durabilityWarning}`] : []),
     ].join('\n'),
   );
