@@ -22,6 +22,11 @@ export interface JoinedLiveEventsOptions {
   session: Pick<ServiceSession, 'store' | 'sync' | 'apiVersion'>;
   link: RelayLink;
   onStatus?: (status: ConnectionStatus) => void;
+  /**
+   * Resolves when the log may be followed: a desktop joining shows its first conversations before
+   * it sets up the follow (JoinedSession.inboxShown). Events logged meanwhile are taken then.
+   */
+  followAfter?: () => Promise<void>;
 }
 
 export class JoinedLiveEvents {
@@ -69,7 +74,8 @@ export class JoinedLiveEvents {
   }
 
   async #follow(): Promise<void> {
-    const { session, link } = this.#options;
+    const { session, link, followAfter } = this.#options;
+    await followAfter?.();
     if (this.#stopped) return;
     const source = new EventLogSource({
       nc: link.nc,

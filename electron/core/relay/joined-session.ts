@@ -33,13 +33,15 @@ export type RelayPortsFactory = (
  */
 const RELAY_READ_CONCURRENCY = 2 * MAX_NEWEST_CHATS;
 
-/** The longest the team layer waits for the inbox's first chats before it starts anyway. */
+/** The longest the team layer and the event log's follow wait for the inbox's first chats. */
 const TEAM_START_LATEST_MS = 3_000;
 
 export interface JoinedSessionOptions extends Omit<ServiceSessionOptions, 'service'> {
   link: RelayLink;
   agentId: string;
   ports: RelayPortsFactory;
+  /** The longest the team layer and the log's follow wait for the inbox (default TEAM_START_LATEST_MS). */
+  inboxWaitMs?: number;
   /** Presence timings of the team layer (tests). */
   team?: Pick<TeamDeskOptions, 'heartbeatMs' | 'idleAwayMs' | 'staleAfterMs'>;
 }
@@ -48,6 +50,8 @@ export class JoinedSession extends ServiceSession {
   readonly link: RelayLink;
   /** The team inbox on this agent's connection (team.* methods): started and stopped with the session. */
   readonly team: TeamDesk;
+  #inboxShown: Promise<void> | undefined;
+  readonly #inboxWaitMs: number;
 
   constructor(options: JoinedSessionOptions) {
     const { link, agentId, ports } = options;
@@ -57,6 +61,7 @@ export class JoinedSession extends ServiceSession {
       service: (store) => relayServicePorts(link, ports(link, agentId, store, options.apiVersion ?? 'v2')),
     });
     this.link = link;
+    this.#inboxWaitMs = options.inboxWaitMs ?? TEAM_START_LATEST_MS;
     this.team = new TeamDesk({
       ...options.team,
       // Read when the team layer starts, which waits for the relay to answer.
@@ -72,27 +77,38 @@ export class JoinedSession extends ServiceSession {
    * The team layer starts once the inbox has chats to show: its watches (the team, assignments,
    * replies, presence, notes) each replay what the relay holds, and on a desktop joining with its
    * team they took the CPU its first screen of conversations needed. A send starts it at once (it
-   * carries the layer's check), and a first page slower than TEAM_START_LATEST_MS does not hold it.
+   * carries the layer's check). The event log is followed from the same moment (liveEvents).
    */
   override start(options: { resumeAfter?: Promise<unknown> } = {}): Promise<void> {
     const started = super.start(options);
-    void this.#chatsToShow().then(() => this.team.start());
+    void this.inboxShown().then(() => this.team.start());
     return started;
   }
 
-  #chatsToShow(): Promise<void> {
-    const { store } = this;
-    if (store.chats.count() > 0) return Promise.resolve();
-    return new Promise<void>((resolve) => {
+  /**
+   * Resolves once the inbox has chats to show, or the first sync has ended without any (an empty
+   * organization, the relay away), or after TEAM_START_LATEST_MS at the latest: what a joining
+   * desktop does first is show its conversations, and the rest waits for that.
+   */
+  inboxShown(): Promise<void> {
+    this.#inboxShown ??= new Promise<void>((resolve) => {
+      const { store, sync } = this;
+      const ended = () => ['incremental', 'offline', 'error'].includes(sync.status.phase);
+      if (store.chats.count() > 0 || ended()) return resolve();
       const done = () => {
         clearTimeout(latest);
-        off();
+        offChats();
+        offStatus();
         resolve();
       };
-      const latest = setTimeout(done, TEAM_START_LATEST_MS);
+      const latest = setTimeout(done, this.#inboxWaitMs);
       latest.unref?.();
-      const off = store.events.on('chats.changed', done, { rows: false });
+      const offChats = store.events.on('chats.changed', done, { rows: false });
+      const offStatus = sync.onStatus(() => {
+        if (ended()) done();
+      });
     });
+    return this.#inboxShown;
   }
 
   /**
@@ -116,7 +132,12 @@ export class JoinedSession extends ServiceSession {
 
   /** Live events for this session, from the relay's event log. */
   liveEvents(onStatus: (status: ConnectionStatus) => void): JoinedLiveEvents {
-    return new JoinedLiveEvents({ session: this, link: this.link, onStatus });
+    return new JoinedLiveEvents({
+      session: this,
+      link: this.link,
+      onStatus,
+      followAfter: () => this.inboxShown(),
+    });
   }
 
   override async close(): Promise<void> {
