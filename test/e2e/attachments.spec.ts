@@ -210,6 +210,56 @@ test('a sent photo is never fetched from a URL that is not there: no 404, no con
   expect(errors).toEqual([]);
 });
 
+test('a sent GIF shows as an image while it is sent, then as its service copy’s thumbnail once accepted', async ({
+  page,
+  parley,
+}) => {
+  const requested: string[] = [];
+  page.on('request', (request) =>
+    requested.push(new URL(request.url()).pathname + new URL(request.url()).search),
+  );
+  const { chat, title } = await openImessageChat(page, parley);
+  const area = conversation(page, title);
+  // Given the service takes a moment to answer a send
+  await parley.control('POST', '/faults', {
+    method: 'POST',
+    path: `/chats/${chat.id}/chat_messages$`,
+    kind: 'latency',
+    latencyMs: 2_000,
+    times: 1,
+  });
+
+  // When the agent drops a GIF of one frame and sends it: the page shows any GIF as an image (it may
+  // move), the core makes a still thumbnail of it (one frame), drawn on a canvas
+  const gif = await sharp({
+    create: { width: 90, height: 60, channels: 3, background: { r: 30, g: 160, b: 90 } },
+  })
+    .gif()
+    .toBuffer();
+  await dropFiles(area, [{ name: 'waving.gif', mimeType: 'image/gif', bytes: gif }]);
+  await expect(area.getByRole('button', { name: 'Remove waving.gif' })).toBeVisible();
+  const text = `Waving (${Date.now()})`;
+  await composer(page, title).fill(text);
+  await composer(page, title).press('Enter');
+
+  // Then while it is sent the bubble shows the staged file as an image
+  const picture = bubbles(page).filter({ hasText: text }).getByRole('img', { name: 'waving.gif' });
+  const roughly = (drawn: Awaited<ReturnType<typeof drawnPicture>>) =>
+    drawn && { size: drawn.size, rgb: drawn.rgb.map((c) => Math.round(c / 10)) };
+  await expect
+    .poll(async () => roughly(await drawnPicture(picture)))
+    .toEqual({ size: [90, 60], rgb: [3, 16, 9] });
+  expect(await picture.evaluate((element) => element.tagName)).toBe('IMG');
+  // And once the service has it, its copy's thumbnail is fetched and drawn: never an empty canvas
+  await expect
+    .poll(() => requested.filter((path) => /^\/thumbnails\/(?!staged)[^/?]+\?scale=1$/.test(path)), {
+      timeout: 15_000,
+    })
+    .toHaveLength(1);
+  await expect.poll(async () => roughly(await drawnPicture(picture))?.rgb).toEqual([3, 16, 9]);
+  expect(await picture.evaluate((element) => element.tagName)).toBe('CANVAS');
+});
+
 test('a customer’s SVG or script shows as a file card whose Open downloads it, never a page of the app', async ({
   page,
   parley,
