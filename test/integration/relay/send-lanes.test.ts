@@ -72,9 +72,11 @@ describe('sends through the relay', () => {
     // Then Sam's is made while Dana's first is still at the service
     await elsewhere;
     expect(settled).toEqual(['elsewhere']);
-    // and Dana's second only after her first, which the service has in that order, once each
+    // and Dana's second only after her first, which the service has in that order, once each (the
+    // service's order is the guarantee: each call asks for its own outcome, up to every 500 ms, so
+    // the two outcomes written a moment apart may be seen here in either order)
     await Promise.all([slow, after]);
-    expect(settled).toEqual(['elsewhere', 'slow', 'after']);
+    expect(settled).toHaveLength(3);
     const texts = await textsOnService(slowChat);
     expect(texts.filter((t) => t === 'Dana first' || t === 'Dana second')).toEqual([
       'Dana first',
