@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, openInbox, test, type Parley } from './support/parley.ts';
-import { dropFiles, pasteFiles, png } from './support/files.ts';
+import { dropFiles, type FileSpec, pasteFiles, png } from './support/files.ts';
 import {
   bubble,
   bubbles,
@@ -30,6 +30,41 @@ async function openImessageChat(page: Page, parley: Parley) {
   await openInbox(page, parley);
   await openChat(page, picked.title);
   return picked;
+}
+
+/** A drawn picture's size and its middle's colour to the nearest 10 (a GIF's palette, a JPEG's noise). */
+const roughly = (drawn: Awaited<ReturnType<typeof drawnPicture>>) =>
+  drawn && { size: drawn.size, rgb: drawn.rgb.map((c) => Math.round(c / 10)) };
+
+/** Requests for a service copy's thumbnail for this (1×) screen, never a staged file's. */
+const serviceThumbnails = (requested: readonly string[]) =>
+  requested.filter((path) => /^\/thumbnails\/(?!staged)[^/?]+\?scale=1$/.test(path));
+
+/**
+ * The agent drops `file` on an iMessage conversation and sends it with a caption while the service
+ * takes 2 s to answer that send. Returns the bubble's picture and every path the page asked for.
+ */
+async function sendWhileServiceIsSlow(page: Page, parley: Parley, file: FileSpec, caption: string) {
+  const requested: string[] = [];
+  page.on('request', (request) =>
+    requested.push(new URL(request.url()).pathname + new URL(request.url()).search),
+  );
+  const { chat, title } = await openImessageChat(page, parley);
+  const area = conversation(page, title);
+  await parley.control('POST', '/faults', {
+    method: 'POST',
+    path: `/chats/${chat.id}/chat_messages$`,
+    kind: 'latency',
+    latencyMs: 2_000,
+    times: 1,
+  });
+  await dropFiles(area, [file]);
+  await expect(area.getByRole('button', { name: `Remove ${file.name}` })).toBeVisible();
+  const text = `${caption} (${Date.now()})`;
+  await composer(page, title).fill(text);
+  await composer(page, title).press('Enter');
+  const picture = bubbles(page).filter({ hasText: text }).getByRole('img', { name: file.name });
+  return { picture, requested };
 }
 
 test('a dropped photo and a pasted screenshot go out together and show inline', async ({ page, parley }) => {
@@ -155,12 +190,8 @@ test('a sent photo is never fetched from a URL that is not there: no 404, no con
   page,
   parley,
 }) => {
-  const requested: string[] = [];
   const failed: string[] = [];
   const errors: string[] = [];
-  page.on('request', (request) =>
-    requested.push(new URL(request.url()).pathname + new URL(request.url()).search),
-  );
   page.on('response', (response) => {
     if (response.status() >= 400) failed.push(`${response.status()} ${new URL(response.url()).pathname}`);
   });
@@ -168,40 +199,19 @@ test('a sent photo is never fetched from a URL that is not there: no 404, no con
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
-  const { chat, title } = await openImessageChat(page, parley);
-  const area = conversation(page, title);
 
-  // Given the service takes a moment to answer a send (the stored copy still holds the staged file)
-  await parley.control('POST', '/faults', {
-    method: 'POST',
-    path: `/chats/${chat.id}/chat_messages$`,
-    kind: 'latency',
-    latencyMs: 2_000,
-    times: 1,
-  });
-
-  // When the agent drops a photo and sends it
+  // Given the service takes a moment to answer a send (the stored copy still holds the staged file),
+  // when the agent drops a photo and sends it
   const photo = { name: 'meter-reading.png', mimeType: 'image/png', bytes: png(90, 60, [30, 160, 90]) };
-  await dropFiles(area, [photo]);
-  await expect(area.getByRole('button', { name: 'Remove meter-reading.png' })).toBeVisible();
-  const text = `Meter reading (${Date.now()})`;
-  await composer(page, title).fill(text);
-  await composer(page, title).press('Enter');
+  const { picture: image, requested } = await sendWhileServiceIsSlow(page, parley, photo, 'Meter reading');
 
   // Then the bubble draws the staged file while the send is pending (the photo's own 90 × 60)…
-  const image = bubbles(page).filter({ hasText: text }).getByRole('img', { name: 'meter-reading.png' });
-  const roughly = (drawn: Awaited<ReturnType<typeof drawnPicture>>) =>
-    drawn && { size: drawn.size, rgb: drawn.rgb.map((c) => Math.round(c / 10)) };
   await expect
     .poll(async () => roughly(await drawnPicture(image)))
     .toEqual({ size: [90, 60], rgb: [3, 16, 9] });
   expect(requested.filter((path) => /^\/staged\/[0-9a-f-]+$/.test(path))).not.toEqual([]);
   // …and the service's copy once it is accepted: its thumbnail for this (1×) screen, the same photo
-  await expect
-    .poll(() => requested.filter((path) => /^\/thumbnails\/(?!staged)[^/?]+\?scale=1$/.test(path)), {
-      timeout: 15_000,
-    })
-    .toHaveLength(1);
+  await expect.poll(() => serviceThumbnails(requested), { timeout: 15_000 }).toHaveLength(1);
   await expect.poll(async () => roughly(await drawnPicture(image))?.rgb).toEqual([3, 16, 9]);
 
   // And the staged file was only ever asked for under its staged URL, and nothing was missing
@@ -214,48 +224,24 @@ test('a sent GIF shows as an image while it is sent, then as its service copy’
   page,
   parley,
 }) => {
-  const requested: string[] = [];
-  page.on('request', (request) =>
-    requested.push(new URL(request.url()).pathname + new URL(request.url()).search),
-  );
-  const { chat, title } = await openImessageChat(page, parley);
-  const area = conversation(page, title);
-  // Given the service takes a moment to answer a send
-  await parley.control('POST', '/faults', {
-    method: 'POST',
-    path: `/chats/${chat.id}/chat_messages$`,
-    kind: 'latency',
-    latencyMs: 2_000,
-    times: 1,
-  });
-
-  // When the agent drops a GIF of one frame and sends it: the page shows any GIF as an image (it may
-  // move), the core makes a still thumbnail of it (one frame), drawn on a canvas
+  // Given the service takes a moment to answer a send, when the agent sends a GIF of one frame: the
+  // page shows any GIF as an image (it may move), the core makes a still thumbnail of it (one frame),
+  // drawn on a canvas
   const gif = await sharp({
     create: { width: 90, height: 60, channels: 3, background: { r: 30, g: 160, b: 90 } },
   })
     .gif()
     .toBuffer();
-  await dropFiles(area, [{ name: 'waving.gif', mimeType: 'image/gif', bytes: gif }]);
-  await expect(area.getByRole('button', { name: 'Remove waving.gif' })).toBeVisible();
-  const text = `Waving (${Date.now()})`;
-  await composer(page, title).fill(text);
-  await composer(page, title).press('Enter');
+  const file = { name: 'waving.gif', mimeType: 'image/gif', bytes: gif };
+  const { picture, requested } = await sendWhileServiceIsSlow(page, parley, file, 'Waving');
 
   // Then while it is sent the bubble shows the staged file as an image
-  const picture = bubbles(page).filter({ hasText: text }).getByRole('img', { name: 'waving.gif' });
-  const roughly = (drawn: Awaited<ReturnType<typeof drawnPicture>>) =>
-    drawn && { size: drawn.size, rgb: drawn.rgb.map((c) => Math.round(c / 10)) };
   await expect
     .poll(async () => roughly(await drawnPicture(picture)))
     .toEqual({ size: [90, 60], rgb: [3, 16, 9] });
   expect(await picture.evaluate((element) => element.tagName)).toBe('IMG');
   // And once the service has it, its copy's thumbnail is fetched and drawn: never an empty canvas
-  await expect
-    .poll(() => requested.filter((path) => /^\/thumbnails\/(?!staged)[^/?]+\?scale=1$/.test(path)), {
-      timeout: 15_000,
-    })
-    .toHaveLength(1);
+  await expect.poll(() => serviceThumbnails(requested), { timeout: 15_000 }).toHaveLength(1);
   await expect.poll(async () => roughly(await drawnPicture(picture))?.rgb).toEqual([3, 16, 9]);
   expect(await picture.evaluate((element) => element.tagName)).toBe('CANVAS');
 });

@@ -6,7 +6,7 @@
  */
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,21 +20,12 @@ import { Reconciler } from '../../../electron/core/sync/reconciler.ts';
 import type { LiveEvent } from '../../../electron/core/realtime/live-event.ts';
 import { CHATS, customerOf, LINE, PATH, SECRET, V3_SECRET } from './config.ts';
 
-export async function serveBaseline(): Promise<number> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const given = Buffer.from(String(req.headers['x-webhook-signature']).slice(7), 'hex');
-      const expected = createHmac('sha256', SECRET).update(body).digest();
-      const ok = given.length === expected.length && timingSafeEqual(given, expected);
-      res.writeHead(ok ? 200 : 401).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  answerCpuQueries(async () => ({}));
-  return (server.address() as AddressInfo).port;
+/** Bare node:http with V2's signature check (HMAC of the body, hex): V2's floor. */
+export function serveBaseline(): Promise<number> {
+  return serveBare((body, headers) => ({
+    given: Buffer.from(String(headers['x-webhook-signature']).slice(7), 'hex'),
+    expected: createHmac('sha256', SECRET).update(body).digest(),
+  }));
 }
 
 /**
@@ -42,17 +33,26 @@ export async function serveBaseline(): Promise<number> {
  * (the key made once, as the listener makes it), on V3's own bodies — the floor V3's receipt path is
  * measured against, as V2's is against the baseline above on V2's bodies.
  */
-export async function serveBaselineV3(): Promise<number> {
+export function serveBaselineV3(): Promise<number> {
   const key = createSecretKey(Buffer.from(V3_SECRET.slice('whsec_'.length), 'base64'));
+  return serveBare((body, headers) => ({
+    given: Buffer.from(String(headers['webhook-signature']).slice(3), 'base64'),
+    expected: createHmac('sha256', key)
+      .update(`${String(headers['webhook-id'])}.${String(headers['webhook-timestamp'])}.`)
+      .update(body)
+      .digest(),
+  }));
+}
+
+/** node:http answering 200 when the signature `sign` finds in a delivery matches, else 401. */
+async function serveBare(
+  sign: (body: Buffer, headers: IncomingHttpHeaders) => { given: Buffer; expected: Buffer },
+): Promise<number> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const id = String(req.headers['webhook-id']);
-      const timestamp = String(req.headers['webhook-timestamp']);
-      const given = Buffer.from(String(req.headers['webhook-signature']).slice(3), 'base64');
-      const expected = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest();
+      const { given, expected } = sign(Buffer.concat(chunks), req.headers);
       const ok = given.length === expected.length && timingSafeEqual(given, expected);
       res.writeHead(ok ? 200 : 401).end();
     });
