@@ -214,21 +214,26 @@ export const PORT_READ_HANDLERS = {
     },
   },
   'port-download': {
+    // The desktop names the attachment; the address fetched is the one the relay's store holds for
+    // it (a desktop-chosen URL would have the relay fetch anything on the service's origin with its
+    // token, into the agent's bucket).
     input: z
       .object({
         id: z.string().min(1).max(200),
-        url: z.string().max(8_000),
         key: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/),
       })
       .strict(),
-    run: async (context: ReadContext, input: { id: string; url: string; key: string }) => {
+    run: async (context: ReadContext, input: { id: string; key: string }) => {
       const { agentId, files } = context;
       if (!agentId || !files)
         throw new ReadFailure('invalid_request', 'Downloads need an agent inbox', 'validation', 400);
+      const attachment = context.session.store.messages.attachment(input.id);
+      if (!attachment)
+        throw new ReadFailure('not_found', 'The team has no such attachment', 'not_found', 404);
       const dir = mkdtempSync(join(tmpdir(), 'parley-relay-download-'));
       try {
         const path = join(dir, 'file');
-        await context.session.messaging.downloadAttachment(input, path, { priority: 'user' });
+        await context.session.messaging.downloadAttachment(attachment, path, { priority: 'user' });
         return { data: await files.put(agentId, `download/${input.key}`, path) };
       } finally {
         rmSync(dir, { recursive: true, force: true });

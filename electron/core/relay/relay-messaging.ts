@@ -236,10 +236,13 @@ export class RelayMessaging implements MessagingService {
     return (await this.#calls.read('port-imessage', { handle }, options)).available;
   }
 
-  /** The relay fetches the bytes (its token) into this agent's bucket; they are saved from there. */
+  /**
+   * The relay fetches the bytes (its token, the address its store holds for the attachment) into
+   * this agent's bucket; they are saved from there. Only the id travels: the row may carry more.
+   */
   async downloadAttachment(attachment: { id: string; url: string }, to: string, options: CallOptions) {
     const key = changeKey();
-    const { object } = await this.#calls.read('port-download', { ...attachment, key }, options);
+    const { object } = await this.#calls.read('port-download', { id: attachment.id, key }, options);
     const files = await openAgentFiles(connectionOf(this.#options.nc), this.#options.agentId);
     try {
       if (!(await getFile(files, object, to))) throw new Error('the relay put no file');
