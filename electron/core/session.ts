@@ -22,7 +22,8 @@ export interface WorkspaceConnection {
 
 /**
  * How a session reaches its organization: directly with a token (WorkspaceSession builds these from
- * its API clients), or through the team's relay (core/relay/joined-service.ts), which holds no token.
+ * its API clients), or through the team's relay (JoinedSession, core/relay/joined-session.ts, with
+ * the ports of core/relay/relay-ports.ts), which holds no token.
  */
 export interface ServicePorts {
   /** Chats, messages and lines through the workspace's API version (the sync and the outbox use it). */

@@ -1,6 +1,6 @@
 /**
  * V3 shapes as the records the Reconciler writes (store/records.ts): the same records V2's mapping
- * gives (api/v2-map.ts), with what V3 states beyond V2 — reply target, effect, link part, each
+ * gives (api/domain-map.ts), with what V3 states beyond V2 — reply target, effect, link part, each
  * reaction's part and emoji, a delivery failure — in fields of their own.
  */
 import type { Message } from '../../../../shared/domain.ts';
