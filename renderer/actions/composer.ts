@@ -1,16 +1,17 @@
 /**
- * Drafts and attachments. Each chat's draft — text, files, links and the V3 options (reply, effect,
- * service) — is kept in the store and saved to the core after a pause (drafts survive restarts);
+ * Drafts and attachments. Each chat's draft — text, files, links and the options of the next message
+ * (reply, effect, service) — is kept in the store and saved to the core after a pause (drafts survive restarts);
  * files are checked against the service's rules, then staged in the main process once; in manual
  * typing mode the agent's typing indicator follows their keystrokes.
  */
 import type { MethodInput } from '../../shared/contract/methods.ts';
 import type { Draft as StoredDraft, StagedAttachment } from '../../shared/contract/views.ts';
-import type { DraftOptions, Message } from '../../shared/domain.ts';
+import type { DraftOptions, Message, MessageEffect } from '../../shared/domain.ts';
 import { parley, stageFiles } from '../bridge/parley.ts';
 import { partitionFiles, stagingFailureText } from '../lib/attachment-rules.ts';
 import { errorText } from '../lib/errors.ts';
-import { quoteText } from '../lib/v3-presentation.ts';
+import { quoteText } from '../lib/replies.ts';
+import type { ServiceChoice } from '../lib/service-choice.ts';
 import { getState } from '../store/index.ts';
 import { EMPTY_DRAFT, type Draft, type ReplyDraft } from '../store/composer-slice.ts';
 
@@ -82,7 +83,7 @@ function authorOf(message: Message): string {
   return message.senderName ?? handle?.contactName ?? message.sender;
 }
 
-/** The draft's V3 options as a send (or a saved draft) carries them; none chosen: an empty object. */
+/** The draft's reply, effect and service as a send (or a saved draft) carries them; none chosen: an empty object. */
 export function draftSendOptions(
   draft: Draft,
 ): Pick<MethodInput<'messages.send'>, 'replyTo' | 'effect' | 'preferredService'> {
@@ -100,13 +101,23 @@ export function draftSendOptions(
   };
 }
 
-/** Changes part of a draft other than its text (files, links, V3 options) and saves it. */
+/** Changes part of a draft other than its text (files, links, reply, effect, service) and saves it. */
 export function changeDraft(
   chatId: number,
   patch: Partial<Draft> | ((draft: Draft) => Partial<Draft>),
 ): void {
   getState().patchDraft(chatId, patch);
   saveDraftNow(chatId);
+}
+
+/** The effect the next message is sent with (none: null); a part of the draft, saved with it. */
+export function chooseEffect(chatId: number, effect: MessageEffect | null): void {
+  changeDraft(chatId, { effect });
+}
+
+/** The service the next message asks for; it stays chosen for the messages after it. */
+export function chooseService(chatId: number, service: ServiceChoice): void {
+  changeDraft(chatId, { service });
 }
 
 export function setDraftText(chatId: number, text: string): void {

@@ -8,12 +8,12 @@ import { stagedAttachmentId, stagedResource } from '../../shared/contract/staged
 import { isSendable } from '../../shared/message-rules.ts';
 import { unfilledNotice, unfilledVariables } from '../../shared/workbench.ts';
 import type { MessagesChanged } from '../../shared/contract/events.ts';
-import type { Message, ReactionKind } from '../../shared/domain.ts';
+import type { Message } from '../../shared/domain.ts';
 import { parley } from '../bridge/parley.ts';
 import { chatTitle } from '../lib/chat-presentation.ts';
 import { errorText, toErrorShape } from '../lib/errors.ts';
 import { compareMessages, firstUnreadKey, holdsMessage } from '../lib/timeline.ts';
-import { optimisticV3Fields } from '../lib/v3-presentation.ts';
+import { optimisticSendFields } from '../lib/replies.ts';
 import { forgetOnWorkspaceReset, getState, workspaceEpoch } from '../store/index.ts';
 import { EMPTY_DRAFT, givenBack } from '../store/composer-slice.ts';
 import { draftSendOptions, saveDraftNow, stopTyping } from './composer.ts';
@@ -239,7 +239,7 @@ export async function sendDraft(chatId: number): Promise<boolean> {
     reactions: [],
     error: null,
     // The quote and the effect label show on the bubble from this frame, not once the service accepts.
-    ...optimisticV3Fields(options, s.timelines[chatId]?.messages ?? []),
+    ...optimisticSendFields(options, s.timelines[chatId]?.messages ?? []),
   };
   s.commitDraft(chatId, echo);
   stopTyping(chatId);
@@ -273,6 +273,17 @@ export async function retryMessage(key: string): Promise<void> {
   await parley.messages.retry({ key }).catch((e: unknown) => getState().pushToast(errorText(e), 'error'));
 }
 
+/**
+ * "Send again" for a message the service accepted and then could not deliver: the core sends it
+ * anew with a fresh key (the old key would return the stored failure) and deletes the failed copy,
+ * in one step, so a second click finds nothing to send.
+ */
+export async function sendAgain(message: Message): Promise<void> {
+  await parley.messages
+    .retry({ key: message.key })
+    .catch((error: unknown) => getState().pushToast(`Not sent: ${errorText(error)}`, 'error'));
+}
+
 export async function discardMessage(key: string): Promise<void> {
   await parley.messages.discard({ key }).catch((e: unknown) => getState().pushToast(errorText(e), 'error'));
 }
@@ -291,15 +302,6 @@ export async function deleteMessage(key: string): Promise<void> {
   await parley.messages
     .delete({ key })
     .catch((e: unknown) => getState().pushToast(`Not deleted: ${errorText(e)}`, 'error'));
-}
-
-/** Toggles one of your reactions on a message. */
-export async function toggleReaction(message: Message, kind: ReactionKind): Promise<void> {
-  if (message.id === null) return;
-  const mine = message.reactions.some((r) => r.fromMe && r.kind === kind);
-  await parley.messages
-    .react({ messageId: message.id, kind, operation: mine ? 'remove' : 'add' })
-    .catch((e: unknown) => getState().pushToast(errorText(e), 'error'));
 }
 
 export async function copyText(text: string): Promise<void> {

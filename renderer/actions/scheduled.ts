@@ -70,7 +70,7 @@ function giveBack(chatId: number, draft: Draft, error: unknown): void {
   saveDraftNow(chatId);
 }
 
-/** The draft's content and V3 options (reply, effect, service), kept while held back. */
+/** The draft's content and options (reply, effect, service), kept while held back. */
 const contentOf = (chatId: number, draft: Draft) => ({
   chatId,
   text: draft.text,

@@ -5,7 +5,7 @@ import type { Chat } from '../../shared/domain.ts';
 import { chatTitle, isUnread, previewText, typingText } from '../lib/chat-presentation.ts';
 import { usePhoneFormat } from '../lib/phone-format.ts';
 import { formatListTime } from '../lib/format.ts';
-import { isFailed, isInFlight } from '../lib/message-rules.ts';
+import { isFailed, isInFlight } from '../lib/delivery.ts';
 import type { ChatPresence } from '../lib/team-state.ts';
 import { Avatar } from './Avatar.tsx';
 import { ServiceBadge } from './ServiceBadge.tsx';

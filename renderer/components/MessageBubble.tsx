@@ -1,14 +1,17 @@
 import { ExternalLink, MessagesSquare, Reply, Sparkles } from 'lucide-react';
 import { memo, useState } from 'react';
-import type { ApiVersion, Message } from '../../shared/domain.ts';
+import type { Message } from '../../shared/domain.ts';
+import type { Capabilities } from '../lib/capabilities.ts';
+import { deliveryWords, isFailed } from '../lib/delivery.ts';
+import { effectLabel } from '../lib/effects.ts';
 import { formatDateTime } from '../lib/format.ts';
-import { isFailed } from '../lib/message-rules.ts';
-import { effectLabel, linkCard, quoteText } from '../lib/v3-presentation.ts';
+import { linkCard, ONLY_A_URL } from '../lib/link-card.ts';
+import { quoteText } from '../lib/replies.ts';
 import { AttachmentView } from './AttachmentView.tsx';
 import { Avatar } from './Avatar.tsx';
 import { EditBox } from './EditBox.tsx';
 import type { MessageHandlers } from './message-handlers.ts';
-import { MessageMeta, messageStatus } from './MessageMeta.tsx';
+import { MessageMeta } from './MessageMeta.tsx';
 import { MessageText } from './MessageText.tsx';
 import { MessageToolbar } from './MessageToolbar.tsx';
 import { ReactionSummary } from './ReactionSummary.tsx';
@@ -26,8 +29,8 @@ export interface MessageBubbleProps {
   /** Names for reaction senders (identifier → contact name). */
   nameOf(identifier: string): string;
   handlers: MessageHandlers;
-  /** The workspace's API version for this chat: V3-only actions are disabled with the reason on V2. */
-  version?: ApiVersion;
+  /** What the workspace can do in this chat: an action it cannot do is not shown. */
+  capabilities: Capabilities;
   /** The message this one replies to, when loaded. */
   quoted?: Message | null;
   /** How many loaded messages reply to this one. */
@@ -41,14 +44,13 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
   const outbound = message.fromMe;
   const failed = isFailed(message);
   const sender = message.senderName ?? props.nameOf(message.sender);
-  const version = props.version ?? 'v2';
   const effect = effectLabel(message.effect);
   const card = editing ? null : linkCard(message);
   // A bare address shows as its card alone, as messaging apps do.
-  const textIsOnlyTheLink = card !== null && /^https?:\/\/\S+$/i.test(message.text.trim());
+  const textIsOnlyTheLink = card !== null && ONLY_A_URL.test(message.text.trim());
   const quoted = props.quoted ?? null;
   const replies = props.replies ?? 0;
-  const status = messageStatus(message, now, offline);
+  const status = deliveryWords(message, now, offline);
 
   return (
     <div
@@ -122,7 +124,7 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
             <MessageToolbar
               message={message}
               service={props.service}
-              version={version}
+              capabilities={props.capabilities}
               now={now}
               author={outbound ? 'You' : sender}
               handlers={handlers}

@@ -1,15 +1,9 @@
 import { AlertCircle, RotateCw } from 'lucide-react';
 import type { Message } from '../../shared/domain.ts';
 import { formatTimeOfDay } from '../lib/format.ts';
-import { deliveryLabel, isFailed, isInFlight } from '../lib/message-rules.ts';
+import { deliveryWords, failurePresentation, isFailed, isInFlight } from '../lib/delivery.ts';
 import { heldPresentation } from '../lib/team-compose.ts';
-import { failurePresentation, v3DeliveryLabel } from '../lib/v3-presentation.ts';
 import type { MessageHandlers } from './message-handlers.ts';
-
-/** What the bubble's status says of a message: its delivery, in words (V3's own when it has one). */
-export function messageStatus(message: Message, now: number, offline: boolean): string {
-  return v3DeliveryLabel(message) ?? deliveryLabel(message, now, offline);
-}
 
 /**
  * The line under a message: Edited, its time at the end of a run, the agent's own delivery status,
@@ -34,7 +28,7 @@ export function MessageMeta({
   const showStatus = outbound && (endsRun || failed || inFlight);
   // A send held by the team (a teammate answered first) is no failure to retry: the composer's banner offers Send anyway / Discard.
   const failure = heldPresentation(message) ?? failurePresentation(message);
-  const status = messageStatus(message, now, offline);
+  const status = deliveryWords(message, now, offline);
   if (!showStatus && message.editedAt === null && (outbound || !endsRun)) return null;
   return (
     <div className="message-meta">

@@ -1,19 +1,23 @@
 import { Copy, Pencil, Reply, SmilePlus, Trash2 } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import type { ApiVersion, Message } from '../../shared/domain.ts';
-import { canDelete, canEdit, canReact, type Permission } from '../lib/message-rules.ts';
-import { canReply, editAllowance } from '../lib/v3-presentation.ts';
+import type { Message } from '../../shared/domain.ts';
+import type { Capabilities } from '../lib/capabilities.ts';
+import { canDelete, editAllowance } from '../lib/edits.ts';
+import type { Permission } from '../lib/permission.ts';
+import { canReact } from '../lib/reactions.ts';
+import { canReply } from '../lib/replies.ts';
 import type { MessageHandlers } from './message-handlers.ts';
 import { ReactionPicker } from './ReactionPicker.tsx';
 
 /**
- * A message's hover and keyboard actions: react, reply, edit, delete, copy. Each is disabled with
- * its reason (as its title) when the message or the API version does not allow it.
+ * A message's hover and keyboard actions: react, reply, edit, delete, copy. An action the workspace
+ * cannot do (Reply without threads) is not shown; one this message does not allow is disabled with
+ * its reason as its title.
  */
 export function MessageToolbar({
   message,
   service,
-  version,
+  capabilities,
   now,
   author,
   handlers,
@@ -21,7 +25,7 @@ export function MessageToolbar({
 }: {
   message: Message;
   service: string;
-  version: ApiVersion;
+  capabilities: Capabilities;
   now: number;
   /** Who wrote it, as a reply names them ('You' for the agent's own). */
   author: string;
@@ -31,10 +35,7 @@ export function MessageToolbar({
 }) {
   const [picking, setPicking] = useState(false);
   const outbound = message.fromMe;
-  const allowance = editAllowance(message, version, now);
-  const editRule = canEdit(message, { service });
-  const edit = editRule.allowed ? allowance.permission : editRule;
-  const reply = canReply(message, version);
+  const edit = editAllowance(message, { service }, capabilities, now);
   const del = canDelete(message);
   const react = canReact(message);
   return (
@@ -47,18 +48,20 @@ export function MessageToolbar({
         onClick={() => setPicking((p) => !p)}
         icon={<SmilePlus size={15} />}
       />
-      <ActionButton
-        label="Reply"
-        permission={reply}
-        title="Reply in a thread"
-        onClick={() => handlers.onReply(message, author)}
-        icon={<Reply size={14} />}
-      />
+      {capabilities.replies && (
+        <ActionButton
+          label="Reply"
+          permission={canReply(message)}
+          title="Reply in a thread"
+          onClick={() => handlers.onReply(message, author)}
+          icon={<Reply size={14} />}
+        />
+      )}
       {outbound && (
         <ActionButton
           label="Edit"
-          permission={edit}
-          title={allowance.note ? `Edit · ${allowance.note}` : 'Edit'}
+          permission={edit.permission}
+          title={edit.note ? `Edit · ${edit.note}` : 'Edit'}
           onClick={() => handlers.onStartEdit(message)}
           icon={<Pencil size={14} />}
         />
@@ -82,7 +85,7 @@ export function MessageToolbar({
       {picking && (
         <ReactionPicker
           message={message}
-          version={version}
+          customEmoji={capabilities.customReactions}
           onPick={(kind) => {
             setPicking(false);
             handlers.onReact(message, kind);

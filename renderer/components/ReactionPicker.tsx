@@ -1,25 +1,28 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { ApiVersion, Message, ReactionKind } from '../../shared/domain.ts';
-import { canCustomReact, isSingleEmoji } from '../lib/v3-presentation.ts';
+import type { Message, ReactionKind } from '../../shared/domain.ts';
+import { isSingleEmoji } from '../lib/reactions.ts';
 import { REACTIONS } from './reactions.ts';
 
-/** The reaction menu: the six tapbacks (arrow keys move between them) and, on V3, any one emoji. */
+/**
+ * The reaction menu: the six tapbacks (arrow keys move between them) and, where the workspace takes
+ * them (`customEmoji`), a field for any one emoji.
+ */
 export function ReactionPicker({
   message,
-  version,
+  customEmoji,
   onPick,
   onPickEmoji,
   onClose,
 }: {
   message: Message;
-  version: ApiVersion;
+  /** The workspace takes any emoji as a reaction (capability `customReactions`). */
+  customEmoji: boolean;
   onPick(kind: ReactionKind): void;
   onPickEmoji(emoji: string): void;
   onClose(): void;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const [emoji, setEmoji] = useState('');
-  const custom = canCustomReact(version);
   const emojiOk = isSingleEmoji(emoji);
   useEffect(() => {
     ref.current?.querySelector('button')?.focus();
@@ -64,33 +67,32 @@ export function ReactionPicker({
           );
         })}
       </div>
-      <form
-        className="reaction-custom"
-        title={custom.allowed ? 'Any emoji' : custom.reason}
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (emojiOk) onPickEmoji(emoji.trim());
-        }}
-      >
-        <input
-          aria-label={
-            custom.allowed ? 'Any emoji as a reaction' : `Any emoji as a reaction: ${custom.reason}`
-          }
-          placeholder={custom.allowed ? 'Any emoji' : 'V3 only'}
-          value={emoji}
-          aria-invalid={emoji.trim() !== '' && !emojiOk}
-          disabled={!custom.allowed}
-          onChange={(e) => setEmoji(e.target.value)}
-        />
-        <button type="submit" className="button small" disabled={!custom.allowed || !emojiOk}>
-          React
-        </button>
-        {emoji.trim() !== '' && !emojiOk && (
-          <span className="field-error" role="status">
-            One emoji only
-          </span>
-        )}
-      </form>
+      {customEmoji && (
+        <form
+          className="reaction-custom"
+          title="Any emoji"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (emojiOk) onPickEmoji(emoji.trim());
+          }}
+        >
+          <input
+            aria-label="Any emoji as a reaction"
+            placeholder="Any emoji"
+            value={emoji}
+            aria-invalid={emoji.trim() !== '' && !emojiOk}
+            onChange={(e) => setEmoji(e.target.value)}
+          />
+          <button type="submit" className="button small" disabled={!emojiOk}>
+            React
+          </button>
+          {emoji.trim() !== '' && !emojiOk && (
+            <span className="field-error" role="status">
+              One emoji only
+            </span>
+          )}
+        </form>
+      )}
     </div>
   );
 }

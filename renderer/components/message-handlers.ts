@@ -11,7 +11,7 @@ export interface MessageHandlers extends AttachmentActions {
   onCopy(text: string): void;
   onRetry(key: string): void;
   onDiscard(key: string): void;
-  /** V3: a new message with the same words and a fresh key. */
+  /** A message accepted and then not delivered: a new one with the same words and a fresh key. */
   onSendAgain(message: Message): void;
   onReply(message: Message, author: string): void;
   onOpenThread(message: Message): void;

@@ -5,7 +5,7 @@
  */
 import { SEND_HELD_CODE } from '../../shared/contract/team-views.ts';
 import type { Message } from '../../shared/domain.ts';
-import type { FailurePresentation } from './v3-presentation.ts';
+import type { FailurePresentation } from './delivery.ts';
 
 /**
  * A message the team relay held back at send time, as its bubble shows it: not sent, why, and no

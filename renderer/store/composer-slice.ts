@@ -1,6 +1,6 @@
 /**
- * Per-chat drafts: everything about the next message — text, staged files, attachment URLs and the
- * V3 options (reply target, effect, service) — and what the composer must tell the agent. One
+ * Per-chat drafts: everything about the next message — text, staged files, attachment URLs and its
+ * options (reply target, effect, service) — and what the composer must tell the agent. One
  * record, so whatever gives a draft back (undo send, editing a scheduled message, a failed send, a
  * reload, switching chats) gives back all of it.
  */
@@ -8,7 +8,7 @@ import type { StateCreator } from 'zustand';
 import type { StagedAttachment } from '../../shared/contract/views.ts';
 import type { Message, MessageEffect } from '../../shared/domain.ts';
 import { mergeMessages } from '../lib/timeline.ts';
-import type { ServiceChoice } from '../lib/v3-presentation.ts';
+import type { ServiceChoice } from '../lib/service-choice.ts';
 import type { Store } from './index.ts';
 
 export interface ReplyDraft {
@@ -24,7 +24,7 @@ export interface Draft {
   text: string;
   attachments: StagedAttachment[];
   attachmentUrls: string[];
-  /** V3: the message the next send answers, its effect and the service asked for. */
+  /** The message the next send answers, its effect and the service asked for. */
   replyTo: ReplyDraft | null;
   effect: MessageEffect | null;
   service: ServiceChoice;

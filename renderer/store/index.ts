@@ -12,8 +12,8 @@ import { createLinesSlice, type LinesSlice } from './lines-slice.ts';
 import { createMessagesSlice, type MessagesSlice } from './messages-slice.ts';
 import { createStorageSlice, type StorageSlice } from './storage-slice.ts';
 import { createTeamSlice, type TeamSlice } from './team-slice.ts';
+import { createThreadSlice, type ThreadSlice } from './thread-slice.ts';
 import { createUiSlice, type UiSlice } from './ui-slice.ts';
-import { useV3Store } from './v3-store.ts';
 import { createWorkbenchSlice, type WorkbenchSlice } from './workbench-slice.ts';
 import { createWorkspaceSlice, type WorkspaceSlice } from './workspace-slice.ts';
 
@@ -21,6 +21,7 @@ export type Store = WorkspaceSlice &
   ChatsSlice &
   MessagesSlice &
   ComposerSlice &
+  ThreadSlice &
   ContactsSlice &
   LinesSlice &
   StorageSlice &
@@ -33,6 +34,7 @@ export const useStore = create<Store>()((...args) => ({
   ...createChatsSlice(...args),
   ...createMessagesSlice(...args),
   ...createComposerSlice(...args),
+  ...createThreadSlice(...args),
   ...createContactsSlice(...args),
   ...createLinesSlice(...args),
   ...createStorageSlice(...args),
@@ -67,7 +69,7 @@ export function forgetOnWorkspaceReset(forget: () => void): void {
 
 /**
  * Clears everything that belongs to a workspace (on switching workspaces), in one place: every
- * slice's workspace data, the V3 composer options and thread, the images kept alive, what is on
+ * slice's workspace data (the drafts with their reply, effect and service; the open thread), the images kept alive, what is on
  * screen about the old workspace (search, a media viewer, a reveal), and the actions' module caches.
  * Nothing of the workspace left may show in a view, a list (the quick switcher reads `chatsById`)
  * or a cache. `test/unit/renderer/workspace-reset.test.ts` holds every store key to this.
@@ -78,6 +80,7 @@ export function resetWorkspaceData(): void {
   s.resetChats();
   s.resetMessages();
   s.resetComposer();
+  s.resetThread();
   s.resetContacts();
   s.resetLines();
   s.setStorageStatus({ problem: null });
@@ -89,7 +92,6 @@ export function resetWorkspaceData(): void {
     reveal: null,
     newChatPrefill: null,
   });
-  useV3Store.getState().setThread(null);
   forgetPictures();
   for (const forget of moduleForgetters) forget();
 }

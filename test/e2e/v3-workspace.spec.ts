@@ -73,6 +73,9 @@ test('on a V3 workspace the agent replies in a thread with an effect and a video
   const customer = chat.handles.find((h) => !h.isMe)?.identifier as string;
   await openInbox(page, parley);
   await openChat(page, title);
+  // (its composer offers what a V3 workspace can do: an effect, and the service to send over)
+  await expect(page.getByRole('combobox', { name: 'Effect' })).toBeEnabled();
+  await expect(page.getByRole('combobox', { name: 'Send as' })).toBeEnabled();
 
   // Given the customer asks something
   const question = `Can you look at the leak under the sink? (${Date.now()})`;

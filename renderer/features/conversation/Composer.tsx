@@ -24,9 +24,10 @@ import { loadChatContext } from '../../actions/workbench.ts';
 import { useCannedPicker } from '../workbench/CannedPicker.tsx';
 import { NewChatNote } from '../workbench/Notes.tsx';
 import { UnfilledVariables } from '../workbench/UnfilledVariables.tsx';
-import { apiVersionOf, sendPermission } from '../../lib/v3-presentation.ts';
-import { workspaceVersionOf } from '../../store/workspace-version.ts';
-import { ComposerNotices, SendOptions } from './V3ComposerBar.tsx';
+import { sendPermission } from '../../lib/standing.ts';
+import { chatCapabilities } from '../../store/capabilities.ts';
+import { ComposerNotices } from './ComposerNotices.tsx';
+import { SendOptions } from './SendOptions.tsx';
 import { sendWithUndo } from '../../actions/scheduled.ts';
 import { ScheduledStrip } from '../workbench/ScheduledStrip.tsx';
 import { SendLaterButton } from '../workbench/SendLaterButton.tsx';
@@ -49,7 +50,7 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
   const unfilled = unfilledVariables(draft.text);
   const chat = useStore((s) => s.chatsById[chatId]);
   const line = useStore((s) => s.lines.find((l) => l.id === chat?.lineId)) ?? null;
-  const version = apiVersionOf(chat, { apiVersion: useStore(workspaceVersionOf) });
+  const capabilities = useStore(chatCapabilities(chatId));
   const sendable = chat ? sendPermission(chat) : { allowed: true as const };
   const owner = useComposerOwner(chatId);
   const onTeam = useStore((s) => s.team !== null);
@@ -258,7 +259,7 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
           <SendHorizontal size={17} />
         </button>
       </div>
-      {chat && chatId > 0 && <SendOptions chat={chat} version={version} />}
+      {chat && chatId > 0 && <SendOptions chat={chat} capabilities={capabilities} />}
       <div className="composer-footer">
         <span className="hint">
           {offline

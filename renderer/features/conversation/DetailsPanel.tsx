@@ -11,8 +11,9 @@ import { usePhoneFormat } from '../../lib/phone-format.ts';
 import { errorText } from '../../lib/errors.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { ContactNotes } from '../workbench/Notes.tsx';
-import { apiVersionOf, standingText, versionText } from '../../lib/v3-presentation.ts';
-import { workspaceVersionOf } from '../../store/workspace-version.ts';
+import { versionText } from '../../lib/capabilities.ts';
+import { standingText } from '../../lib/standing.ts';
+import { chatCapabilities, workspaceVersionOf } from '../../store/capabilities.ts';
 
 /** Everything about the open chat: people, service, line, counts, V3 id, share the contact card. */
 export function DetailsPanel({ chatId }: { chatId: number }) {
@@ -28,9 +29,9 @@ export function DetailsPanel({ chatId }: { chatId: number }) {
     state: 'idle',
   });
   const workspaceVersion = useStore(workspaceVersionOf);
+  const capabilities = useStore(chatCapabilities(chatId));
   const formatHandle = usePhoneFormat();
   if (!chat) return null;
-  const version = apiVersionOf(chat, { apiVersion: workspaceVersion });
 
   const v3 = chat.v3ChatId ?? (migration.state === 'done' ? migration.text : undefined);
   const lookUp = async () => {
@@ -103,7 +104,7 @@ export function DetailsPanel({ chatId }: { chatId: number }) {
           </dd>
           <dt>API version</dt>
           <dd>{versionText(workspaceVersion)}</dd>
-          {version === 'v3' && (
+          {capabilities.standing && (
             <>
               <dt>Chat health</dt>
               <dd>{standingText(chat.health?.status)}</dd>

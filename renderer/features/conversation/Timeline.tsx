@@ -9,11 +9,10 @@ import { plural } from '../../lib/format.ts';
 import { markNextFrame } from '../../lib/perf.ts';
 import { usePhoneFormat } from '../../lib/phone-format.ts';
 import { createTimelineBuilder, replyIndex, type TimelineItem } from '../../lib/timeline.ts';
-import { apiVersionOf } from '../../lib/v3-presentation.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { EMPTY_TIMELINE } from '../../store/messages-slice.ts';
 import { reachabilityOf } from '../../store/workspace-slice.ts';
-import { workspaceVersionOf } from '../../store/workspace-version.ts';
+import { chatCapabilities } from '../../store/capabilities.ts';
 import { TIMELINE_COMPONENTS } from './TimelineEdges.tsx';
 import { placeKey, startOf } from './timeline-place.ts';
 import { timelineRow } from './timeline-row.tsx';
@@ -29,7 +28,7 @@ export function Timeline({ chatId }: { chatId: number }) {
   const timeline = useStore((s) => s.timelines[chatId] ?? EMPTY_TIMELINE);
   const chat = useStore((s) => s.chatsById[chatId]);
   const formatHandle = usePhoneFormat();
-  const version = apiVersionOf(chat, { apiVersion: useStore(workspaceVersionOf) });
+  const capabilities = useStore(chatCapabilities(chatId));
   // Replies among the loaded messages: whom each quotes, and how many answer each.
   const threads = useMemo(() => replyIndex(timeline.messages), [timeline.messages]);
   const calls = useStore((s) => s.details[chatId]?.calls);
@@ -175,10 +174,10 @@ export function Timeline({ chatId }: { chatId: number }) {
         editingKey,
         highlightKey,
         nameOf,
-        version,
+        capabilities,
         threads,
       }),
-    [chat?.service, chat?.isGroup, now, offline, editingKey, highlightKey, nameOf, version, threads],
+    [chat?.service, chat?.isGroup, now, offline, editingKey, highlightKey, nameOf, capabilities, threads],
   );
 
   if (timeline.status === 'loading' && timeline.messages.length === 0)

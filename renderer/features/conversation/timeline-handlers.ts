@@ -7,9 +7,10 @@ import {
   discardMessage,
   editMessage,
   retryMessage,
-  toggleReaction,
+  sendAgain,
 } from '../../actions/messages.ts';
-import { openThread, sendAgain, startReply, toggleCustomReaction } from '../../actions/v3.ts';
+import { toggleCustomReaction, toggleReaction } from '../../actions/reactions.ts';
+import { openThread, startReply } from '../../actions/thread.ts';
 import { openLink } from '../../actions/workspace.ts';
 import type { MessageHandlers } from '../../components/message-handlers.ts';
 import type { Message, ReactionKind } from '../../../shared/domain.ts';

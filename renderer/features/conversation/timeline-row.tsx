@@ -1,6 +1,6 @@
-import type { ApiVersion } from '../../../shared/domain.ts';
 import { CallRecord } from '../../components/CallRecord.tsx';
 import { MessageBubble } from '../../components/MessageBubble.tsx';
+import type { Capabilities } from '../../lib/capabilities.ts';
 import { formatDayLabel } from '../../lib/format.ts';
 import type { ReplyIndex, TimelineItem } from '../../lib/timeline.ts';
 import { NoteItem } from '../workbench/Notes.tsx';
@@ -16,7 +16,7 @@ export interface TimelineRowContext {
   editingKey: string | null;
   highlightKey: string | null;
   nameOf(identifier: string): string;
-  version: ApiVersion;
+  capabilities: Capabilities;
   threads: ReplyIndex;
 }
 
@@ -59,7 +59,7 @@ export function timelineRow(item: TimelineItem, context: TimelineRowContext) {
           highlighted={highlightKey === item.message.key}
           nameOf={context.nameOf}
           handlers={TIMELINE_MESSAGE_HANDLERS}
-          version={context.version}
+          capabilities={context.capabilities}
           quoted={item.message.replyTo ? (threads.byV3Id.get(item.message.replyTo.messageId) ?? null) : null}
           replies={item.message.v3Id ? (threads.replies.get(item.message.v3Id) ?? 0) : 0}
         />

@@ -4,7 +4,7 @@ import type { ApiVersion } from '../../../shared/domain.ts';
 import { connectWorkspace, probeWorkspace } from '../../actions/workspace.ts';
 import { FormField, SecretField } from '../../components/FormField.tsx';
 import { connectFailureText, connectFieldOf, toErrorShape } from '../../lib/errors.ts';
-import { versionText } from '../../lib/v3-presentation.ts';
+import { versionText } from '../../lib/capabilities.ts';
 
 type Field = 'name' | 'baseUrl' | 'token' | 'tokenHeader';
 

@@ -9,7 +9,7 @@ import {
   switchWorkspace,
 } from '../../actions/workspace.ts';
 import { connectFailureText, errorText, toErrorShape } from '../../lib/errors.ts';
-import { versionText } from '../../lib/v3-presentation.ts';
+import { versionText } from '../../lib/capabilities.ts';
 import { useStore } from '../../store/index.ts';
 import { ConnectForm } from './ConnectForm.tsx';
 import { JoinTeamForm } from './JoinTeamForm.tsx';

@@ -1,15 +1,15 @@
 import { MessagesSquare, X } from 'lucide-react';
-import { closeThread } from '../../actions/v3.ts';
+import { closeThread } from '../../actions/thread.ts';
 import { revealMessage } from '../../actions/chats.ts';
 import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
 import { formatDateTime } from '../../lib/format.ts';
-import { effectLabel, quoteText } from '../../lib/v3-presentation.ts';
+import { effectLabel } from '../../lib/effects.ts';
+import { quoteText } from '../../lib/replies.ts';
 import { useStore } from '../../store/index.ts';
-import { useV3Store } from '../../store/v3-store.ts';
 
 /** A thread beside the conversation: its originating message, then the replies, oldest first. */
 export function ThreadPanel({ chatId }: { chatId: number }) {
-  const thread = useV3Store((s) => (s.thread?.chatId === chatId ? s.thread : null));
+  const thread = useStore((s) => (s.thread?.chatId === chatId ? s.thread : null));
   const handles = useStore((s) => s.chatsById[chatId]?.handles);
   if (!thread) return null;
   const nameOf = (identifier: string) =>

@@ -8,10 +8,8 @@ import {
   rejectionOf,
   stagingFailureText,
 } from '../../../renderer/lib/attachment-rules.ts';
-import { canDelete, canEdit, canReact, deliveryLabel } from '../../../renderer/lib/message-rules.ts';
 import { methods } from '../../../shared/contract/methods.ts';
 import { isSendable } from '../../../shared/message-rules.ts';
-import { message } from './fixtures.ts';
 
 describe('attachment rules (the core’s types and size)', () => {
   it('accepts the service’s types by extension, case-insensitively', () => {
@@ -66,58 +64,6 @@ describe('staging failures', () => {
     expect(stagingFailureText('site.png', '"site.png" is larger than 1 MB')).toBe(
       '"site.png" is larger than 1 MB',
     );
-  });
-});
-
-describe('message permissions', () => {
-  const sent = message({ fromMe: true, id: 5 });
-  it('lets agents edit their own sent non-SMS messages, and says why not otherwise', () => {
-    expect(canEdit(sent, { service: 'iMessage' })).toEqual({ allowed: true });
-    expect(canEdit(sent, { service: 'SMS' })).toEqual({
-      allowed: false,
-      reason: 'SMS messages cannot be edited',
-    });
-    expect(canEdit(message(), { service: 'iMessage' })).toMatchObject({ allowed: false });
-    expect(canEdit({ ...sent, id: null }, { service: 'iMessage' })).toMatchObject({ allowed: false });
-  });
-
-  it('deletes own sent messages; unsent ones are discarded instead', () => {
-    expect(canDelete(sent)).toEqual({ allowed: true });
-    expect(canDelete({ ...sent, id: null, state: 'failed' })).toMatchObject({ reason: /Discard/ });
-    expect(canDelete(message())).toMatchObject({ allowed: false });
-  });
-
-  it('reacts only to messages the service knows', () => {
-    expect(canReact(sent)).toEqual({ allowed: true });
-    expect(canReact({ ...sent, id: null })).toMatchObject({ allowed: false });
-  });
-
-  it('describes delivery, with the age of pending messages and the reason of failures', () => {
-    const t = 1_000_000;
-    expect(deliveryLabel({ ...sent, state: 'pending', sentAt: t }, t + 5 * 60_000, false)).toBe(
-      'Sent · not delivered yet (5 min)',
-    );
-    expect(deliveryLabel({ ...sent, state: 'queued' }, t, true)).toMatch(/back online/);
-    expect(
-      deliveryLabel(
-        { ...sent, state: 'failed', error: { code: 'x', message: 'Number unreachable', retryable: false } },
-        t,
-        false,
-      ),
-    ).toBe('Number unreachable');
-    expect(deliveryLabel({ ...sent, state: 'rate_limit_exceeded' }, t, false)).toMatch(/retrying/);
-    expect(deliveryLabel({ ...sent, state: 'sending' }, t, false)).toBe('Sending…');
-    expect(
-      deliveryLabel(
-        {
-          ...sent,
-          state: 'sending',
-          error: { code: 'rate_limited', message: 'Rate limit exceeded', retryable: true },
-        },
-        t,
-        false,
-      ),
-    ).toBe('Retrying… (Rate limit exceeded)');
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Switching workspaces leaves nothing of the one left in the renderer (renderer/store/index.ts,
  * `resetWorkspaceData`): every store key that is not the app's own is back to how it started, and
- * the V3 options, the pictures kept and the actions' module caches are forgotten with it.
+ * the drafts' options, the open thread, the pictures kept and the actions' module caches are forgotten with it.
  */
 import { keptPictures, pictureBytes } from '../../../renderer/lib/picture-cache.ts';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,6 @@ import {
   workspaceEpoch,
   type Store,
 } from '../../../renderer/store/index.ts';
-import { useV3Store } from '../../../renderer/store/v3-store.ts';
 import { chat, message } from './fixtures.ts';
 
 /** What is the app's, not a workspace's: it stays across a switch. */
@@ -61,14 +60,14 @@ describe('a workspace switch', () => {
     }
   });
 
-  it('forgets the chats the quick switcher lists, the timelines, drafts’ V3 options and the open thread', () => {
-    // Given the demo's chats, an open timeline, V3 options on a draft and an open thread
+  it('forgets the chats the quick switcher lists, the timelines, drafts’ reply, effect and service, and the open thread', () => {
+    // Given the demo's chats, an open timeline, an effect on a draft and an open thread
     getState().receiveChatList([chat({ id: 1000 }), chat({ id: 1001 })], false);
     getState().setSelectedChatId(1000);
     getState().patchTimeline(1000, { status: 'ready' });
     getState().mergeTimeline(1000, [message({ chatId: 1000 })]);
     getState().patchDraft(1000, { effect: { type: 'bubble', name: 'slam' } });
-    useV3Store.getState().setThread({ chatId: 1000, key: 'm1', status: 'ready', messages: [], error: null });
+    getState().setThread({ chatId: 1000, key: 'm1', status: 'ready', messages: [], error: null });
 
     // When the workspace is switched
     resetWorkspaceData();
@@ -79,7 +78,7 @@ describe('a workspace switch', () => {
     expect(getState().selectedChatId).toBeNull();
     expect(getState().timelines).toEqual({});
     expect(getState().drafts).toEqual({});
-    expect(useV3Store.getState().thread).toBeNull();
+    expect(getState().thread).toBeNull();
   });
 
   it('lets the kept pictures go, runs every module’s forgetting, and dates answers asked for before it', async () => {

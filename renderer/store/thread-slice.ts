@@ -1,10 +1,11 @@
 /**
- * The V3 thread open in the side panel, apart from the main store so it stays additive. What the
+ * The thread open in the side panel: the message it was opened from, then its replies. What the
  * next message carries (reply target, effect, service) is not here: it is part of the chat's draft
  * (composer-slice.ts).
  */
-import { create } from 'zustand';
+import type { StateCreator } from 'zustand';
 import type { Message } from '../../shared/domain.ts';
+import type { Store } from './index.ts';
 
 export interface ThreadView {
   chatId: number;
@@ -15,12 +16,14 @@ export interface ThreadView {
   error: string | null;
 }
 
-interface V3Store {
+export interface ThreadSlice {
   thread: ThreadView | null;
   setThread(thread: ThreadView | null): void;
+  resetThread(): void;
 }
 
-export const useV3Store = create<V3Store>()((set) => ({
+export const createThreadSlice: StateCreator<Store, [], [], ThreadSlice> = (set) => ({
   thread: null,
   setThread: (thread) => set({ thread }),
-}));
+  resetThread: () => set({ thread: null }),
+});
