@@ -155,7 +155,7 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
           <ReactionSummary message={message} nameOf={props.nameOf} handlers={handlers} />
         )}
         {(effect || replies > 0) && (
-          <div className="message-v3-meta">
+          <div className="message-extras">
             {effect && (
               <span className="effect-label">
                 <Sparkles size={12} aria-hidden="true" /> {effect}
