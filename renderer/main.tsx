@@ -9,11 +9,11 @@ import { lazyNamed } from './lib/lazy.ts';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/shell/index.css';
-import './styles/inbox.css';
+import './styles/inbox/index.css';
 import './styles/conversation/index.css';
 import './styles/views/index.css';
-import './styles/workbench.css';
-import './styles/team.css';
+import './styles/workbench/index.css';
+import './styles/team/index.css';
 import './styles/narrow.css';
 
 // The Electron quick-reply window loads this page for one chat: no inbox, no start-up sync.
