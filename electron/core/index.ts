@@ -33,6 +33,7 @@ export { WorkspaceSession } from './session.ts';
 export type { LocalStore } from './store/local-store.ts';
 export type { MessageRecord } from './store/records.ts';
 export type { SyncOptions } from './sync/engine.ts';
+export type { Reconciler } from './sync/reconciler.ts';
 export type { ContactsPort, ListedChat, MessagingService, OutgoingContent } from './sync/messaging.ts';
 export { contactRecord } from './api/domain-map.ts';
 export { InMemoryVault } from './vault/memory-vault.ts';

@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  contactRecord,
   getFile,
   openAgentFiles,
   PartnerApiError,
@@ -16,6 +15,7 @@ import {
   type MessagingService,
   type OutgoingContent,
   type ParsedChange,
+  type Reconciler,
   type RemoteIds,
 } from '../core/index.ts';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -26,6 +26,8 @@ export interface ChangeContext {
   messaging: MessagingService;
   contacts: ContactsPort;
   store: LocalStore;
+  /** The relay's one writer of service facts. */
+  reconciler: Reconciler;
   agentId: string;
   key: string;
 }
@@ -87,12 +89,12 @@ export async function makeChange(
           ? await context.contacts.create(change.contact, call)
           : await context.contacts.update(change.contactId, change.contact, call);
       // The relay's store answers the desktops' contact reads: it has the change at once.
-      store.transaction(() => store.contacts.upsert([contactRecord(contact)]));
+      context.reconciler.applyContacts([contact]);
       return { result: contact };
     }
     case 'deleteContact':
       await context.contacts.delete(change.contactId, call);
-      store.transaction(() => store.contacts.remove([change.contactId]));
+      context.reconciler.applyContactsDeleted([change.contactId]);
       return { result: null };
   }
 }

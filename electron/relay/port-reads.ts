@@ -193,9 +193,11 @@ export const PORT_READ_HANDLERS = {
   },
   'port-migration': {
     input: z.object({ chatId: ChatId }).strict(),
-    run: async ({ session }: ReadContext, input: { chatId: number }) => ({
-      data: await session.messaging.migrationId(input.chatId, { priority: 'user' }),
-    }),
+    run: async ({ session }: ReadContext, input: { chatId: number }) => {
+      const result = await session.messaging.migrationId(input.chatId, { priority: 'user' });
+      if (result.v3ChatId) session.sync.reconciler.applyV3ChatId(input.chatId, result.v3ChatId);
+      return { data: result };
+    },
   },
   'port-ids': {
     input: z.object({ chatIds: z.array(z.number().int()).max(10_000) }).strict(),

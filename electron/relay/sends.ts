@@ -56,7 +56,7 @@ export interface RelaySends {
  */
 export async function serveSends(
   nc: NatsConnection,
-  session: Pick<WorkspaceSession, 'messaging' | 'contacts' | 'store'>,
+  session: Pick<WorkspaceSession, 'messaging' | 'contacts' | 'store' | 'sync'>,
   team?: TeamRelay,
 ): Promise<RelaySends> {
   const jsm = await jetstreamManager(nc);
@@ -99,7 +99,7 @@ async function handle(
   msg: JsMsg,
   parsed: ParsedSend,
   nc: NatsConnection,
-  session: Pick<WorkspaceSession, 'messaging' | 'contacts' | 'store'>,
+  session: Pick<WorkspaceSession, 'messaging' | 'contacts' | 'store' | 'sync'>,
   outcomes: KV,
   team: TeamRelay | undefined,
 ): Promise<void> {
@@ -130,6 +130,7 @@ async function handle(
       messaging: session.messaging,
       contacts: session.contacts,
       store: session.store,
+      reconciler: session.sync.reconciler,
       agentId: address.agentId,
       key: check?.serviceKey ?? address.key,
     });

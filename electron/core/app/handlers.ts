@@ -3,7 +3,6 @@ import type { LineWithUnread } from '../../../shared/contract/views.ts';
 import type { Chat, Line } from '../../../shared/domain.ts';
 import { isPartnerApiError } from '../api/errors.ts';
 import { ftsQuery } from '../store/search.ts';
-import { contactRecord } from '../api/domain-map.ts';
 import type { Handlers } from './dispatch.ts';
 import type { HandlerContext } from './handler-context.ts';
 import { draftView } from './draft-view.ts';
@@ -63,7 +62,9 @@ export function createHandlers(core: HandlerContext): Handlers {
     // These name chats and lines by the workspace's own version (V3 ids on V3): through the port.
     'chats.migrationId': async ({ chatId }) => {
       if (!s().store.chats.exists(chatId)) throw new UserFacingError('not_found', 'No such chat');
-      return s().messaging.migrationId(chatId, {});
+      const result = await s().messaging.migrationId(chatId, {});
+      if (result.v3ChatId) s().sync.reconciler.applyV3ChatId(chatId, result.v3ChatId);
+      return result;
     },
     'chats.shareContact': async ({ chatId }) => {
       if (!s().store.chats.exists(chatId)) throw new UserFacingError('not_found', 'No such chat');
@@ -200,7 +201,7 @@ export function createHandlers(core: HandlerContext): Handlers {
     }),
     'contacts.create': async (fields) => {
       const created = await s().contacts.create(fields);
-      s().store.transaction(() => s().store.contacts.upsert([contactRecord(created)]));
+      s().sync.reconciler.applyContacts([created]);
       return s().store.contacts.get(created.id) ?? fail('contact vanished');
     },
     'contacts.update': async ({ id, fields }) => {
@@ -216,7 +217,7 @@ export function createHandlers(core: HandlerContext): Handlers {
         : {};
       const kept = Object.fromEntries(Object.entries(identifying).filter(([, value]) => value !== ''));
       const updated = await s().contacts.update(id, { ...kept, ...fields });
-      s().store.transaction(() => s().store.contacts.upsert([contactRecord(updated)]));
+      s().sync.reconciler.applyContacts([updated]);
       return s().store.contacts.get(updated.id) ?? fail('contact vanished');
     },
     'contacts.delete': async ({ id }) => {
@@ -225,7 +226,7 @@ export function createHandlers(core: HandlerContext): Handlers {
         .catch((error: unknown) => {
           if (!(isPartnerApiError(error) && error.status === 404)) throw error;
         });
-      s().store.transaction(() => s().store.contacts.remove([id]));
+      s().sync.reconciler.applyContactsDeleted([id]);
     },
     'contacts.chats': ({ id }) => {
       const contact = s().store.contacts.get(id);
@@ -253,9 +254,8 @@ export function createHandlers(core: HandlerContext): Handlers {
         throw new UserFacingError('not_found', 'That line is not one of your organization’s', {
           field: 'lineId',
         });
-      const line = await s().messaging.setForwarding(lineId, number, { priority: 'user' });
-      s().store.transaction(() =>
-        s().store.lines.upsert({ ...line, ...preservedUser(s().store.lines.get(lineId)) }),
+      s().sync.reconciler.applyLineChanged(
+        await s().messaging.setForwarding(lineId, number, { priority: 'user' }),
       );
       return lineWithUnread(s().store.lines.get(lineId) as Line);
     },
@@ -338,10 +338,6 @@ export function createHandlers(core: HandlerContext): Handlers {
 const THREAD_SCAN_LIMIT = 5_000;
 /** V3: a message can be edited for 15 minutes after sending (and at most 5 times: the service counts). */
 const V3_EDIT_WINDOW_MS = 15 * 60_000;
-
-function preservedUser(line: Line | undefined): Partial<Pick<Line, 'userName' | 'userEmail'>> {
-  return line ? { userName: line.userName, userEmail: line.userEmail } : {};
-}
 
 function fail(message: string): never {
   throw new UserFacingError('internal', message, { retryable: true });

@@ -80,7 +80,7 @@ export class WebhookEventApplier {
       if (event.type === 'message.received') this.#advanceTyping(event.data.chat_id, at());
       if (this.#waitingReads.delete(event.data.id)) {
         this.#store.webhookMarks.remove(`${READ_MARK}${event.data.id}`);
-        this.#store.messages.markRead([event.data.id]);
+        this.#reconciler.applyReadMarks([event.data.id]);
       }
     }
     return outcome;

@@ -252,14 +252,7 @@ export class RelayMessaging implements MessagingService {
   }
 
   async migrationId(chatId: number, options: CallOptions) {
-    const result = await this.#calls.read('port-migration', { chatId }, options);
-    const { store } = this.#options;
-    const chat = store.chats.get(chatId);
-    if (chat && result.v3ChatId)
-      store.transaction(() =>
-        store.chats.upsert([{ id: chatId, lineId: chat.lineId, v3ChatId: result.v3ChatId }]),
-      );
-    return result;
+    return this.#calls.read('port-migration', { chatId }, options);
   }
 
   async #page(

@@ -33,6 +33,8 @@ export interface StoredMessageFields {
   editedAt: number | null;
   isRead: boolean;
   sentAt: number;
+  /** The service's own time for it is stored (a read dated it, not only a V2 delivery). */
+  timeSettled: boolean;
 }
 
 /** Field-wise "newest state wins" for one message seen again from any source. */
@@ -45,6 +47,9 @@ export function mergeMessage(stored: StoredMessageFields, incoming: MessageRecor
   const incomingState = incoming.deliveryStatus;
   const incomingRank = incomingState === 'failed' ? SERVICE_FAILED_RANK : stateRank(incomingState ?? '');
   const takeState = incomingState !== undefined && incomingRank >= stateRank(stored.state);
+  // A delivery's time, to the second, never replaces the one a read stored (a late or repeated
+  // delivery would move the message to the start of its second).
+  const keepTime = incoming.timeToTheSecond === true && stored.timeSettled;
   return {
     text: takeText ? (incoming.text as string) : stored.text,
     state: takeState ? (incomingState as string) : stored.state,
@@ -52,7 +57,8 @@ export function mergeMessage(stored: StoredMessageFields, incoming: MessageRecor
     editedAt: maxOrNull(stored.editedAt, incomingEdited),
     isRead: stored.isRead || incoming.isRead === true,
     // The service's timestamp replaces the optimistic local one.
-    sentAt: incoming.sentAt,
+    sentAt: keepTime ? stored.sentAt : incoming.sentAt,
+    timeSettled: keepTime || incoming.timeToTheSecond !== true,
   };
 }
 

@@ -88,9 +88,10 @@ export class MessageMatcher {
     this.#db.run('UPDATE messages SET id = NULL WHERE key = ?', claimed.key);
     this.#db.run(
       `INSERT INTO messages (key, id, chat_id, text, sent_at, delivered_at, state, edited_at, is_read, from_me, sender,
-         handle_id, idempotency_key, updated_at, reply_to_message_id, reply_to_part_index, effect_type, effect_name, link_url)
+         handle_id, idempotency_key, updated_at, reply_to_message_id, reply_to_part_index, effect_type, effect_name, link_url,
+         time_settled)
        SELECT ?, ?, chat_id, text, sent_at, delivered_at, state, edited_at, is_read, from_me, sender, handle_id, NULL, ?,
-         reply_to_message_id, reply_to_part_index, effect_type, effect_name, link_url
+         reply_to_message_id, reply_to_part_index, effect_type, effect_name, link_url, time_settled
        FROM messages WHERE key = ?`,
       serverKey(id),
       id,

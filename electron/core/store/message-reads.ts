@@ -148,6 +148,27 @@ export class MessageReads {
       .map((r) => ({ key: r.key, id: r.id, chatId: r.chat_id, sentAt: r.sent_at }));
   }
 
+  /** The oldest time in the chat that only a V2 delivery has dated (to the second); null: none. */
+  oldestTimeToSettle(chatId: number): number | null {
+    const row = this.#db.get<{ at: number | null }>(
+      `SELECT MIN(sent_at) AS at FROM messages INDEXED BY messages_times_to_settle
+       WHERE chat_id = ? AND time_settled = 0 AND deleted = 0 AND id IS NOT NULL`,
+      chatId,
+    );
+    return row?.at ?? null;
+  }
+
+  /** Chats holding messages only a V2 delivery has dated (left so by a restart). */
+  chatsWithTimesToSettle(limit = 100): number[] {
+    return this.#db
+      .all<{ chat_id: number }>(
+        `SELECT DISTINCT chat_id FROM messages INDEXED BY messages_times_to_settle
+         WHERE time_settled = 0 AND deleted = 0 AND id IS NOT NULL LIMIT ?`,
+        limit,
+      )
+      .map((row) => row.chat_id);
+  }
+
   /**
    * Keys of accepted messages sent after `since` that are not in `listed` and were not written after
    * `writtenBefore` (a webhook may have delivered them while the listing was in flight).

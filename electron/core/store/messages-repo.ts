@@ -77,11 +77,13 @@ export class MessagesRepo extends MessageReads {
             editedAt: existing.edited_at,
             isRead: existing.is_read === 1,
             sentAt: existing.sent_at,
+            // An optimistic copy's time is this machine's, never the service's.
+            timeSettled: existing.time_settled === 1 && existing.id !== null,
           },
           record,
         );
         this.#db.run(
-          `UPDATE messages SET id = ?, chat_id = ?, text = ?, sent_at = ?, delivered_at = ?, state = ?, edited_at = ?,
+          `UPDATE messages SET id = ?, chat_id = ?, text = ?, sent_at = ?, time_settled = ?, delivered_at = ?, state = ?, edited_at = ?,
              is_read = ?, sender = ?, handle_id = COALESCE(?, handle_id),
              error_json = CASE WHEN failure_json IS NULL THEN NULL ELSE error_json END, updated_at = ?,
              reply_to_message_id = IIF(?, ?, reply_to_message_id), reply_to_part_index = IIF(?, ?, reply_to_part_index),
@@ -91,6 +93,7 @@ export class MessagesRepo extends MessageReads {
           record.chatId,
           merged.text,
           merged.sentAt,
+          merged.timeSettled ? 1 : 0,
           merged.deliveredAt,
           // The service said it failed (V3): no stale poll moves it back.
           existing.failure_json ? existing.state : merged.state,
@@ -107,7 +110,7 @@ export class MessagesRepo extends MessageReads {
         this.#db.run(
           `INSERT INTO messages (key, id, chat_id, text, sent_at, delivered_at, state, edited_at, is_read, from_me, sender,
              handle_id, idempotency_key, updated_at, reply_to_message_id, reply_to_part_index, effect_type, effect_name,
-             link_url) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             link_url, time_settled) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           key,
           record.id,
           record.chatId,
@@ -123,6 +126,7 @@ export class MessagesRepo extends MessageReads {
           record.idempotencyKey ?? null,
           now,
           ...v3Columns(record).map((value) => value ?? null),
+          record.timeToTheSecond ? 0 : 1,
         );
       }
       if (record.failure) this.#writeFailure(key, record.failure);
@@ -137,6 +141,21 @@ export class MessagesRepo extends MessageReads {
     }
     this.#announce(written);
     return written;
+  }
+
+  /**
+   * A read that started at `readAt` reached back past these messages (dated from `from` on, written
+   * before it started) without listing them (deleted there since): their time stays as the delivery
+   * gave it, and they are not read for again.
+   */
+  stopSettlingTimes(chatId: number, from: number, readAt: number): void {
+    this.#db.run(
+      `UPDATE messages SET time_settled = 1
+       WHERE chat_id = ? AND time_settled = 0 AND sent_at >= ? AND updated_at < ?`,
+      chatId,
+      from,
+      readAt,
+    );
   }
 
   /** The optimistic copy of a message being sent from here, quoting and labelled from the start. */

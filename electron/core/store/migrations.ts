@@ -6,6 +6,7 @@
 import { FIRST_SYNC_WRITES } from './migrations/first-sync-writes.ts';
 import { INITIAL_SCHEMA } from './migrations/initial-schema.ts';
 import { LIVE_EVENTS_AND_WORKBENCH } from './migrations/live-events-and-workbench.ts';
+import { MESSAGE_TIMES } from './migrations/message-times.ts';
 import { REMOTE_IDS_BY_CHAT } from './migrations/remote-ids-by-chat.ts';
 import { UPKEEP_DRAFTS_AND_V3_MODEL } from './migrations/upkeep-drafts-v3-model.ts';
 import { V3_IDS_AND_HELD_SENDS } from './migrations/v3-ids-and-held-sends.ts';
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly string[] = [
   ...UPKEEP_DRAFTS_AND_V3_MODEL, // 9–11
   ...REMOTE_IDS_BY_CHAT, // 12
   ...FIRST_SYNC_WRITES, // 13–14
+  ...MESSAGE_TIMES, // 15
 ];

@@ -70,6 +70,11 @@ export interface MessageRecord {
   /** The full current list (REST); undefined when the source does not carry it. */
   reactions?: ReactionRecord[];
   idempotencyKey?: string | null;
+  /**
+   * The time is the service's to the second only (a V2 delivery): it never replaces a time a read
+   * stored, and the message is read again to date it (store/migrations/message-times.ts).
+   */
+  timeToTheSecond?: true;
   /** V3: the service's reason a message was not delivered (state `failed`). */
   failure?: DeliveryFailure;
   /** V3: the message it replies to, its effect, the address of its link part (null: none). */

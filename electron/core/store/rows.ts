@@ -53,6 +53,8 @@ export interface MessageRow {
   effect_type: string | null;
   effect_name: string | null;
   link_url: string | null;
+  /** 0 while only a V2 delivery has dated the message (to the second): migrations/message-times.ts. */
+  time_settled: number;
 }
 
 export interface AttachmentRow {

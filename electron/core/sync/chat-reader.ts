@@ -66,9 +66,30 @@ export class ChatReader {
       const oldest = page.messages.at(-1);
       const since = page.complete ? -Infinity : (oldest?.sentAt ?? Infinity);
       const listed = new Set(page.messages.map((m) => m.id));
-      const gone = store.messages.unlisted(chatId, since, listed, requestedAt);
-      store.messages.remove(chatId, gone);
+      reconciler.applyMessagesGone(chatId, store.messages.unlisted(chatId, since, listed, requestedAt));
     });
+  }
+
+  /**
+   * Dates to the millisecond the messages a V2 delivery dated to the second (sync/time-settling.ts):
+   * reads the chat newest first until none is left, or a page reaches back before the second of the
+   * oldest of them, or the history ends. One the walk passed without the service listing it (deleted
+   * there since) keeps the delivery's time and is not read for again.
+   */
+  async settleTimes(chatId: number): Promise<void> {
+    const { store, api, reconciler, signal, pageSize } = this.#parts;
+    const oldest = store.messages.oldestTimeToSettle(chatId);
+    if (oldest === null) return;
+    const startedAt = Date.now();
+    for await (const page of api.messagePages(chatId, pageSize, { signal, priority: 'background' })) {
+      reconciler.applyMessages(chatId, page.messages, page.complete ? { historyComplete: true } : undefined);
+      if (store.messages.oldestTimeToSettle(chatId) === null) return;
+      const reached = page.messages.at(-1)?.sentAt ?? Number.NEGATIVE_INFINITY;
+      if (page.complete || reached < oldest) {
+        store.messages.stopSettlingTimes(chatId, oldest, startedAt);
+        return;
+      }
+    }
   }
 
   /**

@@ -8,6 +8,7 @@ import { Reconciler } from './reconciler.ts';
 import { ChatReader } from './chat-reader.ts';
 import { InboxReader } from './inbox-reader.ts';
 import { DeliveryWatch } from './delivery-watch.ts';
+import { TimeSettling } from './time-settling.ts';
 import { SyncStatusBoard } from './sync-status.ts';
 import { ReadMarker } from './read-marker.ts';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions } from './sync-options.ts';
@@ -52,6 +53,7 @@ export class SyncEngine {
   #fullSweepNext = false;
   #due = { openChat: 0, inbox: 0, contacts: 0 };
   readonly #deliveries = new DeliveryWatch();
+  readonly #times = new TimeSettling();
   #offlineBackoff = 0;
   /** When the last inbox poll started (catch-up polls are spaced from it). */
   #inboxPolledAt = 0;
@@ -94,6 +96,7 @@ export class SyncEngine {
       signal: this.#abort.signal,
     });
     this.#readMarker = new ReadMarker(store, api, this.#options.markReadDelayMs, this.#abort.signal);
+    this.reconciler.onTimesToSettle((chatId) => this.#settleTimesSoon(chatId));
     reachability?.onChange((state) => this.#reachabilityChanged(state));
     // The store can write again (disk trouble cleared): what it refused meanwhile is caught up now.
     this.#unwatchStorage = onStorageRecovered(store, () => {
@@ -236,6 +239,7 @@ export class SyncEngine {
     }
     this.#ready = true;
     for (const { key } of this.#store.messages.unsettled()) this.watchDelivery(key);
+    for (const chatId of this.#store.messages.chatsWithTimesToSettle()) this.#times.note(chatId);
     this.#wake();
   }
 
@@ -269,6 +273,10 @@ export class SyncEngine {
       this.#due.contacts = now + this.#options.contactsIntervalMs;
       worked = true;
       await this.#inbox.syncContacts();
+    }
+    if (this.#times.isDue(now)) {
+      worked = true;
+      await this.#times.settleDue(now, this.#chats, this.#options.concurrency);
     }
     if (this.#deliveries.isDue(now)) worked = true;
     await this.#deliveries.checkDue(
@@ -317,6 +325,7 @@ export class SyncEngine {
       this.#due.inbox,
       this.#due.contacts,
       this.#deliveries.nextAt,
+      this.#times.nextAt,
     );
     clearTimeout(this.#timer);
     this.#timer = setTimeout(
@@ -324,6 +333,11 @@ export class SyncEngine {
       Math.max(wait === 1_000 ? nextDue - Date.now() : wait, 50),
     );
     this.#timer.unref?.();
+  }
+
+  /** A delivery dated a message to the second: its chat is read soon to date it (time-settling.ts). */
+  #settleTimesSoon(chatId: number): void {
+    if (this.#times.note(chatId)) this.#wake();
   }
 
   /** New inbound messages in the open, focused chat are read as they arrive. */

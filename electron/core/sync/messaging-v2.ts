@@ -180,11 +180,6 @@ export class V2Messaging implements MessagingService {
 
   async migrationId(chatId: number, options: CallOptions) {
     const result = await this.#client.chats.migrateToV3(chatId, options);
-    const chat = this.#store.chats.get(chatId);
-    if (chat && result.v3_chat_id)
-      this.#store.transaction(() =>
-        this.#store.chats.upsert([{ id: chatId, lineId: chat.lineId, v3ChatId: result.v3_chat_id }]),
-      );
     return { v3ChatId: result.v3_chat_id, migrated: result.migrated };
   }
 

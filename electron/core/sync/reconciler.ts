@@ -1,12 +1,11 @@
 import type { ChatHealth, DeliveryFailure, LineReputation } from '../../../shared/domain.ts';
-import { parseServiceTime } from '../../../shared/time.ts';
 import type { ApiContact } from '../api/schemas.ts';
 import type { LocalStore } from '../store/local-store.ts';
-import { assertNever } from '../util.ts';
 import type { ChatRecord, LineRecord, MessageRecord, ReactionRecord } from '../store/records.ts';
 import { contactRecord } from '../api/domain-map.ts';
 import type { ListedChat } from './messaging.ts';
 import type { WebhookEvent } from '../api/webhook-events.ts';
+import { applyV2Event } from './v2-webhook-facts.ts';
 
 /** What applying an event could not do alone: chats whose full state must be fetched. */
 export interface ReconcileOutcome {
@@ -26,6 +25,7 @@ export type PolledChangesListener = (chatId: number, messageIds: number[]) => vo
 export class Reconciler {
   readonly #store: LocalStore;
   readonly #polledListeners = new Set<PolledChangesListener>();
+  readonly #timesToSettleListeners = new Set<(chatId: number) => void>();
 
   constructor(store: LocalStore) {
     this.#store = store;
@@ -37,6 +37,24 @@ export class Reconciler {
 
   applyLines(lines: readonly LineRecord[]): void {
     this.#store.transaction(() => this.#store.lines.replaceAll([...lines]));
+  }
+
+  /** One line as the service answered a change to it, which does not name the line's user: kept. */
+  applyLineChanged(line: LineRecord): void {
+    this.#store.transaction(() => {
+      const stored = this.#store.lines.get(line.id);
+      this.#store.lines.upsert(
+        stored ? { ...line, userName: stored.userName, userEmail: stored.userEmail } : line,
+      );
+    });
+  }
+
+  /** The chat's V3 id, as the service named it for a migration. */
+  applyV3ChatId(chatId: number, v3ChatId: string): void {
+    this.#store.transaction(() => {
+      const chat = this.#store.chats.get(chatId);
+      if (chat) this.#store.chats.upsert([{ id: chatId, lineId: chat.lineId, v3ChatId }]);
+    });
   }
 
   /**
@@ -88,6 +106,16 @@ export class Reconciler {
     return () => this.#polledListeners.delete(listener);
   }
 
+  /**
+   * A V2 delivery stored a message dated to the second, so the chat is to be read (a moment later,
+   * once the burst it came in has passed) to date it to the millisecond: the order within a second
+   * is the service's only then.
+   */
+  onTimesToSettle(listener: (chatId: number) => void): () => void {
+    this.#timesToSettleListeners.add(listener);
+    return () => this.#timesToSettleListeners.delete(listener);
+  }
+
   /** A page of messages of one chat, from a poll. */
   applyMessages(
     chatId: number,
@@ -115,10 +143,38 @@ export class Reconciler {
       const reactions = m.reactions.map((r) => [r.kind, r.from, r.fromMe, r.partIndex, r.customEmoji]);
       facts.set(
         id,
-        JSON.stringify([m.state, m.deliveredAt, m.text, m.editedAt, m.isRead, m.failure ?? null, reactions]),
+        JSON.stringify([
+          m.state,
+          m.deliveredAt,
+          m.text,
+          m.editedAt,
+          m.isRead,
+          m.failure ?? null,
+          reactions,
+          // A read dating a delivered message to the millisecond moves it within its second.
+          m.sentAt,
+        ]),
       );
     }
     return facts;
+  }
+
+  /** The service's copy of a reaction sent from here replaces the one shown while it went out. */
+  applyReactionSent(messageId: number, kind: string, reaction: ReactionRecord): void {
+    this.#store.transaction(() => {
+      this.#store.messages.removeReaction(messageId, kind, true, null);
+      this.#store.messages.addReaction({ ...reaction, fromMe: true, at: Date.now() });
+    });
+  }
+
+  /** Messages the service says were read (a receipt that waited for its message to arrive). */
+  applyReadMarks(messageIds: readonly number[]): void {
+    this.#store.messages.markRead([...messageIds]);
+  }
+
+  /** Stored messages the service no longer lists (deleted there). */
+  applyMessagesGone(chatId: number, keys: readonly string[]): void {
+    if (keys.length > 0) this.#store.messages.remove(chatId, keys);
   }
 
   /** The send response replaces the optimistic message (matched by its idempotency key). */
@@ -198,151 +254,19 @@ export class Reconciler {
     this.#store.transaction(() => this.#store.contacts.upsert(contacts.map(contactRecord)));
   }
 
+  /** Contacts the service no longer has (deleted through it, or found gone). */
+  applyContactsDeleted(ids: readonly number[]): void {
+    this.#store.transaction(() => this.#store.contacts.remove([...ids]));
+  }
+
+  /** A V2 webhook event (sync/v2-webhook-facts.ts maps it to the store's writes). */
   applyWebhook(event: WebhookEvent): ReconcileOutcome {
-    const refresh = new Set<number>();
-    const known = (chatId: number): boolean => {
-      if (this.#store.chats.exists(chatId)) return true;
-      // API-GAPS: the first event naming an unknown chat means a new chat.
-      refresh.add(chatId);
-      return false;
-    };
-    this.#store.transaction(() => {
-      switch (event.type) {
-        case 'message.sent':
-        case 'message.received': {
-          const d = event.data;
-          known(d.chat_id);
-          const fromMe = event.type === 'message.sent';
-          const sender = d.from_phone ?? '';
-          this.#store.messages.upsert([
-            {
-              id: d.id,
-              chatId: d.chat_id,
-              text: d.text,
-              sentAt: parseServiceTime(d.sent_at) ?? parseServiceTime(event.createdAt) ?? Date.now(),
-              isRead: d.is_read,
-              fromMe,
-              sender,
-              // Received messages have arrived; sent ones keep whatever status is known.
-              ...(fromMe ? {} : { deliveryStatus: 'delivered' }),
-              attachments: d.attachments.map((a) => ({
-                id: a.id,
-                url: a.url,
-                filename: a.filename,
-                mimeType: a.mime_type,
-                size: a.file_size,
-              })),
-            },
-          ]);
-          if (!fromMe) this.#store.typing.clear(d.chat_id);
-          break;
-        }
-        case 'message.read':
-          this.#store.messages.markRead([event.data.id]);
-          break;
-        case 'reaction.sent':
-        case 'reaction.received': {
-          const d = event.data;
-          known(d.chat_id);
-          this.#store.messages.addReaction({
-            id: d.id,
-            messageId: d.chat_message_id,
-            kind: d.reaction,
-            fromMe: d.is_from_me || event.type === 'reaction.sent',
-            sender: d.chat_handle?.identifier ?? '',
-            at: parseServiceTime(d.sent_at) ?? parseServiceTime(d.created_at) ?? Date.now(),
-          });
-          break;
-        }
-        case 'typing_indicator.received':
-        case 'typing_indicator.removed': {
-          const d = event.data;
-          if (!known(d.chat_id)) break;
-          const display = event.type === 'typing_indicator.received' && d.display !== false;
-          if (!display) {
-            this.#store.typing.clear(d.chat_id);
-            break;
-          }
-          const typers = d.chat_handles.filter((h) => !h.is_me).map((h) => h.identifier);
-          // The event does not say who in a group is typing: show the chat as "someone is typing".
-          for (const identifier of typers.length === 1 ? typers : ['*'])
-            this.#store.typing.set(d.chat_id, identifier, true);
-          break;
-        }
-        case 'call.completed': {
-          const d = event.data;
-          const inbound = d.direction !== 'outbound';
-          const lineNumber = inbound ? d.to : d.from;
-          const customer = inbound ? d.from : d.to;
-          const startedAt = parseServiceTime(d.start_time);
-          this.#store.calls.upsert(
-            {
-              id: d.id,
-              from: d.from,
-              to: d.to,
-              status: d.status,
-              direction: d.direction,
-              startedAt,
-              endedAt: parseServiceTime(d.end_time),
-              durationSeconds: d.duration,
-              forwardedFrom: d.forwarded_from,
-              voicemail: d.voicemail,
-              transcript: d.recording_data?.transcription ?? null,
-              summary: d.recording_data?.summary ?? null,
-              recordingUrl: d.recording_data?.url ?? null,
-            },
-            lineNumber,
-            customer,
-          );
-          break;
-        }
-        case 'chat.created': {
-          const d = event.data;
-          const me = d.chat_handles.find((h) => h.is_me);
-          const line = me ? this.#store.lines.byNumber(me.identifier) : undefined;
-          const complete = line && d.chat_handles.every((h) => h.id !== null && h.id !== undefined);
-          if (!line || !complete) {
-            refresh.add(d.chat_id);
-            break;
-          }
-          this.#store.chats.upsert([
-            {
-              id: d.chat_id,
-              lineId: line.id,
-              displayName: d.display_name ?? '',
-              ...(d.service ? { service: d.service } : {}),
-              isGroup: d.is_group,
-              handles: d.chat_handles
-                .filter((h) => !h.is_departed)
-                .map((h) => ({
-                  id: h.id as number,
-                  identifier: h.identifier,
-                  service: d.service ?? 'SMS',
-                  joinedAt: parseServiceTime(d.created_at),
-                  isMe: h.is_me,
-                })),
-            },
-          ]);
-          break;
-        }
-        case 'contact.created':
-        case 'contact.updated':
-          this.#store.contacts.upsert([contactRecord(event.data)]);
-          break;
-        case 'contact.deleted':
-          this.#store.contacts.remove([event.data.id]);
-          break;
-        case 'participant.added':
-        case 'participant.removed':
-          refresh.add(event.data.chat_id);
-          break;
-        case 'unknown':
-          break;
-        default:
-          assertNever(event);
-      }
-    });
-    return { refreshChats: [...refresh] };
+    const { refreshChats, datedToTheSecond } = this.#store.transaction(() =>
+      applyV2Event(this.#store, event),
+    );
+    if (datedToTheSecond !== undefined)
+      for (const listener of this.#timesToSettleListeners) listener(datedToTheSecond);
+    return { refreshChats };
   }
 }
 

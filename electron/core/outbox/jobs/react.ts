@@ -17,7 +17,7 @@ export type ReactPayload = z.output<typeof reactSchema>;
 
 export const react: JobType<ReactPayload> = {
   schema: reactSchema,
-  async run({ store, api }, _job, payload, options) {
+  async run({ api, reconciler }, _job, payload, options) {
     const choice: ReactionChoice =
       payload.kind === 'custom'
         ? { kind: 'custom', customEmoji: payload.customEmoji as string }
@@ -29,10 +29,7 @@ export const react: JobType<ReactPayload> = {
     const reaction = await api.react(payload.messageId, choice, 'add', options);
     // V3 only acknowledges: the shown reaction stays until a sync or event confirms it.
     if (!reaction) return;
-    store.transaction(() => {
-      store.messages.removeReaction(payload.messageId, payload.kind, true, null);
-      store.messages.addReaction({ ...reaction, fromMe: true, at: Date.now() });
-    });
+    reconciler.applyReactionSent(payload.messageId, payload.kind, reaction);
   },
   // A refused reaction must not stay on screen as if it had been sent.
   failed({ store }, payload) {
