@@ -33,17 +33,10 @@ export const LAYERS = [
     why: 'the core is host-agnostic: it never imports a host, Electron, a web server, the sandbox, the renderer or tests',
   },
   {
-    name: 'the hosts',
-    files: [
-      'electron/hosts/',
-      'electron/relay/',
-      'electron/main.ts',
-      'electron/preload.ts',
-      'electron/browser-host.ts',
-    ],
+    name: 'the desktop hosts',
+    files: ['electron/hosts/', 'electron/main.ts', 'electron/preload.ts', 'electron/browser-host.ts'],
     mayImport: [
       'electron/hosts/',
-      'electron/relay/',
       'electron/browser-host.ts',
       'electron/core/index.ts',
       // The core's logger, a leaf: the browser host logs before it loads the core, so it listens first.
@@ -52,18 +45,24 @@ export const LAYERS = [
       'sandbox/index.ts',
     ],
     node: true,
-    packages: [
-      'electron',
-      'electron-store',
-      'fastify',
-      '@fastify/*',
-      'ws',
-      'zod',
-      'mime-types',
-      'sharp',
-      '@nats-io/*',
+    packages: ['electron', 'electron-store', 'fastify', '@fastify/*', 'ws', 'zod', 'mime-types', 'sharp'],
+    why: 'a desktop host reaches the core only through its entry point, electron/core/index.ts (and its logger)',
+  },
+  {
+    name: 'the relay host',
+    files: ['electron/relay/'],
+    mayImport: [
+      'electron/relay/',
+      'electron/core/relay-host.ts',
+      // `npm run relay` with no service named runs the demo organization, as `npm start` does.
+      'electron/hosts/demo-sandbox.ts',
+      'electron/core/log/logger.ts',
+      'shared/',
+      'sandbox/index.ts',
     ],
-    why: 'a host reaches the core only through its entry point, electron/core/index.ts (and its logger)',
+    node: true,
+    packages: ['zod', '@nats-io/*'],
+    why: 'the relay host reaches the core only through its own door, electron/core/relay-host.ts (and its logger)',
   },
   {
     name: 'the renderer',
@@ -109,6 +108,42 @@ export const LAYERS = [
 ];
 
 /**
+ * Inside electron/core, what each folder (or root file) may import of the others: an allow-list
+ * again, lowest first. The store and the API clients know nothing of what uses them; the sync
+ * engine and the outbox sit on both; a session composes them; live events, the relay link and the
+ * team layer sit on a session; workspaces, the app and the doors see everything they wire.
+ */
+const CORE_BASE = ['log/', 'util.ts'];
+export const CORE_INSIDE = {
+  'log/': [],
+  'util.ts': [],
+  'vault/': ['log/'],
+  'settings/': ['log/'],
+  'attachments/': ['log/'],
+  'store/': CORE_BASE,
+  // the adapters map the wire into the store's records (store/records.ts)
+  'api/': [...CORE_BASE, 'store/'],
+  'sync/': [...CORE_BASE, 'store/', 'api/'],
+  'outbox/': [...CORE_BASE, 'store/', 'api/', 'sync/'],
+  'workbench/': [...CORE_BASE, 'store/', 'outbox/', 'session.ts'],
+  'session.ts': [...CORE_BASE, 'store/', 'api/', 'sync/', 'outbox/', 'workbench/'],
+  'realtime/': [...CORE_BASE, 'vault/', 'store/', 'api/', 'sync/', 'session.ts'],
+  'relay/': [...CORE_BASE, 'store/', 'api/', 'sync/', 'outbox/', 'realtime/', 'session.ts'],
+  'team/': [...CORE_BASE, 'store/', 'api/', 'sync/', 'outbox/', 'realtime/', 'relay/', 'session.ts'],
+  'workspaces/': [...CORE_BASE, 'vault/', 'settings/', 'api/', 'relay/'],
+  'app/': ['*'],
+  'index.ts': ['*'],
+  'relay-host.ts': ['*'],
+};
+
+/** The core's folder (`store/`) or root file (`util.ts`) a path inside electron/core belongs to. */
+function coreUnit(path) {
+  const inside = path.slice('electron/core/'.length);
+  const slash = inside.indexOf('/');
+  return slash === -1 ? inside : inside.slice(0, slash + 1);
+}
+
+/**
  * Narrower rules inside a layer: only the files under `from` may import `target`. The renderer's
  * features and components reach the core only through renderer/actions/ (renderer/README.md).
  */
@@ -139,6 +174,8 @@ export function layersRule(root) {
       messages: {
         refused: '{{layer}} may not import "{{specifier}}": {{why}}.',
         gated: '"{{specifier}}" may be imported only from {{from}}: {{why}}.',
+        inside:
+          'electron/core/{{unit}} may not import electron/core/{{target}}: inside the core, {{unit}} may import only {{allowed}} (eslint/layers.js CORE_INSIDE).',
       },
     },
     create(context) {
@@ -155,6 +192,19 @@ export function layersRule(root) {
           if (!layer.mayImport.some((prefix) => target === prefix || target.startsWith(prefix))) {
             report('refused', { layer: layer.name, why: layer.why });
             return;
+          }
+          if (file.startsWith('electron/core/') && target.startsWith('electron/core/')) {
+            const unit = coreUnit(file);
+            const targetUnit = coreUnit(target);
+            const allowed = CORE_INSIDE[unit];
+            if (!allowed) {
+              report('inside', { unit, target: targetUnit, allowed: 'nothing (add it to CORE_INSIDE)' });
+              return;
+            }
+            if (unit !== targetUnit && !allowed.includes('*') && !allowed.includes(targetUnit)) {
+              report('inside', { unit, target: targetUnit, allowed: allowed.join(', ') || 'nothing' });
+              return;
+            }
           }
           for (const gate of GATES) {
             if (target.startsWith(gate.target) && !gate.from.some((prefix) => file.startsWith(prefix))) {

@@ -1,9 +1,9 @@
 /**
- * The core's one door for the hosts (the Electron shell, the browser host, the relay): everything a
- * host builds the core with or hands it, and nothing else. The hosts import nothing else of the
- * core but its logger (`log/logger.ts`, a leaf: the browser host logs before it loads the core, so
- * that it listens first); `eslint/layers.js` refuses any other path. What lives where inside:
- * README.md beside this file.
+ * The core's door for the desktop hosts (the Electron shell, the browser host): everything such a
+ * host builds the core with or hands it, and nothing else. They import nothing else of the core but
+ * its logger (`log/logger.ts`, a leaf: the browser host logs before it loads the core, so that it
+ * listens first); `eslint/layers.js` refuses any other path. The relay host has its own door,
+ * `relay-host.ts`. What lives where inside: README.md beside this file.
  */
 export { AppCore, type AppCoreOptions } from './app/app-core.ts';
 export type { DispatchResult } from './app/dispatch.ts';
@@ -25,62 +25,3 @@ export { readJsonFile } from './settings/json-file.ts';
 export { KeyringVault } from './vault/index.ts';
 export { markChatRead } from './workbench/quick-reply.ts';
 export type { DemoSandboxPort } from './workspaces/index.ts';
-
-// The relay host (electron/relay/) runs the same core headless for one organization.
-export { isPartnerApiError, PartnerApiError } from './api/errors.ts';
-export { createTunnel, isV3Event, RealtimeService, type TunnelSettings } from './realtime/index.ts';
-export { WorkspaceSession } from './session.ts';
-export type { LocalStore } from './store/local-store.ts';
-export type { MessageRecord } from './store/records.ts';
-export type { SyncOptions } from './sync/engine.ts';
-export type { Reconciler } from './sync/reconciler.ts';
-export type { ContactsPort, ListedChat, MessagingService, OutgoingContent } from './sync/messaging.ts';
-export { contactRecord } from './api/domain-map.ts';
-export { InMemoryVault } from './vault/memory-vault.ts';
-export { FileVault } from './vault/file-vault.ts';
-export { isVaultUnavailable } from './vault/vault.ts';
-export type { Vault } from './vault/vault.ts';
-// What the relay and a desktop joined to it both speak: subjects, permissions, join codes.
-export { encodeJoinCode } from './relay/join-code.ts';
-export { allocateEventIds, EVENT_IDS_HEADER } from './relay/event-ids.ts';
-export { polledChangeId, type PolledChange } from './relay/polled-changes.ts';
-export { ChangeRequestSchema, type ParsedChange } from './relay/changes.ts';
-export { ensureAgentFiles, getFile, openAgentFiles, putFile } from './relay/files.ts';
-export {
-  ChangeOutcomeSchema,
-  MAX_NEWEST_CHATS,
-  type ChangeOutcome,
-  type RemoteIds,
-} from './relay/protocol.ts';
-export { RelayMessaging } from './relay/relay-messaging.ts';
-export { LIVE_PULL } from './relay/live-pull.ts';
-export {
-  agentPermissions,
-  EVENT_LOG_STREAM,
-  EVENT_LOG_SUBJECTS,
-  eventLogSubject,
-  parseSendSubject,
-  POLLED_CHANGES_SUBJECT,
-  POLL_LEASE_BUCKET,
-  READ_SUBJECTS,
-  RELAY_INFO_SUBJECT,
-  SEND_OUTCOMES_BUCKET,
-  SENDS_STREAM,
-  SENDS_SUBJECTS,
-  sendOutcomeKey,
-} from './relay/subjects.ts';
-// The team layer (issue #19): presence, assignment, notes, team replies, audit; see team/README.md.
-export {
-  ASSIGNMENTS_BUCKET,
-  AUDIT_STREAM,
-  AUDIT_SUBJECTS,
-  CANNED_REPLIES_BUCKET,
-  PRESENCE_BUCKET,
-  TEAM_BUCKET,
-  TEAM_STREAM,
-  TEAM_SUBJECTS,
-} from './relay/team-subjects.ts';
-export { formatAuditEntry, readAudit } from './team/audit.ts';
-export { TeamRelay } from './team/team-relay.ts';
-export { changeTeamSettings, readTeamSettings, SettingsChange } from './team/team-settings.ts';
-export { MAX_TEAM_MESSAGE_BYTES, TEAM_ROLES, TeamSettings, type TeamRole } from './team/wire.ts';

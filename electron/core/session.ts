@@ -22,7 +22,7 @@ export interface WorkspaceConnection {
 
 /**
  * How a session reaches its organization: directly with a token (WorkspaceSession builds these from
- * its API clients), or through the team's relay (JoinedSession, core/relay/joined-session.ts, with
+ * its API clients), or through the team's relay (JoinedSession, core/team/joined-session.ts, with
  * the ports of core/relay/relay-ports.ts), which holds no token.
  */
 export interface ServicePorts {

@@ -62,3 +62,14 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** A host name that never leaves this machine (localhost, 127.x.x.x, ::1). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127(\.\d{1,3}){3}$/.test(host)
+  );
+}

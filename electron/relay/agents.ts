@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/transport-node';
 import { z } from 'zod';
-import { agentPermissions, encodeJoinCode, TEAM_ROLES, type TeamRole } from '../core/index.ts';
+import { agentPermissions, encodeJoinCode, TEAM_ROLES, type TeamRole } from '../core/relay-host.ts';
 import {
   fsyncBeforeAckSupported,
   natsServerVersion,

@@ -17,7 +17,7 @@ import {
   type ParsedChange,
   type Reconciler,
   type RemoteIds,
-} from '../core/index.ts';
+} from '../core/relay-host.ts';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { lineRecords, remoteIdsOf } from './port-records.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { headers } from '@nats-io/transport-node';
-import { EVENT_IDS_HEADER, eventLogSubject, type RemoteIds } from '../core/index.ts';
+import { EVENT_IDS_HEADER, eventLogSubject, type RemoteIds } from '../core/relay-host.ts';
 
 /**
  * How long the relay waits for the stream's ack before answering the service 500 (it retries): well

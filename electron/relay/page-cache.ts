@@ -8,7 +8,7 @@
  * what is stored. A page built while its chat changed is not kept. The cache holds at most about
  * `maxBytes` of records (the oldest dropped first).
  */
-import type { LocalStore, MessageRecord } from '../core/index.ts';
+import type { LocalStore, MessageRecord } from '../core/relay-host.ts';
 
 export interface CachedPage {
   messages: MessageRecord[];

@@ -18,7 +18,7 @@ import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { createLogger } from '../core/log/logger.ts';
-import { POLL_LEASE_BUCKET } from '../core/index.ts';
+import { POLL_LEASE_BUCKET } from '../core/relay-host.ts';
 
 const log = createLogger('relay-lease');
 

@@ -14,7 +14,7 @@ import {
   polledChangeId,
   type PolledChange,
   type WorkspaceSession,
-} from '../core/index.ts';
+} from '../core/relay-host.ts';
 import { messageRecords, remoteIdsOf } from './port-records.ts';
 
 const log = createLogger('relay-poll-log');

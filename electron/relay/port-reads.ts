@@ -17,7 +17,7 @@ import {
   type LocalStore,
   type MessageRecord,
   type WorkspaceSession,
-} from '../core/index.ts';
+} from '../core/relay-host.ts';
 import { approximateBytes, type CachedPage, type NewestPageCache } from './page-cache.ts';
 import { chatRecords, lineRecords, messageRecords, remoteIdsOf } from './port-records.ts';
 

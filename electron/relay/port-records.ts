@@ -5,8 +5,8 @@
  * desktop, the id the relay gave it.
  */
 import type { Chat, Line, Message } from '../../shared/domain.ts';
-import type { LocalStore, MessageRecord } from '../core/index.ts';
-import type { ListedChat, RemoteIds } from '../core/index.ts';
+import type { LocalStore, MessageRecord } from '../core/relay-host.ts';
+import type { ListedChat, RemoteIds } from '../core/relay-host.ts';
 
 export function lineRecords(store: LocalStore, lines: readonly Line[]): Line[] {
   return lines.map((line) => ({

@@ -12,7 +12,7 @@
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { createLogger } from '../core/log/logger.ts';
-import { isPartnerApiError, READ_SUBJECTS, type LocalStore } from '../core/index.ts';
+import { isPartnerApiError, READ_SUBJECTS, type LocalStore } from '../core/relay-host.ts';
 import { isPortRead, PORT_READ_HANDLERS, ReadFailure, type ReadContext } from './port-reads.ts';
 
 const log = createLogger('relay-reads');

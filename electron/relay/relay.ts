@@ -47,7 +47,7 @@ import {
   type TeamRelay,
   type TunnelSettings,
   type Vault,
-} from '../core/index.ts';
+} from '../core/relay-host.ts';
 import type { AgentDirectory } from './agents.ts';
 import { agentDirectoryIn, relayFolders } from './folders.ts';
 import { appendToEventLog } from './event-log.ts';

@@ -16,7 +16,7 @@ import {
   type ChangeOutcome,
   type ParsedChange,
   type TeamRelay,
-} from '../core/index.ts';
+} from '../core/relay-host.ts';
 import { createLogger } from '../core/log/logger.ts';
 
 const log = createLogger('relay-send-check');

@@ -5,7 +5,7 @@
  * order they came off the stream: the send-time check (send-check.ts) sees the reply before it as
  * sent, and one desktop's changes to one conversation reach the service in the order it made them.
  */
-import type { ParsedChange } from '../core/index.ts';
+import type { ParsedChange } from '../core/relay-host.ts';
 
 /** How many changes the relay makes at once, across lanes (the sends consumer lets 64 wait). */
 export const CHANGES_AT_ONCE = 16;

@@ -27,7 +27,7 @@ import {
   type ParsedChange,
   type TeamRelay,
   type WorkspaceSession,
-} from '../core/index.ts';
+} from '../core/relay-host.ts';
 import { createLogger } from '../core/log/logger.ts';
 import { makeChange } from './changes.ts';
 import { checkTeamSend, recordTeamSend } from './send-check.ts';

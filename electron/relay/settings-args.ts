@@ -2,7 +2,7 @@
  * The team's settings for the relay's operator (`npm run relay -- settings [--set key=value]…`):
  * each setting in words, and `--set` read into a change, checked before anything is connected.
  */
-import type { TeamSettings } from '../core/index.ts';
+import type { TeamSettings } from '../core/relay-host.ts';
 
 type SettingKey = keyof TeamSettings;
 

@@ -32,7 +32,7 @@ import {
   SENDS_STREAM,
   SENDS_SUBJECTS,
   SEND_OUTCOMES_BUCKET,
-} from '../core/index.ts';
+} from '../core/relay-host.ts';
 
 /** How long the log recognises a redelivered event id. The service retries for about 25 minutes. */
 export const EVENT_DEDUP_WINDOW_MS = 24 * 60 * 60 * 1000;

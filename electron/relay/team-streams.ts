@@ -22,7 +22,7 @@ import {
   TEAM_BUCKET,
   TEAM_STREAM,
   TEAM_SUBJECTS,
-} from '../core/index.ts';
+} from '../core/relay-host.ts';
 import { ensureStream } from './streams.ts';
 
 /** Presence entries older than this are removed by the server (watchers drop them much sooner). */

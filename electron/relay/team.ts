@@ -19,7 +19,7 @@ import {
   readTeamSettings,
   TEAM_BUCKET,
   TeamRelay,
-} from '../core/index.ts';
+} from '../core/relay-host.ts';
 import type { AgentDirectory } from './agents.ts';
 import { rememberedPorts } from './nats-server.ts';
 import { describeSettings, parseSettingAssignments } from './settings-args.ts';

@@ -1,5 +1,6 @@
 import type { EventName, Events } from '../../../shared/contract/events.ts';
-import type { JoinedSessionOptions, RelayPortsFactory } from '../relay/joined-session.ts';
+import type { RelayPortsFactory } from '../relay/relay-ports.ts';
+import type { JoinedSessionOptions } from '../team/joined-session.ts';
 import type { SessionOptions } from '../session.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import type { SyncOptions } from '../sync/engine.ts';

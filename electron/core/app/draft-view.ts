@@ -6,7 +6,7 @@
 import { stagedView } from '../../../shared/contract/staged.ts';
 import type { Draft } from '../../../shared/contract/views.ts';
 import type { DraftOptions } from '../../../shared/domain.ts';
-import type { SendOptions } from '../outbox/send-options.ts';
+import type { SendOptions } from '../store/send-options.ts';
 import type { ServiceSession as Session } from '../session.ts';
 import type { DraftExtras } from '../store/drafts-repo.ts';
 

@@ -10,7 +10,7 @@ import { UserFacingError } from './errors.ts';
 import { safeExternalUrl } from './external-links.ts';
 import { createSendHandlers } from './send-handlers.ts';
 import { createTeamHandlers } from './team-handlers.ts';
-import { JoinedSession } from '../relay/joined-session.ts';
+import { JoinedSession } from '../team/joined-session.ts';
 import { createWorkbenchHandlers } from './workbench-handlers.ts';
 import { createWorkspaceHandlers } from './workspace-handlers.ts';
 

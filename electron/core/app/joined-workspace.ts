@@ -1,6 +1,7 @@
 import { createLogger } from '../log/logger.ts';
 import type { EventName, Events } from '../../../shared/contract/events.ts';
-import { JoinedSession, type JoinedSessionOptions, type RelayPortsFactory } from '../relay/joined-session.ts';
+import type { RelayPortsFactory } from '../relay/relay-ports.ts';
+import { JoinedSession, type JoinedSessionOptions } from '../team/joined-session.ts';
 import { RelayConnectionError } from '../relay/relay-link.ts';
 import { relayPorts } from '../relay/relay-ports.ts';
 import type { SessionOptions } from '../session.ts';

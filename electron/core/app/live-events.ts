@@ -1,7 +1,7 @@
 import type { ServiceSession } from '../session.ts';
 import { WorkspaceSession } from '../session.ts';
 import { createLogger } from '../log/logger.ts';
-import { JoinedSession } from '../relay/joined-session.ts';
+import { JoinedSession } from '../team/joined-session.ts';
 import type { JoinedLiveEvents } from '../relay/joined-live.ts';
 import {
   createTunnel,

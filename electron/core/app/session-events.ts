@@ -4,7 +4,7 @@
  * workspace the team's changes and mentions. Returns what detaches them all when the session closes.
  */
 import type { EventName, Events } from '../../../shared/contract/events.ts';
-import { JoinedSession } from '../relay/joined-session.ts';
+import { JoinedSession } from '../team/joined-session.ts';
 import type { ServiceSession } from '../session.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import { STORE_EVENT_NAMES } from '../store/events.ts';

@@ -8,7 +8,7 @@ import type { MethodName } from '../../../shared/contract/methods.ts';
 import type { teamMethods } from '../../../shared/contract/team-methods.ts';
 import type { TeamNote } from '../../../shared/contract/team-views.ts';
 import type { Note } from '../../../shared/contract/views.ts';
-import { JoinedSession } from '../relay/joined-session.ts';
+import { JoinedSession } from '../team/joined-session.ts';
 import { TeamRefusal } from '../team/held-sends.ts';
 import type { TeamDesk } from '../team/team-desk.ts';
 import type { Handlers } from './dispatch.ts';

@@ -10,7 +10,7 @@ import { deliveryFailureInfo } from '../../../shared/delivery-failures.ts';
 import type { Message } from '../../../shared/domain.ts';
 import type { JobContext } from './jobs/job-type.ts';
 import { sendMessageSchema, queueSendMessage, type SendInput } from './jobs/send-message.ts';
-import { sendOptions } from './send-options.ts';
+import { sendOptions } from '../store/send-options.ts';
 import { admitSend, type SendRequest } from './send-door.ts';
 import { NotSendableAgain, SendRefused } from './send-rules.ts';
 

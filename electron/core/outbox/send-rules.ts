@@ -6,7 +6,7 @@
 import type { BridgeErrorShape } from '../../../shared/contract/errors.ts';
 import type { Chat, Message } from '../../../shared/domain.ts';
 import { EMPTY_MESSAGE, isSendable } from '../../../shared/message-rules.ts';
-import type { SendOptions } from './send-options.ts';
+import type { SendOptions } from '../store/send-options.ts';
 
 /** A send the rules refuse, already in the bridge's shape; nothing was queued or sent. */
 export class SendRefused extends Error {

@@ -1,5 +1,18 @@
-import type { V3LocalIds } from '../api/v3/domain-map.ts';
 import type { Database } from './database.ts';
+
+/**
+ * Local integer ids for V3 ids; the same V3 id must always give the same local id. A message or
+ * reaction is named with its chat when the caller knows it (the store keeps a chat's together).
+ */
+export interface V3LocalIds {
+  chat(v3ChatId: string): number;
+  message(v3MessageId: string, v3ChatId?: string): number;
+  handle(v3HandleId: string): number;
+  /** Lines are matched by their number: V2 and V3 name the same lines. */
+  line(phoneNumber: string): number;
+  /** Reactions have no id in V3; `key` names one (message, part, reacting handle, type, emoji). */
+  reaction(key: string, v3ChatId?: string): number;
+}
 
 export type RemoteIdKind = 'chat' | 'message' | 'handle' | 'line' | 'reaction';
 

@@ -1,4 +1,4 @@
-import type { SendOptions } from '../outbox/send-options.ts';
+import type { SendOptions } from './send-options.ts';
 import type { Database } from './database.ts';
 import type { StoreEventBus } from './events.ts';
 

@@ -8,6 +8,7 @@ import { DEFAULT_TOKEN_HEADER } from '../api/http.ts';
 import { RELAY_CA, RELAY_URL } from '../relay/join-code.ts';
 import { SUBJECT_TOKEN } from '../relay/subjects.ts';
 import { workspaceIdSchema } from '../settings/schema.ts';
+import { isLoopbackHost } from '../util.ts';
 
 export { DEFAULT_TOKEN_HEADER };
 
@@ -167,12 +168,3 @@ export function parseBaseUrl(input: string, allowInsecureHttp = false): string {
   return baseUrl;
 }
 
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '[::1]' ||
-    /^127(\.\d{1,3}){3}$/.test(host)
-  );
-}

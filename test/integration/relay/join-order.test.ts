@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseJoinCode } from '../../../electron/core/relay/join-code.ts';
-import { JoinedSession } from '../../../electron/core/relay/joined-session.ts';
+import { JoinedSession } from '../../../electron/core/team/joined-session.ts';
 import { JoinedLiveEvents } from '../../../electron/core/relay/joined-live.ts';
 import { relayPorts } from '../../../electron/core/relay/relay-ports.ts';
 import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';

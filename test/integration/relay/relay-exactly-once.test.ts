@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJoinCode } from '../../../electron/core/relay/join-code.ts';
-import { JoinedSession } from '../../../electron/core/relay/joined-session.ts';
+import { JoinedSession } from '../../../electron/core/team/joined-session.ts';
 import { relayPorts } from '../../../electron/core/relay/relay-ports.ts';
 import { SEND_OUTCOMES_BUCKET, SENDS_STREAM, sendOutcomeKey } from '../../../electron/core/relay/subjects.ts';
 import { jetstreamManager } from '@nats-io/jetstream';

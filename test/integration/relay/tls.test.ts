@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectToRelay } from '../../../electron/core/relay/connect.ts';
 import { encodeJoinCode, parseJoinCode, type JoinCode } from '../../../electron/core/relay/join-code.ts';
 import { probeRelay } from '../../../electron/core/relay/join.ts';
-import { JoinedSession } from '../../../electron/core/relay/joined-session.ts';
+import { JoinedSession } from '../../../electron/core/team/joined-session.ts';
 import { FileSettingsStore } from '../../../electron/core/settings/index.ts';
 import { openWorkspaceRegistry } from '../../../electron/core/workspaces/index.ts';
 import { askRelayInfo } from '../../../electron/core/relay/relay-info.ts';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppCore } from '../../../electron/core/app/app-core.ts';
-import { JoinedSession } from '../../../electron/core/relay/joined-session.ts';
+import { JoinedSession } from '../../../electron/core/team/joined-session.ts';
 import { SENDS_STREAM } from '../../../electron/core/relay/subjects.ts';
 import { readToEnd } from '../../../electron/core/team/stream-read.ts';
 import { memorySettingsPersistence, PersistedSettingsStore } from '../../../electron/core/settings/index.ts';

@@ -32,7 +32,7 @@ import { setLogSink } from '../../../electron/core/log/logger.ts';
 import { RealtimeService } from '../../../electron/core/realtime/realtime-service.ts';
 import { DirectTunnel } from '../../../electron/core/realtime/tunnels/direct.ts';
 import { parseJoinCode } from '../../../electron/core/relay/join-code.ts';
-import { JoinedSession } from '../../../electron/core/relay/joined-session.ts';
+import { JoinedSession } from '../../../electron/core/team/joined-session.ts';
 import type { JoinedLiveEvents } from '../../../electron/core/relay/joined-live.ts';
 import { relayPorts } from '../../../electron/core/relay/relay-ports.ts';
 import { type ServiceSession, WorkspaceSession } from '../../../electron/core/session.ts';

@@ -60,15 +60,17 @@ describe('the core imports Node, its own folders, shared/ and the packages it na
   );
 });
 
-describe('a host reaches the core only through electron/core/index.ts', () => {
+describe('a desktop host reaches the core only through electron/core/index.ts', () => {
   layer(
     'electron/hosts/electron/layers-fixture.ts',
     [
       ['../../core/log/redact.ts', /only through its entry point, electron\/core\/index.ts/],
       ['../../core/app/app-core.ts', /only through its entry point/],
-      ['../../../renderer/main.tsx', /the hosts may not import/],
-      ['../../../test/e2e/support/app.ts', /the hosts may not import/],
-      ['react', /the hosts may not import "react"/],
+      ['../../core/relay-host.ts', /only through its entry point/],
+      ['../../relay/relay.ts', /the desktop hosts may not import/],
+      ['../../../renderer/main.tsx', /the desktop hosts may not import/],
+      ['../../../test/e2e/support/app.ts', /the desktop hosts may not import/],
+      ['react', /the desktop hosts may not import "react"/],
     ],
     [
       'electron',
@@ -80,6 +82,65 @@ describe('a host reaches the core only through electron/core/index.ts', () => {
     ],
   );
   layer('electron/main.ts', [['./core/vault/index.ts', /only through its entry point/]], ['./core/index.ts']);
+});
+
+describe('the relay host reaches the core only through its own door, electron/core/relay-host.ts', () => {
+  layer(
+    'electron/relay/layers-fixture.ts',
+    [
+      ['../core/index.ts', /only through its own door, electron\/core\/relay-host.ts/],
+      ['../core/team/team-relay.ts', /only through its own door/],
+      ['../hosts/browser-server.ts', /the relay host may not import/],
+      ['fastify', /the relay host may not import "fastify"/],
+    ],
+    ['../core/relay-host.ts', '../core/log/logger.ts', './agents.ts', '@nats-io/jetstream', 'node:fs'],
+  );
+});
+
+describe('inside the core, each folder imports only the folders beneath it (CORE_INSIDE)', () => {
+  layer(
+    'electron/core/store/layers-fixture.ts',
+    [
+      ['../outbox/outbox.ts', /electron\/core\/store\/ may not import electron\/core\/outbox\//],
+      ['../api/v3/domain-map.ts', /store\/ may import only log\/, util.ts/],
+      ['../session.ts', /store\/ may not import electron\/core\/session.ts/],
+    ],
+    ['./records.ts', '../log/logger.ts', '../util.ts'],
+  );
+  layer(
+    'electron/core/api/v3/layers-fixture.ts',
+    [
+      ['../../sync/engine.ts', /api\/ may not import electron\/core\/sync\//],
+      ['../../outbox/outbox.ts', /api\/ may not import/],
+    ],
+    ['../../store/records.ts', '../http.ts', '../../log/logger.ts'],
+  );
+  layer(
+    'electron/core/realtime/layers-fixture.ts',
+    [
+      ['../workspaces/workspace.ts', /realtime\/ may not import electron\/core\/workspaces\//],
+      ['../relay/relay-link.ts', /realtime\/ may not import/],
+    ],
+    ['../sync/engine.ts', '../session.ts', '../vault/vault.ts'],
+  );
+  layer(
+    'electron/core/relay/layers-fixture.ts',
+    [
+      ['../team/team-desk.ts', /relay\/ may not import electron\/core\/team\//],
+      ['../app/app-core.ts', /relay\/ may not import/],
+    ],
+    ['../realtime/live-event.ts', '../session.ts', './subjects.ts'],
+  );
+  layer(
+    'electron/core/team/layers-fixture.ts',
+    [['../workspaces/registry.ts', /team\/ may not import/]],
+    ['../relay/relay-link.ts', '../session.ts'],
+  );
+  layer(
+    'electron/core/app/layers-fixture.ts',
+    [],
+    ['../team/joined-session.ts', '../workspaces/registry.ts'],
+  );
 });
 
 describe("the renderer's views reach the core only through renderer/actions/", () => {

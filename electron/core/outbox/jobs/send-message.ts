@@ -1,6 +1,6 @@
 /** A message to an existing chat: queued with its optimistic message, sent once under its key. */
 import { z } from 'zod';
-import { sendOptions, type SendOptions } from '../send-options.ts';
+import { sendOptions, type SendOptions } from '../../store/send-options.ts';
 import { ClientKeyInUse } from '../send-rules.ts';
 import { newKey, optimisticAttachments, stagedFiles, type JobContext, type JobType } from './job-type.ts';
 

@@ -5,26 +5,18 @@
  * workspace: it opens on its store, its calls fail as offline ones do, and the team layer and live
  * events start when the relay answers.
  */
-import type { ApiVersion, ConnectionStatus } from '../../../shared/domain.ts';
+import type { ConnectionStatus } from '../../../shared/domain.ts';
 import type { AttemptOutcome } from '../api/http.ts';
 import { PartnerApiError } from '../api/errors.ts';
 import { ServiceSession, type ServicePorts, type ServiceSessionOptions } from '../session.ts';
-import type { LocalStore } from '../store/local-store.ts';
 import type { ContactsPort, MessagingService } from '../sync/messaging.ts';
-import type { JoinCode } from './join-code.ts';
-import { TeamDesk, type TeamDeskOptions } from '../team/team-desk.ts';
-import { JoinedLiveEvents } from './joined-live.ts';
-import { MAX_NEWEST_CHATS } from './protocol.ts';
-import { NOT_ANSWERING_MESSAGE, RelayLink, type RelayLinkOptions } from './relay-link.ts';
-import { RelayMessaging } from './relay-messaging.ts';
-
-/** The relay's implementation of the ports, given the agent's connection (relay-messaging.ts). */
-export type RelayPortsFactory = (
-  link: RelayLink,
-  agentId: string,
-  store: LocalStore,
-  apiVersion: ApiVersion,
-) => { messaging: MessagingService; contacts: ContactsPort };
+import type { JoinCode } from '../relay/join-code.ts';
+import { TeamDesk, type TeamDeskOptions } from './team-desk.ts';
+import { JoinedLiveEvents } from '../relay/joined-live.ts';
+import { MAX_NEWEST_CHATS } from '../relay/protocol.ts';
+import { NOT_ANSWERING_MESSAGE, RelayLink, type RelayLinkOptions } from '../relay/relay-link.ts';
+import { RelayMessaging } from '../relay/relay-messaging.ts';
+import type { RelayPortsFactory } from '../relay/relay-ports.ts';
 
 /**
  * Reads a joined desktop's sync keeps in flight: the relay answers from its store, with no service
