@@ -32,6 +32,7 @@ export {
   type RemoteIds,
 } from './relay/protocol.ts';
 export { RelayMessaging } from './relay/relay-messaging.ts';
+export { isInbox, refusal, serveRequests, type Reply, type ReplyError } from './relay/responder.ts';
 export { LIVE_PULL } from './relay/live-pull.ts';
 export {
   agentPermissions,

@@ -12,7 +12,14 @@
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { createLogger } from '../core/log/logger.ts';
-import { isPartnerApiError, READ_SUBJECTS, type LocalStore } from '../core/relay-host.ts';
+import {
+  isPartnerApiError,
+  READ_SUBJECTS,
+  serveRequests,
+  type LocalStore,
+  type Reply,
+  type ReplyError,
+} from '../core/relay-host.ts';
 import { isPortRead, PORT_READ_HANDLERS, ReadFailure, type ReadContext } from './port-reads.ts';
 
 const log = createLogger('relay-reads');
@@ -55,15 +62,9 @@ const READS = {
 
 export type ReadName = keyof typeof READS;
 
-export interface ReadError {
+export type ReadError = ReplyError & {
   code: 'unknown_read' | 'too_large' | 'malformed_json' | 'invalid_request' | 'internal' | (string & {});
-  message: string;
-  retryable: boolean;
-  field: string | null;
-  /** A service error's kind and status (port reads), so the desktop throws what a direct adapter would. */
-  kind?: string;
-  status?: number;
-}
+};
 
 export type ReadReply = { ok: true; data: unknown; ids?: unknown } | { ok: false; error: ReadError };
 
@@ -72,14 +73,17 @@ export type ReadSource = () => Omit<ReadContext, 'agentId'> | undefined;
 
 /** Answers reads until the returned subscription is drained; one queue group across relays. */
 export function serveReads(nc: NatsConnection, source: ReadSource): Subscription {
-  return nc.subscribe(READ_SUBJECTS, {
-    queue: 'parley-relay',
-    callback: (error, msg) => {
-      if (error) return log.warn('read subscription failed', { error: error.message });
-      if (!msg.reply) return; // a publish, not a request: nobody to answer, nothing to do
-      void answer(msg, source()).then((reply) => msg.respond(JSON.stringify(reply)));
+  return serveRequests(
+    nc,
+    {
+      subject: READ_SUBJECTS,
+      queue: 'parley-relay',
+      maxBytes: MAX_READ_REQUEST_BYTES,
+      what: 'read',
+      unavailable: { code: 'internal', message: 'The relay could not read its store; try again shortly' },
     },
-  });
+    (msg) => answer(msg, source()) as Promise<Reply>,
+  );
 }
 
 /** The agent a reply goes to: its inbox prefix is `_INBOX.<agent>` (its permissions allow no other). */
@@ -94,8 +98,6 @@ async function answer(msg: Msg, source: Omit<ReadContext, 'agentId'> | undefined
   const what = msg.subject.slice(READ_SUBJECTS.length - 1);
   if (!Object.hasOwn(READS, what) && !isPortRead(what))
     return refuse('unknown_read', `There is no read named "${what}" (known: ${KNOWN.join(', ')})`);
-  if (msg.data.length > MAX_READ_REQUEST_BYTES)
-    return refuse('too_large', `A read request is at most ${MAX_READ_REQUEST_BYTES} bytes`);
   let json: unknown;
   try {
     json =

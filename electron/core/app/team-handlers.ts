@@ -4,6 +4,7 @@
  * other workspace each is refused with `not_available`, in words. The relay's refusals (a claim
  * lost to a teammate: "Dana already has this conversation") cross as they are.
  */
+import { errors } from '@nats-io/transport-node';
 import type { MethodName } from '../../../shared/contract/methods.ts';
 import type { teamMethods } from '../../../shared/contract/team-methods.ts';
 import type { TeamNote } from '../../../shared/contract/team-views.ts';
@@ -90,10 +91,19 @@ async function inWords<T>(work: Promise<T>): Promise<T> {
         retryable: error.retryable,
         ...(error.field ? { field: error.field } : {}),
       });
-    if (error instanceof Error && /timeout|no responders|503/i.test(error.message))
+    if (relayDidNotAnswer(error))
       throw new UserFacingError('team_unavailable', "Your team's relay does not answer just now: try again", {
         retryable: true,
       });
     throw error;
   }
+}
+
+/** The team relay did not answer a request: no relay listening, or none in time (nats.js's own errors). */
+function relayDidNotAnswer(error: unknown): boolean {
+  return (
+    error instanceof errors.TimeoutError ||
+    error instanceof errors.NoRespondersError ||
+    (error instanceof errors.RequestError && error.isNoResponders())
+  );
 }

@@ -6,7 +6,7 @@
  * that does not parse is an `invalid_response` error with nothing of it kept. Failures are the
  * errors a direct adapter throws (PartnerApiError), so the outbox retries and gives up on the same.
  */
-import { jetstream } from '@nats-io/jetstream';
+import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { z } from 'zod';
@@ -131,10 +131,13 @@ export class RelayCalls {
       // Before the relay first answered there is no connection: that error goes out as it is.
       const js = jetstream(this.#nc);
       try {
-        await abortable(js.publish(sendSubject(this.#agentId, key), body), options.signal);
+        // Only if the key's subject holds nothing yet: a second publish of it is refused by the
+        // server with its own code, which says the first arrived.
+        const expect = { lastSubjectSequence: 0 };
+        await abortable(js.publish(sendSubject(this.#agentId, key), body, { expect }), options.signal);
         return;
       } catch (error) {
-        if (/maximum messages per subject/i.test(messageOf(error))) return; // published before
+        if (publishedBefore(error)) return;
         const failure = unreachable(error);
         if (!failure.retryable || Date.now() + delay > deadline) throw failure;
         log.info('a change is published again with its key', { reason: failure.message });
@@ -245,4 +248,9 @@ function describe(error: z.ZodError): string {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The server refused a publish because the key's subject already holds the change (sent before). */
+function publishedBefore(error: unknown): boolean {
+  return error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamWrongLastSequence;
 }

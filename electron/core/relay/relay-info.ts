@@ -7,8 +7,11 @@ import { z } from 'zod';
 import { RelayConnectionError } from './relay-link.ts';
 import { RELAY_INFO_SUBJECT } from './subjects.ts';
 
-export const RelayInfo = z.object({ apiVersion: z.enum(['v2', 'v3']) }).strict();
-export type RelayInfo = z.infer<typeof RelayInfo>;
+/** In the relay's one envelope (responder.ts); a relay of the release before answered without `ok`. */
+const RelayInfoReply = z
+  .object({ ok: z.literal(true).optional(), apiVersion: z.enum(['v2', 'v3']) })
+  .strict();
+export type RelayInfo = { apiVersion: 'v2' | 'v3' };
 
 /** Asks the relay; throws in words when it does not answer, or answers something else. */
 export async function askRelayInfo(nc: NatsConnection, timeoutMs = 5_000): Promise<RelayInfo> {
@@ -19,8 +22,8 @@ export async function askRelayInfo(nc: NatsConnection, timeoutMs = 5_000): Promi
   } catch {
     throw new RelayConnectionError("Your team's relay did not answer: is it running?", false);
   }
-  const parsed = RelayInfo.safeParse(data);
+  const parsed = RelayInfoReply.safeParse(data);
   if (!parsed.success)
     throw new RelayConnectionError("Your team's relay answered something Parley does not understand", false);
-  return parsed.data;
+  return { apiVersion: parsed.data.apiVersion };
 }

@@ -14,6 +14,7 @@ import { jetstream, type ConsumerMessages, type JetStreamClient } from '@nats-io
 import { Kvm, type KV } from '@nats-io/kv';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { createLogger } from '../log/logger.ts';
+import { serveRequests, type Reply } from '../relay/responder.ts';
 import { followCustomerMessages } from './customer-message.ts';
 import {
   activitySubject,
@@ -273,37 +274,27 @@ export class TeamRelay {
   }
 
   async #serveActions(): Promise<void> {
-    this.#actions = this.#options.nc.subscribe(TEAM_ACTION_SUBJECTS, { queue: TEAM_ACTION_QUEUE });
-    const actions = this.#actions;
-    this.#track(
-      (async () => {
-        // Each action on its own: two claims at once really race, and compare-and-set settles it.
-        for await (const msg of actions) this.#track(this.#answer(msg));
-      })(),
-    );
-    await this.#options.nc.flush();
-  }
-
-  async #answer(msg: Msg): Promise<void> {
-    let reply: ActionReply;
-    try {
-      reply = await this.#act(msg);
-    } catch (error) {
-      log.warn('a team action failed', {
-        subject: msg.subject.slice(0, 100),
-        error: error instanceof Error ? error.message : String(error),
-      });
-      reply = {
-        ok: false,
-        error: {
+    // Each action on its own (the responder does not wait for one before the next): two claims at
+    // once really race, and compare-and-set settles it.
+    this.#actions = serveRequests(
+      this.#options.nc,
+      {
+        subject: TEAM_ACTION_SUBJECTS,
+        queue: TEAM_ACTION_QUEUE,
+        maxBytes: MAX_TEAM_MESSAGE_BYTES,
+        what: 'team action',
+        unavailable: {
           code: 'team_unavailable',
           message: 'The team relay could not do that just now: try again',
-          retryable: true,
-          field: null,
         },
-      };
-    }
-    if (msg.reply) msg.respond(encode(reply));
+      },
+      (msg) => {
+        const acting = this.#act(msg);
+        this.#track(acting);
+        return acting as Promise<Reply>;
+      },
+    );
+    await this.#options.nc.flush();
   }
 
   async #act(msg: Msg): Promise<ActionReply> {
@@ -312,7 +303,6 @@ export class TeamRelay {
     if (!this.#ctx.agents().has(address.agentId))
       return refuse('unknown_agent', 'This agent is not on the team');
     await this.#publishRoster(); // an agent new since the last look is named at once
-    if (msg.data.length > MAX_TEAM_MESSAGE_BYTES) return refuse('too_large', 'The request is too large');
     switch (address.action) {
       case 'assign': {
         const parsed = parseRequest(AssignRequest, msg.data);
