@@ -48,7 +48,7 @@ type ComposerParts = Pick<
 >;
 
 /**
- * A draft from the core (stored, or a held message taken back) as the composer holds it: the reply's
+ * A draft from the core (stored, or a waiting message taken back) as the composer holds it: the reply's
  * quote and author come from the message replied to (dropped if it is gone).
  */
 export async function composerPartsOf(chatId: number, stored: StoredDraft): Promise<ComposerParts> {

@@ -1,7 +1,7 @@
 /**
  * Send later, undo send and snooze, and the core. Held-back messages (scheduled, or in their undo
  * grace period) live in the core's store; the renderer mirrors each open chat's list and the
- * snoozed conversations: held messages kept live from `scheduled.changed`, snoozes from the chats
+ * snoozed conversations: waiting messages kept live from `scheduled.changed`, snoozes from the chats
  * they belong to (`chats.changed`, actions/chats.ts).
  */
 import type { ScheduledSend } from '../../shared/contract/views.ts';
@@ -61,7 +61,7 @@ function takeDraft(chatId: number): Draft | null {
   return { ...draft, text };
 }
 
-/** Nothing was held: the agent gets their whole draft back, with the reason. */
+/** Nothing is waiting: the agent gets their whole draft back, with the reason. */
 function giveBack(chatId: number, draft: Draft, error: unknown): void {
   getState().patchDraft(chatId, (current) => ({
     ...givenBack(current, draft),
@@ -70,7 +70,7 @@ function giveBack(chatId: number, draft: Draft, error: unknown): void {
   saveDraftNow(chatId);
 }
 
-/** The draft's content and options (reply, effect, service), kept while held back. */
+/** The draft's content and options (reply, effect, service), kept while it waits. */
 const contentOf = (chatId: number, draft: Draft) => ({
   chatId,
   text: draft.text,
@@ -84,8 +84,8 @@ export async function sendWithUndo(chatId: number): Promise<boolean> {
   const draft = takeDraft(chatId);
   if (!draft) return false;
   try {
-    const { held } = await parley.scheduled.send(contentOf(chatId, draft));
-    if (held) mergeHeld(held);
+    const { waiting } = await parley.scheduled.send(contentOf(chatId, draft));
+    if (waiting) mergeWaiting(waiting);
     return true;
   } catch (error) {
     giveBack(chatId, draft, error);
@@ -98,7 +98,7 @@ export async function scheduleDraft(chatId: number, at: number): Promise<boolean
   const draft = takeDraft(chatId);
   if (!draft) return false;
   try {
-    mergeHeld(await parley.scheduled.create({ ...contentOf(chatId, draft), at }));
+    mergeWaiting(await parley.scheduled.create({ ...contentOf(chatId, draft), at }));
     return true;
   } catch (error) {
     giveBack(chatId, draft, error);
@@ -106,7 +106,7 @@ export async function scheduleDraft(chatId: number, at: number): Promise<boolean
   }
 }
 
-function mergeHeld(item: ScheduledSend): void {
+function mergeWaiting(item: ScheduledSend): void {
   const list = (getState().scheduled[item.chatId] ?? []).filter((s) => s.id !== item.id);
   getState().setScheduled(
     item.chatId,
@@ -133,7 +133,7 @@ export async function editHeld(item: ScheduledSend): Promise<void> {
     document.querySelector<HTMLTextAreaElement>('.composer-input')?.focus();
 }
 
-/** The held message becomes the chat's draft again (the core keeps it as the stored draft too). */
+/** The waiting message becomes the chat's draft again (the core keeps it as the stored draft too). */
 async function takeBack(item: ScheduledSend, tooLate: string): Promise<boolean> {
   try {
     const draft = await parley.scheduled.withdraw({ id: item.id, toComposer: true });
@@ -166,7 +166,7 @@ export async function changeHeld(
   patch: { text?: string; at?: number },
 ): Promise<boolean> {
   try {
-    mergeHeld(await parley.scheduled.update({ id: item.id, ...patch }));
+    mergeWaiting(await parley.scheduled.update({ id: item.id, ...patch }));
     return true;
   } catch (error) {
     getState().pushToast(errorText(error), 'error');

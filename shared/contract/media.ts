@@ -48,9 +48,9 @@ export function thumbnailScaleOf(raw: string | null | undefined): ThumbnailScale
 
 /**
  * The boxes the core makes a photo's copies for, in CSS pixels (times the scale on disk):
- * - `bubble`: the timeline's photo bubble (renderer/styles/conversation.css), filled and cropped as
+ * - `bubble`: the timeline's photo bubble (renderer/styles/conversation/attachments.css), filled and cropped as
  *   the bubble crops it (`object-fit: cover`, centred), so the page decodes exactly what it draws;
- * - `viewer`: the media viewer's picture (renderer/styles/shell.css: at most 920 wide and 62vh
+ * - `viewer`: the media viewer's picture (renderer/styles/shell/modal.css: at most 920 wide and 62vh
  *   tall; 690 is 62vh of a window 1,112 pixels tall), the whole picture inside it. A phone photo
  *   opened at full size made Chromium keep a 3 MB decode of it for the rest of the day
  *   (docs/bench/README.md); the original is only for Save.

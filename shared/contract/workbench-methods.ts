@@ -135,17 +135,17 @@ export const workbenchMethods = {
       .strict(),
   )<WorkbenchSettings>(),
   // ── send later, undo send, snooze ─────────────────────────────────────────────────────────
-  /** A chat's held-back messages (scheduled, or in their undo grace period), soonest first. */
+  /** A chat's waiting messages (scheduled, or in their undo grace period), soonest first. */
   'scheduled.list': method(z.object({ chatId: chatId.optional() }).strict())<ScheduledSend[]>(),
   /**
-   * Sends from the composer: with undo send on, the message is held for the grace period
-   * (`held`); otherwise it joins the outbox at once (`key`). Fails with the refusals of
+   * Sends from the composer: with undo send on, the message waits for the grace period
+   * (`waiting`); otherwise it joins the outbox at once (`key`). Fails with the refusals of
    * `messages.send` (`not_found`, `invalid_input`, `opted_out`, `unsupported`), checked again when
-   * a held message goes out.
+   * a waiting message goes out.
    */
   'scheduled.send': method(z.object({ chatId, text, stagedIds, attachmentUrls, ...v3SendFields }).strict())<{
     key: string | null;
-    held: ScheduledSend | null;
+    waiting: ScheduledSend | null;
   }>(),
   /**
    * Schedules a message for `at` (the future, within a year). It goes out through the outbox if
@@ -158,7 +158,7 @@ export const workbenchMethods = {
       .object({ chatId, text, stagedIds, attachmentUrls, ...v3SendFields, at: z.number().int().positive() })
       .strict(),
   )<ScheduledSend>(),
-  /** Edits a held message's text or moves its time. Fails with `not_found` (already sent), `invalid_input`. */
+  /** Edits a waiting message's text or moves its time. Fails with `not_found` (already sent), `invalid_input`. */
   'scheduled.update': method(
     z
       .object({
@@ -169,13 +169,13 @@ export const workbenchMethods = {
       .strict(),
   )<ScheduledSend>(),
   /**
-   * Sends a held message now (also one waiting for confirmation). Fails with `not_found` (already
+   * Sends a waiting message now (also one waiting for confirmation). Fails with `not_found` (already
    * sent or cancelled) and the refusals of `messages.send` (`opted_out` after an opt-out since, …):
-   * refused, the message stays held.
+   * refused, the message stays waiting.
    */
   'scheduled.sendNow': method(z.object({ id: z.number().int().positive() }).strict())<{ key: string }>(),
   /**
-   * Takes a held message back: it will never be sent. With `toComposer` (undo, edit) all of it —
+   * Takes a waiting message back: it will never be sent. With `toComposer` (undo, edit) all of it —
    * text, files, links, reply, effect, service — becomes the chat's draft; otherwise its files are
    * discarded. Fails with `not_found` (already sent).
    */

@@ -27,7 +27,7 @@ export function draftView(
 }
 
 /**
- * A held-back send's options as a draft holds them: its reply target by the message's key again
+ * A waiting send's options as a draft holds them: its reply target by the message's key again
  * (the send named it by its V3 id), dropped when that message is no longer stored.
  */
 export function draftOptionsOf(session: Session, options: SendOptions | null): DraftOptions {

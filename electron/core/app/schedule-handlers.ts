@@ -23,7 +23,7 @@ export type ScheduleMethod =
   | 'snooze.clear'
   | 'workbench.quickReply';
 
-/** A message from the composer, held back or sent (without the time of a scheduled one). */
+/** A message from the composer, waiting or sent (without the time of a scheduled one). */
 type ComposerMessage = Omit<MethodParsedInput<'scheduled.create'>, 'at'>;
 
 /** Send later, undo send, snooze and quick replies over the bridge. Inputs arrive validated. */
@@ -46,7 +46,7 @@ export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, Sch
     createdAt: row.createdAt,
   });
 
-  /** The composer's message checked at the outbox's door, as any send is; ready to be held back. */
+  /** The composer's message checked at the outbox's door, as any send is; ready to wait. */
   const admitted = ({ replyTo, effect, preferredService, ...content }: ComposerMessage): SendInput =>
     s().sendDoor.admit({ origin: 'composer', ...content, options: { replyTo, effect, preferredService } });
 
@@ -84,9 +84,13 @@ export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, Sch
       const message = admitted(input);
       const seconds = store().workbench.settings().undoSeconds;
       return takeDraft(s(), message.chatId, () => {
-        if (seconds <= 0) return { key: s().outbox.send(message), held: null };
-        const held = s().scheduler.hold({ ...message, kind: 'grace', dueAt: Date.now() + seconds * 1000 });
-        return { key: null, held: view(held) };
+        if (seconds <= 0) return { key: s().outbox.send(message), waiting: null };
+        const waiting = s().scheduler.schedule({
+          ...message,
+          kind: 'grace',
+          dueAt: Date.now() + seconds * 1000,
+        });
+        return { key: null, waiting: view(waiting) };
       });
     },
     'scheduled.create': ({ at, ...input }) => {
@@ -94,7 +98,7 @@ export function createScheduleHandlers(core: HandlerContext): Pick<Handlers, Sch
       checkTime(at);
       return view(
         takeDraft(s(), message.chatId, () =>
-          s().scheduler.hold({ ...message, kind: 'scheduled', dueAt: at }),
+          s().scheduler.schedule({ ...message, kind: 'scheduled', dueAt: at }),
         ),
       );
     },

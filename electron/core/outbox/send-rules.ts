@@ -1,7 +1,7 @@
 /**
  * The rules a message must pass to leave, each written once and refused in one shape: what the
  * agent reads is the same whichever way the message was going out (send-door.ts applies them). The
- * renderer mirrors them to turn Send off early (renderer/lib/v3-presentation.ts, shared/message-rules.ts).
+ * renderer mirrors them to turn Send off early (renderer/lib/standing.ts `sendPermission`, shared/message-rules.ts).
  */
 import type { BridgeErrorShape } from '../../../shared/contract/errors.ts';
 import type { Chat, Message } from '../../../shared/domain.ts';

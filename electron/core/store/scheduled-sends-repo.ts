@@ -4,7 +4,7 @@ import type { StoreEventBus } from './events.ts';
 
 export type ScheduledKind = 'scheduled' | 'grace';
 
-/** A held-back message as stored: its staged files are referenced by id until it joins the outbox. */
+/** A waiting message as stored: its staged files are referenced by id until it joins the outbox. */
 export interface ScheduledSendRow {
   id: number;
   chatId: number;
@@ -124,7 +124,7 @@ export class ScheduledSendsRepo {
   }
 
   /** Marks items that fell due before `now` as waiting for the agent; returns their chats. */
-  holdOverdue(now: number): number[] {
+  waitOverdue(now: number): number[] {
     const chats = this.#db
       .all<{ chat_id: number }>(
         'SELECT DISTINCT chat_id FROM scheduled_sends WHERE needs_confirmation = 0 AND due_at <= ?',
@@ -174,7 +174,7 @@ export class ScheduledSendsRepo {
     return true;
   }
 
-  /** Staged files still referenced by a held-back message (they must not be cleaned up). */
+  /** Staged files still referenced by a waiting message (they must not be cleaned up). */
   referencedStagedIds(): Set<string> {
     const ids = new Set<string>();
     for (const r of this.#db.all<{ staged_ids_json: string }>('SELECT staged_ids_json FROM scheduled_sends'))

@@ -13,7 +13,7 @@ export interface SchedulerHooks {
   /** A snoozed conversation came back (its time came, or the customer replied). */
   snoozeWoke?(snooze: ChatSnooze): void;
   /** Messages that fell due while Parley was not running now wait for the agent. */
-  overdueHeld?(chatIds: number[]): void;
+  overdueWaiting?(chatIds: number[]): void;
 }
 
 /** What the scheduler needs to release a message: the outbox's door, the one way a message leaves. */
@@ -22,11 +22,11 @@ export interface SendsMessages {
 }
 
 /**
- * Send later, undo send and snooze, on timers re-armed from the store. A held-back message joins the
- * outbox in ONE transaction with leaving `scheduled_sends`, so it is either still held or queued
+ * Send later, undo send and snooze, on timers re-armed from the store. A waiting message joins the
+ * outbox in ONE transaction with leaving `scheduled_sends`, so it is either still waiting or queued
  * (with its idempotency key), never both: a crash at any point sends it once or not at all. It goes
  * through the outbox's door like any send, so the rules are checked again as it leaves (the customer
- * may have opted out while it was held): a refused release stays held, waiting for the agent.
+ * may have opted out while it waited): a refused release stays waiting, for the agent.
  * The composer's draft is not the scheduler's: the handler that took the message cleared it.
  * Messages that fell due while Parley was not running are not sent late on their own: at start they
  * are marked to wait for the agent's confirmation.
@@ -51,10 +51,10 @@ export class WorkbenchScheduler {
   start(): void {
     if (this.#started) return;
     this.#started = true;
-    const held = this.#store.transaction(() => this.#store.scheduled.holdOverdue(this.#now()));
-    if (held.length > 0) {
-      log.info('messages due while Parley was closed wait for confirmation', { count: held.length });
-      this.#hooks.overdueHeld?.(held);
+    const overdue = this.#store.transaction(() => this.#store.scheduled.waitOverdue(this.#now()));
+    if (overdue.length > 0) {
+      log.info('messages due while Parley was closed wait for confirmation', { count: overdue.length });
+      this.#hooks.overdueWaiting?.(overdue);
     }
     this.#unsubscribe = this.#store.events.on(
       'messages.changed',
@@ -81,8 +81,8 @@ export class WorkbenchScheduler {
     for (const listener of this.#wokeListeners) listener(snooze);
   }
 
-  /** Holds a message back until `dueAt` (a scheduled send, or the undo grace period). */
-  hold(input: SendInput & { kind: ScheduledKind; dueAt: number }): ScheduledSendRow {
+  /** Keeps a message waiting until `dueAt` (a scheduled send, or the undo grace period). */
+  schedule(input: SendInput & { kind: ScheduledKind; dueAt: number }): ScheduledSendRow {
     const row = this.#store.transaction(() => {
       const added = this.#store.scheduled.add({
         chatId: input.chatId,
@@ -99,7 +99,7 @@ export class WorkbenchScheduler {
     return row;
   }
 
-  /** Changes a held message's text, files or time; undefined when it has already gone out. */
+  /** Changes a waiting message's text, files or time; undefined when it has already gone out. */
   change(
     id: number,
     patch: { text?: string; stagedIds?: readonly string[]; dueAt?: number },
@@ -110,7 +110,7 @@ export class WorkbenchScheduler {
   }
 
   /**
-   * Takes a held message back (cancel, undo): it will never be sent. Returns it, or undefined when
+   * Takes a waiting message back (cancel, undo): it will never be sent. Returns it, or undefined when
    * it already joined the outbox.
    */
   withdraw(id: number): ScheduledSendRow | undefined {
@@ -121,7 +121,7 @@ export class WorkbenchScheduler {
     });
   }
 
-  /** Sends a held message now; returns its message key, or undefined when it is already gone. */
+  /** Sends a waiting message now; returns its message key, or undefined when it is already gone. */
   sendNow(id: number): string | undefined {
     const key = this.#release(id);
     this.#arm();
@@ -134,8 +134,8 @@ export class WorkbenchScheduler {
   }
 
   /**
-   * Moves one held message through the door into the outbox, atomically with removing it: refused
-   * (SendRefused), it stays held.
+   * Moves one waiting message through the door into the outbox, atomically with removing it: refused
+   * (SendRefused), it stays waiting.
    */
   #release(id: number): string | undefined {
     return this.#store.transaction(() => {

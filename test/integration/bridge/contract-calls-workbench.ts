@@ -223,11 +223,14 @@ export function workbenchCalls(s: CallState) {
     },
     'scheduled.send': async (t) => {
       await t.parley.workbench.updateSettings({ undoSeconds: 10 });
-      const { key, held } = await t.parley.scheduled.send({ chatId: s.f.chatId, text: 'Oops, wrong chat' });
+      const { key, waiting } = await t.parley.scheduled.send({
+        chatId: s.f.chatId,
+        text: 'Oops, wrong chat',
+      });
       expect(key).toBeNull();
-      expect(held).toMatchObject({ kind: 'grace', text: 'Oops, wrong chat' });
-      graceId = held!.id;
-      // V3-only options are refused on this V2 workspace, as messages.send refuses them: nothing held.
+      expect(waiting).toMatchObject({ kind: 'grace', text: 'Oops, wrong chat' });
+      graceId = waiting!.id;
+      // V3-only options are refused on this V2 workspace, as messages.send refuses them: nothing waits.
       await expect(
         t.parley.scheduled.send({
           chatId: s.f.chatId,

@@ -157,7 +157,7 @@ describe('every way a message leaves, to a customer who opted out (V3)', () => {
       at: Date.now() + AN_HOUR,
     });
     await w.parley.workbench.updateSettings({ undoSeconds: 10 });
-    const { held: undo } = await w.parley.scheduled.send({ chatId: w.chat.id, text: 'On my way' });
+    const { waiting: undo } = await w.parley.scheduled.send({ chatId: w.chat.id, text: 'On my way' });
     // (its grace period stretched, so it is still held whenever the opt-out is learnt)
     await w.parley.scheduled.update({ id: undo!.id, at: Date.now() + AN_HOUR });
     await w.parley.workbench.updateSettings({ undoSeconds: 0 });

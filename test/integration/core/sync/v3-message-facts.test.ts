@@ -187,7 +187,7 @@ describe('V3 facts and send options through a V3 workspace session', () => {
   it('a send held for undo keeps its reply and effect, and they go out with it', async () => {
     const chat = iMessageChats()[3] as Chat;
     const question = await inboundIn(chat, 'Is the store open on Sunday?');
-    const held = session.scheduler.hold({
+    const held = session.scheduler.schedule({
       chatId: chat.id,
       text: 'Yes, from 10 to 4',
       kind: 'grace',

@@ -89,7 +89,7 @@ describe('the workbench scheduler', () => {
     const outbox = recordingOutbox(store);
     scheduler = new WorkbenchScheduler(store, outbox);
     scheduler.start();
-    scheduler.hold({ chatId: CHAT, text: 'Your order shipped', kind: 'grace', dueAt: Date.now() + 50 });
+    scheduler.schedule({ chatId: CHAT, text: 'Your order shipped', kind: 'grace', dueAt: Date.now() + 50 });
     store.drafts.set(CHAT, 'half a thought', []);
 
     await until(() => outbox.sent.length === 1);
@@ -104,8 +104,18 @@ describe('the workbench scheduler', () => {
     const outbox = recordingOutbox(store);
     scheduler = new WorkbenchScheduler(store, outbox);
     scheduler.start();
-    const held = scheduler.hold({ chatId: CHAT, text: 'wrong chat', kind: 'grace', dueAt: Date.now() + 100 });
-    const later = scheduler.hold({ chatId: CHAT, text: 'right one', kind: 'grace', dueAt: Date.now() + 150 });
+    const held = scheduler.schedule({
+      chatId: CHAT,
+      text: 'wrong chat',
+      kind: 'grace',
+      dueAt: Date.now() + 100,
+    });
+    const later = scheduler.schedule({
+      chatId: CHAT,
+      text: 'right one',
+      kind: 'grace',
+      dueAt: Date.now() + 150,
+    });
 
     expect(scheduler.withdraw(held.id)?.text).toBe('wrong chat');
     await until(() => outbox.sent.length === 1);
@@ -124,7 +134,7 @@ describe('the workbench scheduler', () => {
     });
     const outbox = recordingOutbox(store);
     const held: number[][] = [];
-    scheduler = new WorkbenchScheduler(store, outbox, { overdueHeld: (ids) => held.push(ids) });
+    scheduler = new WorkbenchScheduler(store, outbox, { overdueWaiting: (ids) => held.push(ids) });
     scheduler.start();
 
     expect(held).toEqual([[CHAT]]);
