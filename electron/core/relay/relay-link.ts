@@ -31,8 +31,26 @@ export class RelayConnectionError extends Error {
   }
 }
 
+/** Said when a join code's credentials are refused before this desktop ever joined with them. */
 const REFUSED_MESSAGE =
   "Your team's relay refused this desktop's credentials (the agent may have been removed). Ask your team for a new join code";
+
+/**
+ * Said from the moment a joined desktop's credentials are refused (its agent removed from the team)
+ * for as long as it stays so: in the live status, and on every change it had queued or makes.
+ */
+export const REMOVED_MESSAGE =
+  "You were removed from this team (your team's relay refused this desktop's credentials) — ask for a new join code";
+
+/** What every call through a link whose credentials were refused fails with: not retryable. */
+export function removedFromTeam(): PartnerApiError {
+  return new PartnerApiError({
+    kind: 'forbidden',
+    code: 'removed_from_team',
+    retryable: false,
+    message: REMOVED_MESSAGE,
+  });
+}
 
 /** The live status of a joined workspace whose relay is away (it keeps trying by itself). */
 export const NOT_ANSWERING_MESSAGE = "Your team's relay is not answering — retrying";
@@ -78,7 +96,8 @@ export class RelayLink {
       return new RelayLink(code.url, await connectToRelay(code, { reconnect: true }));
     } catch (error) {
       const failure = relayConnectionError(error, code.url);
-      if (failure.refused) throw failure;
+      // This desktop joined with these credentials before: refused now, its agent was removed.
+      if (failure.refused) throw new RelayConnectionError(REMOVED_MESSAGE, true);
       log.warn('the relay does not answer; trying again in the background', { reason: messageOf(error) });
       const link = new RelayLink(code.url, undefined);
       link.#tryAgain(code, options.retryMs ?? 5_000);
@@ -91,6 +110,8 @@ export class RelayLink {
    * network error a direct adapter throws offline, so a call made meanwhile waits in the outbox.
    */
   get nc(): NatsConnection {
+    // Refused (removed from the team): no call goes out, and none waits to be tried again.
+    if (this.#state.phase === 'refused') throw removedFromTeam();
     if (this.#nc) return this.#nc;
     throw new PartnerApiError({
       kind: 'network',
@@ -132,7 +153,7 @@ export class RelayLink {
         this.#set({ phase: 'up' });
       } catch (error) {
         if (this.#closed) return;
-        if (isRefusal(error)) return this.#set({ phase: 'refused', reason: REFUSED_MESSAGE });
+        if (isRefusal(error)) return this.#set({ phase: 'refused', reason: REMOVED_MESSAGE });
         this.#tryAgain(code, retryMs);
       }
     }, retryMs);
@@ -151,7 +172,7 @@ export class RelayLink {
         this.#set({ phase: 'down', reason: NOT_ANSWERING_MESSAGE });
       else if (status.type === 'reconnect') this.#set({ phase: 'up' });
       else if (status.type === 'error' && isRefusal(status.error))
-        this.#set({ phase: 'refused', reason: REFUSED_MESSAGE });
+        this.#set({ phase: 'refused', reason: REMOVED_MESSAGE });
     }
     await closed;
   }

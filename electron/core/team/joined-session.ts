@@ -14,7 +14,12 @@ import type { JoinCode } from '../relay/join-code.ts';
 import { TeamDesk, type TeamDeskOptions } from './team-desk.ts';
 import { JoinedLiveEvents } from '../relay/joined-live.ts';
 import { MAX_NEWEST_CHATS } from '../relay/protocol.ts';
-import { NOT_ANSWERING_MESSAGE, RelayLink, type RelayLinkOptions } from '../relay/relay-link.ts';
+import {
+  NOT_ANSWERING_MESSAGE,
+  RelayLink,
+  type RelayLinkOptions,
+  type RelayLinkState,
+} from '../relay/relay-link.ts';
 import { RelayMessaging } from '../relay/relay-messaging.ts';
 import type { RelayPortsFactory } from '../relay/relay-ports.ts';
 
@@ -157,12 +162,21 @@ function relayServicePorts(
     status: 0,
     error: new PartnerApiError({ kind: 'network', retryable: true, message }),
   });
-  link.onChange((state) =>
-    tell(state.phase === 'up' ? { status: 200 } : unreachable('reason' in state ? state.reason : undefined)),
-  );
+  // Told as the reachability hears an outage (kind 'network'), so the live status carries its
+  // words; what the calls themselves fail with is RelayLink's removedFromTeam(), not retryable.
+  const refused = (message: string) =>
+    new PartnerApiError({ kind: 'network', code: 'removed_from_team', retryable: false, message });
+  // Refused (removed from the team) is no outage: the live status says so for as long as it lasts,
+  // never "retrying", and the calls fail with it (RelayLink.nc) instead of waiting.
+  const outcomeOf = (state: RelayLinkState): AttemptOutcome =>
+    state.phase === 'up'
+      ? { status: 200 }
+      : state.phase === 'refused'
+        ? { status: 0, error: refused(state.reason) }
+        : unreachable('reason' in state ? state.reason : undefined);
+  link.onChange((state) => tell(outcomeOf(state)));
   // Opened while the relay is away: offline from the start, with the reason, until it answers.
-  if (link.state.phase !== 'up')
-    queueMicrotask(() => tell(unreachable('reason' in link.state ? link.state.reason : undefined)));
+  if (link.state.phase !== 'up') queueMicrotask(() => tell(outcomeOf(link.state)));
   return {
     ...ports,
     probe: async () => {
@@ -170,7 +184,7 @@ function relayServicePorts(
         await link.nc.rtt();
         tell({ status: 200 });
       } catch (error) {
-        tell(unreachable());
+        tell(link.state.phase === 'refused' ? outcomeOf(link.state) : unreachable());
         throw error;
       }
     },

@@ -14,7 +14,7 @@ import { KeyringVault } from '../../../electron/core/vault/keyring-vault.ts';
 import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
-import type { LiveStatus, WorkspaceInfo } from '../../../shared/contract/views.ts';
+import type { LiveStatus, MessagePage, WorkspaceInfo } from '../../../shared/contract/views.ts';
 import type { Chat } from '../../../shared/domain.ts';
 import { control, eventually, sandboxFor, tempDir } from '../core/helpers.ts';
 import { fastRetries, SLOW_POLLING } from '../core/realtime/helpers.ts';
@@ -157,19 +157,36 @@ describe('a desktop joined to its team relay', () => {
     expect(texts.filter((t) => t === 'Never mind, 4 works better')).toHaveLength(1);
   }, 60_000);
 
-  it("says why a removed agent's desktop is not live", async () => {
+  it("says why a removed agent's desktop is not live, for as long as it is, and fails its sends with why", async () => {
     await relay.agents.remove('Dana');
     await eventually(
-      () => /refused this desktop's credentials/.test(desktop?.liveStatus().reason ?? ''),
-      'the refusal in the live status',
+      () => /You were removed from this team/.test(desktop?.liveStatus().reason ?? ''),
+      'the removal in the live status',
     );
     expect(desktop?.liveStatus().state).not.toBe('live');
+    // The agent writes a reply after the removal: it is not sent, and says why (not "Sending…")
+    const { key } = await call<{ key: string }>('messages.send', {
+      chatId: chat.id,
+      text: 'Written after the removal',
+      stagedIds: [],
+      attachmentUrls: [],
+    });
+    const sent = await eventually(async () => {
+      const { messages } = await call<MessagePage>('messages.page', { chatId: chat.id, limit: 20 });
+      const message = messages.find((m) => m.key === key);
+      return message?.state === 'failed' ? message : undefined;
+    }, 'the reply failed with its reason');
+    expect(sent.error?.message).toMatch(/You were removed from this team/);
+    // Seconds later, after the desktop's own probes of the relay, it says the same, never "retrying"
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    expect(desktop?.liveStatus().reason).toMatch(/You were removed from this team/);
+    expect(desktop?.liveStatus().reason).not.toMatch(/not answering|retrying/);
     // Opened again, it says the same instead of retrying forever.
     await desktop?.stop();
     await openDesktop();
     await eventually(
-      () => /refused this desktop's credentials/.test(desktop?.liveStatus().reason ?? ''),
-      'the refusal after a restart',
+      () => /You were removed from this team/.test(desktop?.liveStatus().reason ?? ''),
+      'the removal after a restart',
     );
   }, 60_000);
 });
