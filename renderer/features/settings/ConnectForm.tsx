@@ -5,6 +5,7 @@ import { connectWorkspace, probeWorkspace } from '../../actions/workspace.ts';
 import { FormField, SecretField } from '../../components/FormField.tsx';
 import { connectFailureText, connectFieldOf, toErrorShape } from '../../lib/errors.ts';
 import { versionText } from '../../lib/capabilities.ts';
+import { WorkspaceForm, useFieldError } from './WorkspaceForm.tsx';
 
 type Field = 'name' | 'baseUrl' | 'token' | 'tokenHeader';
 
@@ -20,7 +21,7 @@ export function ConnectForm({ onDone }: { onDone(): void }) {
   const [token, setToken] = useState('');
   const [tokenHeader, setTokenHeader] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ field: Field | null; text: string } | null>(null);
+  const { error, setError, field } = useFieldError<Field>('connect-error');
   /** What the probe found for the address, token and header as they are now (null: not checked yet). */
   const [check, setCheck] = useState<ApiVersionCheck | null>(null);
   const [version, setVersion] = useState<ApiVersion>('v3');
@@ -78,25 +79,17 @@ export function ConnectForm({ onDone }: { onDone(): void }) {
     }
   };
 
-  const field = (name: Field, id: string, label: string) => ({
-    id,
-    label,
-    invalid: error?.field === name,
-    errorId: 'connect-error',
-  });
   return (
-    <form
-      className="form connect-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
+    <WorkspaceForm
+      title="Connect your organization"
+      intro="Your administrator gives you the service’s address and an integration token."
+      errorId="connect-error"
+      error={error?.text ?? null}
+      busy={busy}
+      submitLabel={busy ? 'Checking…' : check ? 'Connect' : 'Check token'}
+      onSubmit={() => void submit()}
+      onCancel={onDone}
     >
-      <h3>Connect your organization</h3>
-      <p className="muted small">
-        Your administrator gives you the service’s address and an integration token.
-      </p>
       <div className="form-grid">
         <FormField
           {...field('name', 'connect-name', 'Workspace name')}
@@ -131,20 +124,7 @@ export function ConnectForm({ onDone }: { onDone(): void }) {
         {check && <VersionFound check={check} />}
       </div>
       {check?.v2.works && check.v3.works && <VersionChoice version={version} onChange={setVersion} />}
-      {error && (
-        <p id="connect-error" className="form-error" role="alert">
-          {error.text}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="button" className="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="button primary" disabled={busy}>
-          {busy ? 'Checking…' : check ? 'Connect' : 'Check token'}
-        </button>
-      </div>
-    </form>
+    </WorkspaceForm>
   );
 }
 
@@ -172,38 +152,52 @@ function VersionChoice({ version, onChange }: { version: ApiVersion; onChange(ve
   return (
     <fieldset className="radio-list version-choice" role="radiogroup" aria-labelledby="connect-version">
       <legend id="connect-version">API version</legend>
-      <label className="radio-row">
-        <input
-          type="radio"
-          name="connect-api-version"
-          value="v3"
-          autoFocus={version === 'v3'}
-          checked={version === 'v3'}
-          onChange={() => onChange('v3')}
-        />
-        <span className="toggle-text">
-          <span>V3 (recommended)</span>
-          <span className="muted small">
-            The service’s current API: replies in threads, effects, any-emoji reactions, delivery details.
-          </span>
-        </span>
-      </label>
-      <label className="radio-row">
-        <input
-          type="radio"
-          name="connect-api-version"
-          value="v2"
-          autoFocus={version === 'v2'}
-          checked={version === 'v2'}
-          onChange={() => onChange('v2')}
-        />
-        <span className="toggle-text">
-          <span>V2</span>
-          <span className="muted small">
-            The earlier API. You can move to V3 later in Settings, history kept.
-          </span>
-        </span>
-      </label>
+      <VersionOption
+        value="v3"
+        chosen={version}
+        onChange={onChange}
+        title="V3 (recommended)"
+        detail="The service’s current API: replies in threads, effects, any-emoji reactions, delivery details."
+      />
+      <VersionOption
+        value="v2"
+        chosen={version}
+        onChange={onChange}
+        title="V2"
+        detail="The earlier API. You can move to V3 later in Settings, history kept."
+      />
     </fieldset>
+  );
+}
+
+/** One version to choose; the chosen one takes the focus when the choice appears. */
+function VersionOption({
+  value,
+  chosen,
+  onChange,
+  title,
+  detail,
+}: {
+  value: ApiVersion;
+  chosen: ApiVersion;
+  onChange(version: ApiVersion): void;
+  title: string;
+  detail: string;
+}) {
+  return (
+    <label className="radio-row">
+      <input
+        type="radio"
+        name="connect-api-version"
+        value={value}
+        autoFocus={chosen === value}
+        checked={chosen === value}
+        onChange={() => onChange(value)}
+      />
+      <span className="toggle-text">
+        <span>{title}</span>
+        <span className="muted small">{detail}</span>
+      </span>
+    </label>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { joinTeam } from '../../actions/workspace.ts';
 import { FormField, SecretField } from '../../components/FormField.tsx';
 import { joinFailureText, joinFieldOf, toErrorShape } from '../../lib/errors.ts';
+import { WorkspaceForm, useFieldError } from './WorkspaceForm.tsx';
 
 type Field = 'joinCode' | 'relayUrl' | 'name';
 
@@ -15,7 +16,7 @@ export function JoinTeamForm({ onDone }: { onDone(): void }) {
   const [relayUrl, setRelayUrl] = useState('');
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ field: Field | null; text: string } | null>(null);
+  const { error, setError, field } = useFieldError<Field>('join-error');
 
   const submit = async () => {
     if (!joinCode.trim()) {
@@ -40,25 +41,17 @@ export function JoinTeamForm({ onDone }: { onDone(): void }) {
     }
   };
 
-  const field = (name: Field, id: string, label: string) => ({
-    id,
-    label,
-    invalid: error?.field === name,
-    errorId: 'join-error',
-  });
   return (
-    <form
-      className="form connect-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
+    <WorkspaceForm
+      title="Join your team"
+      intro="Your team’s relay holds the organization’s token; you only need the join code it printed for you."
+      errorId="join-error"
+      error={error?.text ?? null}
+      busy={busy}
+      submitLabel={busy ? 'Joining…' : 'Join'}
+      onSubmit={() => void submit()}
+      onCancel={onDone}
     >
-      <h3>Join your team</h3>
-      <p className="muted small">
-        Your team’s relay holds the organization’s token; you only need the join code it printed for you.
-      </p>
       <div className="form-grid">
         <SecretField
           {...field('joinCode', 'join-code', 'Join code')}
@@ -83,19 +76,6 @@ export function JoinTeamForm({ onDone }: { onDone(): void }) {
           onChange={(e) => setRelayUrl(e.target.value)}
         />
       </details>
-      {error && (
-        <p id="join-error" className="form-error" role="alert">
-          {error.text}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="button" className="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="button primary" disabled={busy}>
-          {busy ? 'Joining…' : 'Join'}
-        </button>
-      </div>
-    </form>
+    </WorkspaceForm>
   );
 }
