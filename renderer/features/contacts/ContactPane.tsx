@@ -6,6 +6,7 @@ import { selectChat } from '../../actions/chats.ts';
 import { chatsWithContact, deleteContact } from '../../actions/contacts.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Avatar } from '../../components/Avatar.tsx';
+import { ResultRow } from '../../components/ResultList.tsx';
 import { ServiceBadge } from '../../components/ServiceBadge.tsx';
 import { chatTitle } from '../../lib/chat-presentation.ts';
 import { errorText } from '../../lib/errors.ts';
@@ -136,22 +137,16 @@ export function ContactPane({ contactId }: { contactId: number | null }) {
         ) : (
           <ul className="result-list">
             {chats.map((chat) => (
-              <li key={chat.id}>
-                <button
-                  type="button"
-                  className="result-row"
-                  onClick={() => {
-                    getState().receiveChats([chat]);
-                    selectChat(chat.id);
-                  }}
-                >
-                  <span className="result-text">
-                    <span className="result-title">{chatTitle(chat)}</span>
-                    <span className="result-sub">{chat.lastMessage?.text ?? ''}</span>
-                  </span>
-                  <ServiceBadge service={chat.service} compact />
-                </button>
-              </li>
+              <ResultRow
+                key={chat.id}
+                onClick={() => {
+                  getState().receiveChats([chat]);
+                  selectChat(chat.id);
+                }}
+                title={chatTitle(chat)}
+                sub={chat.lastMessage?.text ?? ''}
+                trailing={<ServiceBadge service={chat.service} compact />}
+              />
             ))}
           </ul>
         )}

@@ -1,10 +1,11 @@
-import { Search, UserPlus, Users } from 'lucide-react';
+import { UserPlus, Users } from 'lucide-react';
 import { forwardRef, useEffect, type HTMLAttributes } from 'react';
 import { Virtuoso } from 'react-virtuoso';
 import { formatHandle } from '../../../shared/phone.ts';
 import { loadContacts, loadMoreContacts, setContactsQuery } from '../../actions/contacts.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
+import { ListHeader } from '../../components/ResultList.tsx';
 import { getState, useStore } from '../../store/index.ts';
 import { ContactPane } from './ContactPane.tsx';
 
@@ -24,31 +25,28 @@ export function ContactsView() {
   return (
     <div className="split-view">
       <section className="list-column" aria-label="Contacts">
-        <div className="inbox-header">
-          <div className="inbox-title-row">
-            <h1 className="inbox-title">Contacts</h1>
-            <span className="muted small">{total.toLocaleString()}</span>
-            <span className="spacer" />
-            <button
-              type="button"
-              className="button small"
-              onClick={() => getState().setSelectedContactId(-1)}
-              aria-label="New contact"
-            >
-              <UserPlus size={14} aria-hidden="true" /> New
-            </button>
-          </div>
-          <div className="search-field">
-            <Search size={15} aria-hidden="true" />
-            <input
-              type="search"
-              aria-label="Search contacts"
-              placeholder="Search contacts"
-              value={query}
-              onChange={(e) => setContactsQuery(e.target.value)}
-            />
-          </div>
-        </div>
+        <ListHeader
+          title="Contacts"
+          beside={
+            <>
+              <span className="muted small">{total.toLocaleString()}</span>
+              <span className="spacer" />
+              <button
+                type="button"
+                className="button small"
+                onClick={() => getState().setSelectedContactId(-1)}
+                aria-label="New contact"
+              >
+                <UserPlus size={14} aria-hidden="true" /> New
+              </button>
+            </>
+          }
+          search={{
+            label: 'Search contacts',
+            value: query,
+            onChange: (e) => setContactsQuery(e.target.value),
+          }}
+        />
         {status === 'loading' && contacts.length === 0 ? (
           <div className="list-placeholder">
             <Spinner label="Loading contacts" />

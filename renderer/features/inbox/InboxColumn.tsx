@@ -1,8 +1,9 @@
-import { Search, X } from 'lucide-react';
+import { X } from 'lucide-react';
 import { Suspense, useEffect, useRef } from 'react';
 import { KNOWN_SERVICES } from '../../../shared/domain.ts';
 import { setChatFilter } from '../../actions/chats.ts';
 import { clearSearch, setSearchQuery } from '../../actions/search.ts';
+import { SearchField } from '../../components/ResultList.tsx';
 import { lazyNamed } from '../../lib/lazy.ts';
 import { useStore } from '../../store/index.ts';
 import { ChatList } from './ChatList.tsx';
@@ -45,23 +46,19 @@ export function InboxColumn() {
             </button>
           )}
         </div>
-        <div className="search-field">
-          <Search size={15} aria-hidden="true" />
-          <input
-            ref={input}
-            type="search"
-            aria-label="Search conversations, contacts and messages"
-            placeholder="Search"
-            value={query}
-            onChange={(e) => setSearchQuery(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape' && query) {
-                e.stopPropagation();
-                clearSearch();
-              }
-            }}
-          />
-        </div>
+        <SearchField
+          inputRef={input}
+          label="Search conversations, contacts and messages"
+          placeholder="Search"
+          value={query}
+          onChange={(e) => setSearchQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && query) {
+              e.stopPropagation();
+              clearSearch();
+            }
+          }}
+        />
         {!query && onTeam && (
           <Suspense fallback={null}>
             <TeamViews />

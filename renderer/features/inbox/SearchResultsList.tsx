@@ -7,6 +7,7 @@ import { revealMessage } from '../../actions/chats.ts';
 import { Avatar } from '../../components/Avatar.tsx';
 import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
 import { Highlighted } from '../../components/Highlighted.tsx';
+import { ResultRow, ResultSection } from '../../components/ResultList.tsx';
 import { ServiceBadge } from '../../components/ServiceBadge.tsx';
 import { useClock } from '../../hooks/use-clock.ts';
 import { chatTitle } from '../../lib/chat-presentation.ts';
@@ -43,81 +44,60 @@ export function SearchResultsList() {
   return (
     <div className="search-results" aria-busy={search.status === 'loading'}>
       {results.chats.length > 0 && (
-        <section aria-label="Conversations found">
-          <h2 className="section-label">Conversations</h2>
-          <ul className="result-list">
-            {results.chats.map((chat) => (
-              <li key={chat.id}>
-                <button type="button" className="result-row" onClick={() => selectChat(chat.id)}>
-                  <Avatar name={chatTitle(chat)} group={chat.isGroup} size={28} />
-                  <span className="result-text">
-                    <span className="result-title">
-                      <Highlighted snippet={markQuery(chatTitle(chat), search.query)} />
-                    </span>
-                    <span className="result-sub">
-                      {chat.handles
-                        .filter((h) => !h.isMe)
-                        .map((h) => formatHandle(h.identifier))
-                        .join(', ')}
-                    </span>
-                  </span>
-                  <ServiceBadge service={chat.service} compact />
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <ResultSection label="Conversations found" heading="Conversations">
+          {results.chats.map((chat) => (
+            <ResultRow
+              key={chat.id}
+              onClick={() => selectChat(chat.id)}
+              leading={<Avatar name={chatTitle(chat)} group={chat.isGroup} size={28} />}
+              title={<Highlighted snippet={markQuery(chatTitle(chat), search.query)} />}
+              sub={chat.handles
+                .filter((h) => !h.isMe)
+                .map((h) => formatHandle(h.identifier))
+                .join(', ')}
+              trailing={<ServiceBadge service={chat.service} compact />}
+            />
+          ))}
+        </ResultSection>
       )}
       {results.contacts.length > 0 && (
-        <section aria-label="Contacts found">
-          <h2 className="section-label">Contacts</h2>
-          <ul className="result-list">
-            {results.contacts.map((contact) => (
-              <li key={contact.id}>
-                <button type="button" className="result-row" onClick={() => void openContact(contact)}>
-                  <Avatar name={contact.fullName || contact.phoneNumber} size={28} />
-                  <span className="result-text">
-                    <span className="result-title">
-                      <Highlighted snippet={markQuery(contact.fullName || contact.email, search.query)} />
-                    </span>
-                    <span className="result-sub">
-                      {[contact.phoneNumber && formatHandle(contact.phoneNumber), contact.company]
-                        .filter(Boolean)
-                        .join(' · ')}
-                    </span>
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <ResultSection label="Contacts found" heading="Contacts">
+          {results.contacts.map((contact) => (
+            <ResultRow
+              key={contact.id}
+              onClick={() => void openContact(contact)}
+              leading={<Avatar name={contact.fullName || contact.phoneNumber} size={28} />}
+              title={<Highlighted snippet={markQuery(contact.fullName || contact.email, search.query)} />}
+              sub={[contact.phoneNumber && formatHandle(contact.phoneNumber), contact.company]
+                .filter(Boolean)
+                .join(' · ')}
+            />
+          ))}
+        </ResultSection>
       )}
       {results.messages.length > 0 && (
-        <section aria-label="Messages found">
-          <h2 className="section-label">Messages</h2>
-          <ul className="result-list">
-            {results.messages.map((hit) => (
-              <li key={hit.message.key}>
-                <button
-                  type="button"
-                  className="result-row is-message"
-                  onClick={() => void revealMessage(hit.message.chatId, hit.message.key)}
-                >
-                  <span className="result-text">
-                    <span className="result-title">
-                      {hit.chat ? chatTitle(hit.chat) : 'Conversation'}
-                      <span className="result-time">{formatListTime(hit.message.sentAt, now)}</span>
-                    </span>
-                    <span className="result-snippet">
-                      {hit.message.fromMe ? 'You: ' : ''}
-                      <Highlighted snippet={hit.snippet} />
-                    </span>
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <ResultSection label="Messages found" heading="Messages">
+          {results.messages.map((hit) => (
+            <ResultRow
+              key={hit.message.key}
+              variant="is-message"
+              onClick={() => void revealMessage(hit.message.chatId, hit.message.key)}
+              title={
+                <>
+                  {hit.chat ? chatTitle(hit.chat) : 'Conversation'}
+                  <span className="result-time">{formatListTime(hit.message.sentAt, now)}</span>
+                </>
+              }
+              snippet
+              sub={
+                <>
+                  {hit.message.fromMe ? 'You: ' : ''}
+                  <Highlighted snippet={hit.snippet} />
+                </>
+              }
+            />
+          ))}
+        </ResultSection>
       )}
       <NoteResults hits={results.notes ?? []} now={now} />
     </div>

@@ -1,6 +1,7 @@
 import { Trash2, Users } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { deleteTeamReply, saveTeamReply } from '../../actions/team.ts';
+import { ResultRow } from '../../components/ResultList.tsx';
 import { fuzzyFilter } from '../../lib/fuzzy.ts';
 import { adminNames, mayEditTeamReplies, oneOf } from '../../lib/team-roles.ts';
 import { useStore } from '../../store/index.ts';
@@ -39,20 +40,14 @@ export function TeamCannedList({
       {replies.length === 0 && <p className="muted">No team replies{query ? ' match' : ' yet'}.</p>}
       <ul className="result-list">
         {replies.map((reply) => (
-          <li key={reply.id}>
-            <button
-              type="button"
-              className={`result-row${selected === reply.id ? ' is-active' : ''}`}
-              aria-current={selected === reply.id || undefined}
-              onClick={() => onSelect(reply.id)}
-            >
-              <Users size={14} aria-hidden="true" />
-              <span className="result-text">
-                <span className="result-title">{reply.title}</span>
-                <span className="result-sub">{reply.body}</span>
-              </span>
-            </button>
-          </li>
+          <ResultRow
+            key={reply.id}
+            active={selected === reply.id}
+            onClick={() => onSelect(reply.id)}
+            leading={<Users size={14} aria-hidden="true" />}
+            title={reply.title}
+            sub={reply.body}
+          />
         ))}
       </ul>
     </section>

@@ -1,9 +1,10 @@
-import { MessageSquareText, Paperclip, Plus, Search } from 'lucide-react';
+import { MessageSquareText, Paperclip, Plus } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import type { CannedReply } from '../../../shared/contract/views.ts';
 import { TEMPLATE_VARIABLES } from '../../../shared/workbench.ts';
 import { loadCanned } from '../../actions/workbench.ts';
 import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
+import { ListHeader, ResultRow, ResultSection } from '../../components/ResultList.tsx';
 import { fuzzyFilter } from '../../lib/fuzzy.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { TeamCannedEditor, TeamCannedList } from '../team/TeamCannedReplies.tsx';
@@ -39,26 +40,20 @@ export function CannedRepliesView() {
   return (
     <div className="split-view canned-view">
       <section className="list-column" aria-label="Canned replies">
-        <div className="inbox-header">
-          <div className="inbox-title-row">
-            <h1 className="inbox-title">Canned replies</h1>
-            <span className="spacer" />
-            <button type="button" className="button small" onClick={() => pick('new')}>
-              <Plus size={14} aria-hidden="true" /> New
-            </button>
-          </div>
-          <div className="search-field">
-            <Search size={15} aria-hidden="true" />
-            <input
-              type="search"
-              aria-label="Search canned replies"
-              placeholder="Search canned replies"
-              value={query}
-              onChange={(e) => setQuery(e.target.value)}
-            />
-          </div>
+        <ListHeader
+          title="Canned replies"
+          beside={
+            <>
+              <span className="spacer" />
+              <button type="button" className="button small" onClick={() => pick('new')}>
+                <Plus size={14} aria-hidden="true" /> New
+              </button>
+            </>
+          }
+          search={{ label: 'Search canned replies', value: query, onChange: (e) => setQuery(e.target.value) }}
+        >
           <CannedShare />
-        </div>
+        </ListHeader>
         <div className="canned-list">
           {status === 'loading' && canned.length === 0 && <Spinner label="Loading canned replies" />}
           {status !== 'loading' && canned.length === 0 && (
@@ -68,33 +63,30 @@ export function CannedRepliesView() {
             </EmptyState>
           )}
           {groups.map(([group, replies]) => (
-            <section key={group} aria-label={group || 'No group'}>
-              <h2 className="section-label">
-                {group || 'No group'} {onTeam && <span className="canned-owner is-mine">Mine</span>}
-              </h2>
-              <ul className="result-list">
-                {replies.map((reply) => (
-                  <li key={reply.id}>
-                    <button
-                      type="button"
-                      className={`result-row${selected === reply.id ? ' is-active' : ''}`}
-                      aria-current={selected === reply.id || undefined}
-                      onClick={() => pick(reply.id)}
-                    >
-                      <span className="result-text">
-                        <span className="result-title">
-                          {reply.title}
-                          {reply.attachments.length > 0 && (
-                            <Paperclip size={12} aria-label="With attachments" />
-                          )}
-                        </span>
-                        <span className="result-sub">{reply.body}</span>
-                      </span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </section>
+            <ResultSection
+              key={group}
+              label={group || 'No group'}
+              heading={
+                <>
+                  {group || 'No group'} {onTeam && <span className="canned-owner is-mine">Mine</span>}
+                </>
+              }
+            >
+              {replies.map((reply) => (
+                <ResultRow
+                  key={reply.id}
+                  active={selected === reply.id}
+                  onClick={() => pick(reply.id)}
+                  title={
+                    <>
+                      {reply.title}
+                      {reply.attachments.length > 0 && <Paperclip size={12} aria-label="With attachments" />}
+                    </>
+                  }
+                  sub={reply.body}
+                />
+              ))}
+            </ResultSection>
           ))}
           <TeamCannedList
             query={query}
