@@ -3,7 +3,8 @@
  * starts and stops with the joined session (presence heartbeats while open, deleted on quit), turns
  * the team's watches into `team.changed` and mentions of this agent into `team.mention`, and puts
  * the send-time check's `seenSeq` on each send (seen-activity.ts). Held sends are answered here:
- * "Send anyway" sends once under a key derived from the hold, "Discard" drops the message.
+ * "Send anyway" sends once under a key derived from the hold, "Discard" drops the message. The
+ * watches it starts, one by one, are in desk-watches.ts.
  */
 import type { NatsConnection } from '@nats-io/transport-node';
 import type {
@@ -19,15 +20,13 @@ import type { ServiceSession } from '../session.ts';
 import { within } from '../util.ts';
 import type { RelayMessaging, TeamSendPlan } from '../relay/relay-messaging.ts';
 import type { AssignRequest } from './assignment-rules.ts';
-import type { BucketWatch } from './bucket-watch.ts';
 import { assignmentView, noteView, repliesView } from './desk-views.ts';
 import { answerHeld, TeamRefusal, unwrap } from './held-sends.ts';
-import { PresencePublisher, PresenceWatcher } from './presence.ts';
-import { SeenActivity } from './seen-activity.ts';
-import { followNotesAndMentions } from './notes-feed.ts';
+import { startDeskWatches, type DeskParts } from './desk-watches.ts';
+import type { PresencePublisher } from './presence.ts';
 import { TeamClient } from './team-client.ts';
 import { TeamPicture } from './team-picture.ts';
-import { TeamSettings, type Assignment, type Availability, type TeamReply } from './wire.ts';
+import { TeamSettings, type Assignment, type Availability } from './wire.ts';
 
 const log = createLogger('team-desk');
 
@@ -60,9 +59,8 @@ export class TeamDesk {
   readonly #mentioned = new Set<Listener<TeamMentionNotice>>();
   readonly #stops: Array<() => Promise<void>> = [];
   #ready: Promise<void> | undefined;
-  #publisher: PresencePublisher | undefined;
-  #seen: SeenActivity | undefined;
-  #replies: BucketWatch<TeamReply> | undefined;
+  /** The watches' parts the desk asks of (desk-watches.ts), each set once it started. */
+  readonly #parts: DeskParts = {};
   #chosen: Availability = 'available';
   /** What this desktop reported per chat (the service's typing indicator follows `typing` only). */
   readonly #activity = new Map<number, TeamChatActivity>();
@@ -129,7 +127,7 @@ export class TeamDesk {
 
   /** The newest activity of a chat this desktop has seen arrive (0: none yet). */
   latestActivity(chatId: number): number {
-    return this.#seen?.latest(chatId) ?? 0;
+    return this.#parts.seen?.latest(chatId) ?? 0;
   }
 
   async state(): Promise<TeamState> {
@@ -200,7 +198,7 @@ export class TeamDesk {
 
   async listReplies() {
     await this.#whenReady();
-    return repliesView(this.#replies?.entries ?? new Map(), this.#picture.nameOf);
+    return repliesView(this.#parts.replies?.entries ?? new Map(), this.#picture.nameOf);
   }
 
   async saveReply(reply: { id?: string | undefined; title: string; body: string }) {
@@ -243,98 +241,25 @@ export class TeamDesk {
   }
 
   async #start(): Promise<void> {
-    const { agentId } = this.#options;
     if (this.#stopped) return;
     this.#began = true;
-    const nc = this.#nc();
-    const step = async (what: string, run: () => Promise<void>) => {
-      if (this.#stopped) return;
-      await run().catch((error: unknown) =>
-        log.warn(`team: could not start ${what}`, { error: String(error) }),
-      );
-    };
-    await step('the team watch', async () => {
-      const watch = await this.client.watchTeam((team) => this.#emit(this.#picture.team(team)));
-      this.#stops.push(() => watch.stop());
-    });
-    await step('chat activity', async () => {
-      const { store } = this.#options.session;
-      const seen = await SeenActivity.start(nc, {
-        agentId,
-        isShown: (chatId, messageId) => store.messages.chatOf(messageId) === chatId,
-      });
-      this.#seen = seen;
-      const unlisten = store.events.on('messages.changed', ({ chatId }) => seen.messagesArrived(chatId), {
-        rows: false,
-      });
-      this.#stops.push(async () => {
-        unlisten();
-        await seen.stop();
-      });
-    });
-    await step('the views’ counts', async () => {
-      // A chat new, gone or given its real id changes the counts as much as an assignment does.
-      const { events } = this.#options.session.store;
-      const recount = (change?: Parameters<TeamPicture['chatsChanged']>[0]) =>
-        this.#emit(this.#picture.chatsChanged(change));
-      const ids = { rows: false };
-      const unlisten = [
-        // By id: whether each still exists is all the counts need of the rows (no read of them).
-        events.on(
-          'chats.changed',
-          ({ chatIds }) => {
-            const { chats } = this.#options.session.store;
-            recount({ chatIds, chats: chatIds.filter((id) => chats.exists(id)).map((id) => ({ id })) });
-          },
-          ids,
-        ),
-        events.on('chats.removed', () => recount()),
-        events.on('chats.replaced', () => recount()),
-      ];
-      this.#stops.push(async () => unlisten.forEach((off) => off()));
-    });
-    await step('assignments', async () => {
-      const watch = await this.client.watchAssignments((entries) =>
-        this.#emit(this.#picture.assignments(entries)),
-      );
-      this.#stops.push(() => watch.stop());
-    });
-    await step('team replies', async () => {
-      this.#replies = await this.client.watchTeamReplies((entries) =>
-        this.#emit({ replies: repliesView(entries, this.#picture.nameOf) }),
-      );
-      const replies = this.#replies;
-      this.#stops.push(() => replies.stop());
-    });
-    await step('presence', async () => {
-      const watcher = await PresenceWatcher.start(nc, {
-        ...(this.#options.staleAfterMs ? { staleAfterMs: this.#options.staleAfterMs } : {}),
-        onChange: (presence) => this.#emit(this.#picture.presence(presence)),
-      });
-      this.#stops.push(() => watcher.stop());
-      this.#emit(this.#picture.presence(watcher.current));
-      const publisher = await PresencePublisher.start(nc, {
-        agentId,
-        ...(this.#options.heartbeatMs ? { heartbeatMs: this.#options.heartbeatMs } : {}),
-        ...(this.#options.idleAwayMs ? { idleAwayMs: this.#options.idleAwayMs } : {}),
-      });
-      this.#publisher = publisher;
-      // `#stops` runs in reverse: this agent's keys go before the watches close.
-      this.#stops.push(() => publisher.stop());
-    });
-    await step('notes and mentions', async () => {
-      const stops = await followNotesAndMentions({
-        nc,
-        client: this.client,
-        agentId,
-        cursors: this.#options.session.store.cursors,
-        log,
-        onNote: (note) => this.#emit({ notes: [note] }),
-        onMention: (notice) => {
-          for (const listener of this.#mentioned) listener(notice);
-        },
-      });
-      this.#stops.push(...stops);
+    const { agentId, session, heartbeatMs, idleAwayMs, staleAfterMs } = this.#options;
+    await startDeskWatches({
+      nc: this.#nc(),
+      client: this.client,
+      agentId,
+      session,
+      picture: this.#picture,
+      heartbeatMs,
+      idleAwayMs,
+      staleAfterMs,
+      stopped: () => this.#stopped,
+      parts: this.#parts,
+      stops: this.#stops,
+      emit: (change) => this.#emit(change),
+      mention: (notice) => {
+        for (const listener of this.#mentioned) listener(notice);
+      },
     });
   }
 
@@ -344,13 +269,14 @@ export class TeamDesk {
 
   async #presenceOut(): Promise<PresencePublisher> {
     await this.#whenReady();
-    if (!this.#publisher)
+    const publisher = this.#parts.publisher;
+    if (!publisher)
       throw new TeamRefusal(
         'team_unavailable',
         "Your team's relay does not answer just now: try again",
         true,
       );
-    return this.#publisher;
+    return publisher;
   }
 
   async #setActivity(
@@ -382,9 +308,10 @@ export class TeamDesk {
     const anyway = this.#anyway.get(key);
     if (anyway) return anyway;
     await this.#whenReady();
-    if (!this.#seen) return {};
+    const seen = this.#parts.seen;
+    if (!seen) return {};
     const written = this.#options.session.store.messages.get(key)?.sentAt ?? Date.now();
-    return { seenSeq: this.#seen.seenSeqAt(chatId, written) };
+    return { seenSeq: seen.seenSeqAt(chatId, written) };
   }
 
   #emit(change: TeamChanged): void {
