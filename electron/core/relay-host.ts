@@ -32,6 +32,8 @@ export {
   type RemoteIds,
 } from './relay/protocol.ts';
 export { RelayMessaging } from './relay/relay-messaging.ts';
+export { admitRelayedSend } from './outbox/send-door.ts';
+export { SendRefused } from './outbox/send-rules.ts';
 export { isInbox, refusal, serveRequests, type Reply, type ReplyError } from './relay/responder.ts';
 export { LIVE_PULL } from './relay/live-pull.ts';
 export {

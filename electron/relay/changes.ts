@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  admitRelayedSend,
   getFile,
   openAgentFiles,
   PartnerApiError,
@@ -41,6 +42,17 @@ export async function makeChange(
   switch (change.kind) {
     case 'send':
     case 'createChat':
+      // The door's rules, on the relay: whatever the desktop checked, any client holding an agent's
+      // key could have skipped it.
+      if (change.kind === 'send')
+        admitRelayedSend(store, {
+          chatId: change.chatId,
+          text: change.text,
+          attachmentCount: change.files.length + change.attachmentUrls.length,
+          replyTo: change.replyTo,
+          effect: change.effect,
+          preferredService: change.preferredService,
+        });
       return withFiles(change, context, async (content) => {
         if (change.kind === 'send') {
           const message = await messaging.send(change.chatId, content, call);

@@ -22,6 +22,7 @@ import {
   isPartnerApiError,
   LIVE_PULL,
   parseSendSubject,
+  SendRefused,
   sendOutcomeKey,
   type ChangeOutcome,
   type ParsedChange,
@@ -141,6 +142,18 @@ async function handle(
     if (isPartnerApiError(error) && error.retryable) {
       log.info('a send will be retried', { code: error.code });
       return msg.nak(error.retryAfter ? error.retryAfter * 1000 : RETRY_DELAY_MS);
+    }
+    if (error instanceof SendRefused) {
+      log.info('a send refused by the rules', { code: error.shape.code, agent: address.agentId });
+      return await write({
+        state: 'failed',
+        error: {
+          code: error.shape.code,
+          message: error.message,
+          retryable: false,
+          field: error.shape.field ?? null,
+        },
+      });
     }
     await write({
       state: 'failed',

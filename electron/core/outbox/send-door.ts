@@ -15,6 +15,7 @@
  * Clearing the composer's draft is not the door's business: the handler that took the draft does it.
  */
 import type { LocalStore } from '../store/local-store.ts';
+import type { SendOptions } from '../store/send-options.ts';
 import type { SendInput } from './jobs/send-message.ts';
 import { refuseEmpty, refuseOptedOut, SendRefused, v3SendOptions, type AskedOptions } from './send-rules.ts';
 import type { Staging } from './staging.ts';
@@ -58,6 +59,31 @@ export function admitSend(store: LocalStore, staging: Staging, request: SendRequ
     ...(request.clientKey ? { clientKey: request.clientKey } : {}),
     ...(options ? { options } : {}),
   };
+}
+
+/** A send as a desktop joined to the team asks the relay for it (core/relay/changes.ts). */
+export interface RelayedSend {
+  chatId: number;
+  text: string;
+  attachmentCount: number;
+  replyTo?: { messageId: string; partIndex: number } | undefined;
+  effect?: SendOptions['effect'] | undefined;
+  preferredService?: SendOptions['preferredService'] | undefined;
+}
+
+/**
+ * The same door on the relay, which trusts no desktop: a send any client holding an agent's key asks
+ * for passes the rules above (1, 2, 4, 5; its files are checked as the relay reads them), with the
+ * reply target named by its V3 id checked to be a message of this chat. Throws SendRefused.
+ */
+export function admitRelayedSend(store: LocalStore, send: RelayedSend): void {
+  const chat = send.chatId > 0 ? store.chats.get(send.chatId) : undefined;
+  if (!chat) throw new SendRefused('not_found', 'No such chat', 'chatId');
+  refuseEmpty(send.text, send.attachmentCount);
+  refuseOptedOut(chat);
+  v3SendOptions(chat, send, (key) => store.messages.get(key));
+  if (send.replyTo && store.remoteIds.find('message', send.replyTo.messageId, chat.id) === undefined)
+    throw new SendRefused('not_found', 'The message replied to is not in this chat', 'replyTo.messageId');
 }
 
 /** The door as the session hands it to whoever sends (the handlers, the scheduler). */
