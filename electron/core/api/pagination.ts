@@ -4,6 +4,7 @@
  * one `Page`, and `pages()` walks them until an empty page or the last page.
  */
 import { errorFromTransport } from './error-parsing.ts';
+import type { CallOptions } from './http.ts';
 import type { ApiContactPagination, ApiPageMeta } from './schemas.ts';
 
 /** The service refuses nothing above this; it clamps. Asking for more would only mislead our math. */
@@ -32,6 +33,11 @@ export function clampPerPage(perPage: number | undefined, fallback = 25): number
 export function clampPage(page: number | undefined): number {
   if (page === undefined || !Number.isFinite(page)) return 1;
   return Math.max(1, Math.floor(page));
+}
+
+/** A page request as the V2 service's list endpoints take it, each number clamped to what it accepts. */
+export function pageQuery(request: PageRequest): { page: number; per_page: number } {
+  return { page: clampPage(request.page), per_page: clampPerPage(request.perPage) };
 }
 
 export function pageFromMeta<T>(items: T[], meta: ApiPageMeta): Page<T> {
@@ -77,6 +83,19 @@ export async function* pages<T>(
     yield result;
     if (page >= result.totalPages) return;
   }
+}
+
+/**
+ * Every page of an endpoint's `list`: one signal stops the walk and every request in it, the call's
+ * own if it has one, else the walk's.
+ */
+export function listPages<T>(
+  list: (page: { page: number; perPage: number }, options: CallOptions) => Promise<Page<T>>,
+  request: PagesOptions,
+  options: CallOptions,
+): AsyncGenerator<Page<T>, void, undefined> {
+  const signal = options.signal ?? request.signal;
+  return pages((page) => list(page, { ...options, signal }), { ...request, signal });
 }
 
 /** Every item of every page, in order. */

@@ -15,12 +15,11 @@ import {
   prepareFiles,
 } from '../outgoing.ts';
 import {
-  clampPage,
-  clampPerPage,
+  listPages,
   type Page,
   type PageRequest,
   pageFromMeta,
-  pages,
+  pageQuery,
   type PagesOptions,
 } from '../pagination.ts';
 import { toE164, toHandle } from '../phone.ts';
@@ -66,8 +65,7 @@ export class ChatsApi {
       path: '/chats',
       query: {
         phone_number: toE164(line, this.#ctx.defaultCountry, 'line'),
-        page: clampPage(request.page),
-        per_page: clampPerPage(request.perPage),
+        ...pageQuery(request),
       },
       schema: chatListResponse,
     });
@@ -76,8 +74,7 @@ export class ChatsApi {
 
   /** Every page of the line's chats (100 per request unless told otherwise). */
   pages(line: string, request: PagesOptions = {}, options: CallOptions = {}): AsyncGenerator<Page<ApiChat>> {
-    const signal = options.signal ?? request.signal;
-    return pages((page) => this.list(line, page, { ...options, signal }), { ...request, signal });
+    return listPages((page, o) => this.list(line, page, o), request, options);
   }
 
   async get(chatId: number, options: CallOptions = {}): Promise<ApiChat> {

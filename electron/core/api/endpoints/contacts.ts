@@ -2,12 +2,11 @@ import { contactFindResponse, contactListResponse, contactResponse } from '../en
 import { PartnerApiError } from '../errors.ts';
 import type { CallOptions } from '../http.ts';
 import {
-  clampPage,
-  clampPerPage,
+  listPages,
   type Page,
   type PageRequest,
   pageFromPagination,
-  pages,
+  pageQuery,
   type PagesOptions,
 } from '../pagination.ts';
 import { toE164 } from '../phone.ts';
@@ -52,15 +51,14 @@ export class ContactsApi {
       ...options,
       method: 'GET',
       path: '/contacts',
-      query: { page: clampPage(request.page), per_page: clampPerPage(request.perPage) },
+      query: pageQuery(request),
       schema: contactListResponse,
     });
     return pageFromPagination(data.contacts, data.pagination);
   }
 
   pages(request: PagesOptions = {}, options: CallOptions = {}): AsyncGenerator<Page<ApiContact>> {
-    const signal = options.signal ?? request.signal;
-    return pages((page) => this.list(page, { ...options, signal }), { ...request, signal });
+    return listPages((page, o) => this.list(page, o), request, options);
   }
 
   /** The first contact matching the email OR the phone number; null when none does. */

@@ -14,12 +14,11 @@ import {
   prepareFiles,
 } from '../outgoing.ts';
 import {
-  clampPage,
-  clampPerPage,
+  listPages,
   type Page,
   type PageRequest,
   pageFromMeta,
-  pages,
+  pageQuery,
   type PagesOptions,
 } from '../pagination.ts';
 import type { ApiMessage, ApiReaction, KnownReactionType } from '../schemas.ts';
@@ -57,8 +56,7 @@ export class MessagesApi {
       method: 'GET',
       path: `/chats/${idSegment(chatId, 'Chat')}/chat_messages`,
       query: {
-        page: clampPage(request.page),
-        per_page: clampPerPage(request.perPage),
+        ...pageQuery(request),
         before: isoTime(request.before),
         after: isoTime(request.after),
         sort: request.sort,
@@ -74,11 +72,7 @@ export class MessagesApi {
     request: PagesOptions & MessageFilter = {},
     options: CallOptions = {},
   ): AsyncGenerator<Page<ApiMessage>> {
-    const signal = options.signal ?? request.signal;
-    return pages((page) => this.list(chatId, { ...request, ...page }, { ...options, signal }), {
-      ...request,
-      signal,
-    });
+    return listPages((page, o) => this.list(chatId, { ...request, ...page }, o), request, options);
   }
 
   async get(chatId: number, messageId: number, options: CallOptions = {}): Promise<ApiMessage> {
