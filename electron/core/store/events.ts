@@ -68,6 +68,11 @@ export class StoreEventBus {
     else this.#deliver(name, payload);
   }
 
+  /** Announces a change of these chats (their rows, their waiting messages); nothing when there are none. */
+  emitForChats(name: 'chats.changed' | 'scheduled.changed', chatIds: readonly number[]): void {
+    if (chatIds.length > 0) this.emit(name, { chatIds: [...chatIds] });
+  }
+
   /**
    * Delivers at once, even inside a transaction: for news that must not wait for (or be dropped
    * with) a commit, like the commit itself failing.

@@ -48,7 +48,8 @@ const toRow = (r: RawRow): ScheduledSendRow => ({
 /**
  * Messages that have not joined the outbox yet: scheduled ones and those in their undo grace
  * period. A row leaves this table in the same transaction that enqueues it (see SendScheduler), so
- * a message is either here or in the outbox, never both.
+ * a message is either here or in the outbox, never both. Every change is announced by the chats it
+ * touched (`scheduled.changed`), after the commit.
  */
 export class ScheduledSendsRepo {
   readonly #db: Database;
@@ -57,11 +58,6 @@ export class ScheduledSendsRepo {
   constructor(db: Database, events: StoreEventBus) {
     this.#db = db;
     this.#events = events;
-  }
-
-  /** Every change is announced by the chats it touched (`scheduled.changed`), after the commit. */
-  #announce(chatIds: readonly number[]): void {
-    if (chatIds.length > 0) this.#events.emit('scheduled.changed', { chatIds: [...chatIds] });
   }
 
   add(item: {
@@ -85,7 +81,7 @@ export class ScheduledSendsRepo {
       item.dueAt,
       Date.now(),
     ).lastInsertRowid;
-    this.#announce([item.chatId]);
+    this.#events.emitForChats('scheduled.changed', [item.chatId]);
     return this.get(id) as ScheduledSendRow;
   }
 
@@ -135,7 +131,7 @@ export class ScheduledSendsRepo {
       'UPDATE scheduled_sends SET needs_confirmation = 1 WHERE needs_confirmation = 0 AND due_at <= ?',
       now,
     );
-    this.#announce(chats);
+    this.#events.emitForChats('scheduled.changed', chats);
     return chats;
   }
 
@@ -144,7 +140,7 @@ export class ScheduledSendsRepo {
     const row = this.get(id);
     if (!row) return;
     this.#db.run('UPDATE scheduled_sends SET needs_confirmation = 1 WHERE id = ?', id);
-    this.#announce([row.chatId]);
+    this.#events.emitForChats('scheduled.changed', [row.chatId]);
   }
 
   update(
@@ -162,7 +158,7 @@ export class ScheduledSendsRepo {
       id,
     );
     const updated = this.get(id);
-    if (updated) this.#announce([updated.chatId]);
+    if (updated) this.#events.emitForChats('scheduled.changed', [updated.chatId]);
     return updated;
   }
 
@@ -170,7 +166,7 @@ export class ScheduledSendsRepo {
   remove(id: number): boolean {
     const row = this.get(id);
     if (!row || this.#db.run('DELETE FROM scheduled_sends WHERE id = ?', id).changes === 0) return false;
-    this.#announce([row.chatId]);
+    this.#events.emitForChats('scheduled.changed', [row.chatId]);
     return true;
   }
 

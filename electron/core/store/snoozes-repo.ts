@@ -32,10 +32,6 @@ export class SnoozesRepo {
     this.#events = events;
   }
 
-  #announce(chatIds: readonly number[]): void {
-    if (chatIds.length > 0) this.#events.emit('chats.changed', { chatIds: [...chatIds] });
-  }
-
   snooze(chatId: number, until: number, now = Date.now()): ChatSnooze {
     this.#db.run(
       `INSERT INTO chat_snoozes (chat_id, until, snoozed_at) VALUES (?, ?, ?)
@@ -44,7 +40,7 @@ export class SnoozesRepo {
       until,
       now,
     );
-    this.#announce([chatId]);
+    this.#events.emitForChats('chats.changed', [chatId]);
     return this.get(chatId) as ChatSnooze;
   }
 
@@ -81,7 +77,7 @@ export class SnoozesRepo {
       .map((r) => r.chat_id);
     for (const chatId of due)
       this.#db.run("UPDATE chat_snoozes SET woke_at = ?, woke_by = 'time' WHERE chat_id = ?", now, chatId);
-    this.#announce(due);
+    this.#events.emitForChats('chats.changed', due);
     return due.map((id) => this.get(id) as ChatSnooze);
   }
 
@@ -96,14 +92,14 @@ export class SnoozesRepo {
       chatId,
     ).changes;
     if (changed === 0) return undefined;
-    this.#announce([chatId]);
+    this.#events.emitForChats('chats.changed', [chatId]);
     return this.get(chatId);
   }
 
   /** Ends a snooze (the agent unsnoozed it, or opened the chat after it came back). */
   clear(chatId: number): boolean {
     const cleared = this.#db.run('DELETE FROM chat_snoozes WHERE chat_id = ?', chatId).changes > 0;
-    if (cleared) this.#announce([chatId]);
+    if (cleared) this.#events.emitForChats('chats.changed', [chatId]);
     return cleared;
   }
 }

@@ -9,6 +9,24 @@ export interface StagedFile {
   createdAt: number;
 }
 
+interface RawRow {
+  id: string;
+  path: string;
+  filename: string;
+  mime_type: string;
+  size: number;
+  created_at: number;
+}
+
+const toStagedFile = (row: RawRow): StagedFile => ({
+  id: row.id,
+  path: row.path,
+  filename: row.filename,
+  mimeType: row.mime_type,
+  size: row.size,
+  createdAt: row.created_at,
+});
+
 /** Files picked for a message before it is sent (copied into the workspace, see outbox/staging.ts). */
 export class StagedFilesRepo {
   readonly #db: Database;
@@ -27,45 +45,13 @@ export class StagedFilesRepo {
     );
   }
   get(id: string): StagedFile | undefined {
-    const row = this.#db.get<{
-      id: string;
-      path: string;
-      filename: string;
-      mime_type: string;
-      size: number;
-      created_at: number;
-    }>('SELECT * FROM staged_files WHERE id = ?', id);
-    return row
-      ? {
-          id: row.id,
-          path: row.path,
-          filename: row.filename,
-          mimeType: row.mime_type,
-          size: row.size,
-          createdAt: row.created_at,
-        }
-      : undefined;
+    const row = this.#db.get<RawRow>('SELECT * FROM staged_files WHERE id = ?', id);
+    return row ? toStagedFile(row) : undefined;
   }
   remove(id: string): void {
     this.#db.run('DELETE FROM staged_files WHERE id = ?', id);
   }
   all(): StagedFile[] {
-    return this.#db
-      .all<{
-        id: string;
-        path: string;
-        filename: string;
-        mime_type: string;
-        size: number;
-        created_at: number;
-      }>('SELECT * FROM staged_files')
-      .map((row) => ({
-        id: row.id,
-        path: row.path,
-        filename: row.filename,
-        mimeType: row.mime_type,
-        size: row.size,
-        createdAt: row.created_at,
-      }));
+    return this.#db.all<RawRow>('SELECT * FROM staged_files').map(toStagedFile);
   }
 }
