@@ -43,7 +43,7 @@ export async function answerHeld(options: {
   key: string;
   answer: 'sendAnyway' | 'discard';
   session: Pick<ServiceSession, 'store' | 'outbox'>;
-  relay: RelayMessaging | undefined;
+  relayMessaging: RelayMessaging | undefined;
   plans: Map<string, TeamSendPlan>;
 }): Promise<void> {
   const { key, session, plans } = options;
@@ -58,7 +58,7 @@ export async function answerHeld(options: {
     session.outbox.discard(key);
     return;
   }
-  const held = await options.relay?.heldOutcome(key);
+  const held = await options.relayMessaging?.heldOutcome(key);
   if (!held) throw new TeamRefusal('not_found', NOT_HELD);
   stillHeld(); // answered twice at once (a double click): the first answer is the one
   plans.set(key, { subjectKey: anywayKey(key, held.latestSeq), seenSeq: held.latestSeq, resendOf: key });

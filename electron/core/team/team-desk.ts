@@ -235,7 +235,7 @@ export class TeamDesk {
       key,
       answer,
       session: this.#options.session,
-      relay: this.#options.relayMessaging,
+      relayMessaging: this.#options.relayMessaging,
       plans: this.#anyway,
     });
   }
