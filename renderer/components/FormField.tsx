@@ -1,17 +1,40 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
 
 /**
+ * A labelled input in the form's field layout; `children` stand under it (a hint, a length limit).
+ * Its own aria attributes are the caller's: FormField below wires them to the form's error.
+ */
+export function LabeledInput({
+  id,
+  label,
+  wide = false,
+  children,
+  ...input
+}: {
+  id: string;
+  label: string;
+  /** Spans both columns of a `form-grid`. */
+  wide?: boolean;
+  children?: ReactNode;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className' | 'children'>) {
+  return (
+    <div className={wide ? 'field span-2' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} className="input" {...input} />
+      {children}
+    </div>
+  );
+}
+
+/**
  * One labelled input of a form, wired for assistive technology: when the form's error names this
  * field, the input is marked invalid and described by the error (`errorId`), so a screen reader
  * reads why with the field. `hint` is a line under it.
  */
 export function FormField({
-  id,
-  label,
   invalid,
   errorId,
   hint,
-  wide = false,
   ...input
 }: {
   id: string;
@@ -23,17 +46,9 @@ export function FormField({
   wide?: boolean;
 } & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className' | 'aria-invalid' | 'aria-describedby'>) {
   return (
-    <div className={wide ? 'field span-2' : 'field'}>
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        className="input"
-        aria-invalid={invalid}
-        aria-describedby={invalid ? errorId : undefined}
-        {...input}
-      />
+    <LabeledInput aria-invalid={invalid} aria-describedby={invalid ? errorId : undefined} {...input}>
       {hint && <span className="field-hint">{hint}</span>}
-    </div>
+    </LabeledInput>
   );
 }
 

@@ -8,6 +8,7 @@ import { errorText } from '../../lib/errors.ts';
 import { formatAgo } from '../../lib/format.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { reachabilityOf } from '../../store/workspace-slice.ts';
+import { LabeledInput } from '../../components/FormField.tsx';
 
 const PROVIDERS: ReadonlyArray<{ value: TunnelProvider; label: string; hint: string }> = [
   {
@@ -157,31 +158,25 @@ export function LivePanel() {
             ))}
           </fieldset>
           {enabled && provider === 'custom' && (
-            <div className="field">
-              <label htmlFor="live-custom-url">Public URL</label>
-              <input
-                id="live-custom-url"
-                className="input"
-                type="url"
-                value={customUrl}
-                onChange={(e) => setCustomUrl(e.target.value)}
-                placeholder="https://parley.example.com"
-              />
-            </div>
+            <LabeledInput
+              id="live-custom-url"
+              label="Public URL"
+              type="url"
+              value={customUrl}
+              onChange={(e) => setCustomUrl(e.target.value)}
+              placeholder="https://parley.example.com"
+            />
           )}
           {enabled && provider === 'ngrok' && (
-            <div className="field">
-              <label htmlFor="live-ngrok">ngrok authtoken</label>
-              <input
-                id="live-ngrok"
-                className="input"
-                type="password"
-                autoComplete="off"
-                value={authtoken}
-                onChange={(e) => setAuthtoken(e.target.value)}
-                placeholder="Kept in the system keychain"
-              />
-            </div>
+            <LabeledInput
+              id="live-ngrok"
+              label="ngrok authtoken"
+              type="password"
+              autoComplete="off"
+              value={authtoken}
+              onChange={(e) => setAuthtoken(e.target.value)}
+              placeholder="Kept in the system keychain"
+            />
           )}
           {state.text && (
             <p className={state.kind === 'error' ? 'form-error' : 'field-success'} role="status">

@@ -14,6 +14,7 @@ import { ACCEPT_ATTRIBUTE, partitionFiles, stagingFailureText } from '../../lib/
 import { errorText, toErrorShape } from '../../lib/errors.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { RecipientField, type ImessageHint, type Recipient } from './RecipientField.tsx';
+import { LabeledInput } from '../../components/FormField.tsx';
 
 /** Ctrl/⌘ N: from which line, to whom, and the first message. An existing chat opens instead. */
 export function NewChatDialog() {
@@ -150,17 +151,15 @@ export function NewChatDialog() {
           {onlyEmails && <p className="field-hint">Email addresses can only be reached over iMessage.</p>}
         </div>
         {recipients.length > 1 && (
-          <div className="field">
-            <label htmlFor="new-chat-name">Group name (optional)</label>
-            <input
-              id="new-chat-name"
-              className="input"
-              value={groupName}
-              aria-invalid={groupName.trim().length > MAX_GROUP_NAME_CHARS}
-              aria-describedby="new-chat-name-limit"
-              placeholder="e.g. Kitchen remodel"
-              onChange={(e) => setGroupName(e.target.value)}
-            />
+          <LabeledInput
+            id="new-chat-name"
+            label="Group name (optional)"
+            value={groupName}
+            aria-invalid={groupName.trim().length > MAX_GROUP_NAME_CHARS}
+            aria-describedby="new-chat-name-limit"
+            placeholder="e.g. Kitchen remodel"
+            onChange={(e) => setGroupName(e.target.value)}
+          >
             <LengthLimit
               id="new-chat-name-limit"
               label="the group name"
@@ -168,7 +167,7 @@ export function NewChatDialog() {
               max={MAX_GROUP_NAME_CHARS}
               from={80}
             />
-          </div>
+          </LabeledInput>
         )}
         <div className="field">
           <label htmlFor="new-chat-text">Message</label>

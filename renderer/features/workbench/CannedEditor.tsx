@@ -15,6 +15,7 @@ import { ACCEPT_ATTRIBUTE } from '../../lib/attachment-rules.ts';
 import { errorText } from '../../lib/errors.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { getState } from '../../store/index.ts';
+import { LabeledInput } from '../../components/FormField.tsx';
 
 const LABELS = {
   title: fieldLabel('canned.save', ['title']),
@@ -86,32 +87,28 @@ export function CannedEditor({
     >
       <h2>{reply ? 'Edit canned reply' : 'New canned reply'}</h2>
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor="canned-title">Title</label>
-          <input
-            id="canned-title"
-            className="input"
-            value={title}
-            required
-            aria-invalid={lengths[0].length > lengths[0].max || undefined}
-            aria-describedby="canned-title-length"
-            onChange={(e) => setTitle(e.target.value)}
-          />
+        <LabeledInput
+          id="canned-title"
+          label="Title"
+          value={title}
+          required
+          aria-invalid={lengths[0].length > lengths[0].max || undefined}
+          aria-describedby="canned-title-length"
+          onChange={(e) => setTitle(e.target.value)}
+        >
           <LengthLimit id="canned-title-length" {...lengths[0]} />
-        </div>
-        <div className="field">
-          <label htmlFor="canned-group">Group</label>
-          <input
-            id="canned-group"
-            className="input"
-            value={group}
-            placeholder="e.g. Billing"
-            aria-invalid={lengths[1].length > lengths[1].max || undefined}
-            aria-describedby="canned-group-length"
-            onChange={(e) => setGroup(e.target.value)}
-          />
+        </LabeledInput>
+        <LabeledInput
+          id="canned-group"
+          label="Group"
+          value={group}
+          placeholder="e.g. Billing"
+          aria-invalid={lengths[1].length > lengths[1].max || undefined}
+          aria-describedby="canned-group-length"
+          onChange={(e) => setGroup(e.target.value)}
+        >
           <LengthLimit id="canned-group-length" {...lengths[1]} />
-        </div>
+        </LabeledInput>
         <div className="field span-2">
           <label htmlFor="canned-body">Reply</label>
           <textarea

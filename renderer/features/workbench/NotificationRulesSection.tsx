@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { formatHandle } from '../../../shared/phone.ts';
 import { updateWorkbenchSettings } from '../../actions/workbench.ts';
 import { useStore } from '../../store/index.ts';
+import { LabeledInput } from '../../components/FormField.tsx';
 
 /** Settings: do-not-disturb hours and muted lines (no notifications for them; the inbox still fills). */
 export function NotificationRulesSection() {
@@ -35,28 +36,22 @@ export function NotificationRulesSection() {
             notifications between
           </label>
         </div>
-        <div className="field">
-          <label htmlFor="quiet-start">From</label>
-          <input
-            id="quiet-start"
-            className="input"
-            type="time"
-            value={start}
-            disabled={!quiet}
-            onChange={(e) => setStart(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="quiet-end">Until</label>
-          <input
-            id="quiet-end"
-            className="input"
-            type="time"
-            value={end}
-            disabled={!quiet}
-            onChange={(e) => setEnd(e.target.value)}
-          />
-        </div>
+        <LabeledInput
+          id="quiet-start"
+          label="From"
+          type="time"
+          value={start}
+          disabled={!quiet}
+          onChange={(e) => setStart(e.target.value)}
+        />
+        <LabeledInput
+          id="quiet-end"
+          label="Until"
+          type="time"
+          value={end}
+          disabled={!quiet}
+          onChange={(e) => setEnd(e.target.value)}
+        />
         <div className="field span-2">
           <button type="submit" className="button">
             Save quiet hours

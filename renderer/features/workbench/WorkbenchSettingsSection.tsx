@@ -5,6 +5,7 @@ import { updateWorkbenchSettings } from '../../actions/workbench.ts';
 import { useStore } from '../../store/index.ts';
 import { LengthLimit } from '../../components/LengthLimit.tsx';
 import { NotificationRulesSection } from './NotificationRulesSection.tsx';
+import { LabeledInput } from '../../components/FormField.tsx';
 
 /** Settings: the agent's name for canned replies, when a wait counts as overdue, undo send. */
 export function WorkbenchSettingsSection() {
@@ -35,16 +36,14 @@ export function WorkbenchSettingsSection() {
               });
           }}
         >
-          <div className="field">
-            <label htmlFor="workbench-agent-name">Your name</label>
-            <input
-              id="workbench-agent-name"
-              className="input"
-              value={name}
-              aria-invalid={!nameValid || undefined}
-              aria-describedby="workbench-agent-name-length workbench-agent-name-hint"
-              onChange={(e) => setName(e.target.value)}
-            />
+          <LabeledInput
+            id="workbench-agent-name"
+            label="Your name"
+            value={name}
+            aria-invalid={!nameValid || undefined}
+            aria-describedby="workbench-agent-name-length workbench-agent-name-hint"
+            onChange={(e) => setName(e.target.value)}
+          >
             <LengthLimit
               id="workbench-agent-name-length"
               label={fieldLabel('workbench.updateSettings', ['agentName'])}
@@ -54,24 +53,22 @@ export function WorkbenchSettingsSection() {
             <span id="workbench-agent-name-hint" className="field-hint">
               Fills {'{agent_name}'} in canned replies.
             </span>
-          </div>
-          <div className="field">
-            <label htmlFor="workbench-overdue">Overdue after (minutes)</label>
-            <input
-              id="workbench-overdue"
-              className="input"
-              inputMode="numeric"
-              value={minutes}
-              aria-invalid={!minutesValid}
-              aria-describedby="workbench-overdue-hint"
-              onChange={(e) => setMinutes(e.target.value)}
-            />
+          </LabeledInput>
+          <LabeledInput
+            id="workbench-overdue"
+            label="Overdue after (minutes)"
+            inputMode="numeric"
+            value={minutes}
+            aria-invalid={!minutesValid}
+            aria-describedby="workbench-overdue-hint"
+            onChange={(e) => setMinutes(e.target.value)}
+          >
             <span id="workbench-overdue-hint" className={minutesValid ? 'field-hint' : 'field-error'}>
               {minutesValid
                 ? 'Waits this long are marked overdue in Waiting on you; 0 turns it off.'
                 : 'A whole number of minutes, up to 1440.'}
             </span>
-          </div>
+          </LabeledInput>
           <div className="field">
             <label htmlFor="workbench-undo">Undo send</label>
             <select
