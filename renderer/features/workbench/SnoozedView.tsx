@@ -2,12 +2,10 @@ import { AlarmClock, AlarmClockOff, BellRing, MessageSquareReply } from 'lucide-
 import type { SnoozedChat } from '../../../shared/contract/views.ts';
 import { selectChat } from '../../actions/chats.ts';
 import { clearSnooze } from '../../actions/scheduled.ts';
-import { Avatar } from '../../components/Avatar.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
-import { ServiceBadge } from '../../components/ServiceBadge.tsx';
-import { chatTitle } from '../../lib/chat-presentation.ts';
 import { useStore } from '../../store/index.ts';
 import { formatWhen } from './schedule-format.ts';
+import { WaitingRow } from './WaitingRow.tsx';
 
 /** Snoozed conversations with when they come back, and those just back from a snooze. */
 export function SnoozedView() {
@@ -49,25 +47,22 @@ export function SnoozedView() {
 }
 
 function SnoozeRow({ entry: { chat, snooze } }: { entry: SnoozedChat }) {
-  const title = chatTitle(chat);
   const back = snooze.wokeAt !== null;
   return (
-    <li className="waiting-row" aria-label={title} data-testid="snoozed-row">
-      <Avatar name={title} group={chat.isGroup} size={34} />
-      <div className="waiting-text">
-        <span className="waiting-title">
-          {title} <ServiceBadge service={chat.service} compact />
-        </span>
-        <span className="waiting-preview">{chat.lastMessage?.text || 'Attachment'}</span>
-      </div>
-      <span className="waiting-age">
-        {back ? <BellRing size={13} aria-hidden="true" /> : <AlarmClock size={13} aria-hidden="true" />}
-        <span>
-          {back
-            ? `Snoozed until ${formatWhen(snooze.until)} · back ${snooze.wokeBy === 'reply' ? 'on their reply' : 'on time'}`
-            : `Until ${formatWhen(snooze.until)} or their reply`}
-        </span>
-      </span>
+    <WaitingRow
+      chat={chat}
+      testId="snoozed-row"
+      age={
+        <>
+          {back ? <BellRing size={13} aria-hidden="true" /> : <AlarmClock size={13} aria-hidden="true" />}
+          <span>
+            {back
+              ? `Snoozed until ${formatWhen(snooze.until)} · back ${snooze.wokeBy === 'reply' ? 'on their reply' : 'on time'}`
+              : `Until ${formatWhen(snooze.until)} or their reply`}
+          </span>
+        </>
+      }
+    >
       {!back && (
         <button type="button" className="button small ghost" onClick={() => void clearSnooze(chat.id)}>
           <AlarmClockOff size={14} aria-hidden="true" /> Unsnooze
@@ -76,6 +71,6 @@ function SnoozeRow({ entry: { chat, snooze } }: { entry: SnoozedChat }) {
       <button type="button" className="button small primary" onClick={() => selectChat(chat.id)}>
         <MessageSquareReply size={14} aria-hidden="true" /> Open
       </button>
-    </li>
+    </WaitingRow>
   );
 }

@@ -1,13 +1,12 @@
 import { Archive, Clock, MessageSquareReply, PartyPopper } from 'lucide-react';
 import { isOverdue } from '../../../shared/workbench.ts';
 import { selectChat, setChatFlags } from '../../actions/chats.ts';
-import { Avatar } from '../../components/Avatar.tsx';
 import { EmptyState, Spinner } from '../../components/EmptyState.tsx';
-import { ServiceBadge } from '../../components/ServiceBadge.tsx';
 import { useClock } from '../../hooks/use-clock.ts';
 import { chatTitle } from '../../lib/chat-presentation.ts';
 import { formatAge } from '../../lib/format.ts';
 import { useStore } from '../../store/index.ts';
+import { WaitingRow } from './WaitingRow.tsx';
 
 /** Conversations whose last message is the customer's, the longest wait first. */
 export function WaitingView() {
@@ -41,21 +40,20 @@ export function WaitingView() {
             const late = isOverdue(since, now, threshold);
             const title = chatTitle(chat);
             return (
-              <li key={chat.id} className={`waiting-row${late ? ' is-overdue' : ''}`} aria-label={title}>
-                <Avatar name={title} group={chat.isGroup} size={34} />
-                <div className="waiting-text">
-                  <span className="waiting-title">
-                    {title} <ServiceBadge service={chat.service} compact />
-                  </span>
-                  <span className="waiting-preview">{chat.lastMessage?.text || 'Attachment'}</span>
-                </div>
-                <span className={`waiting-age${late ? ' is-overdue' : ''}`}>
-                  <Clock size={13} aria-hidden="true" />
-                  <span>
-                    {late && <strong className="overdue-label">Overdue · </strong>}
-                    waiting {formatAge(now - since)}
-                  </span>
-                </span>
+              <WaitingRow
+                key={chat.id}
+                chat={chat}
+                overdue={late}
+                age={
+                  <>
+                    <Clock size={13} aria-hidden="true" />
+                    <span>
+                      {late && <strong className="overdue-label">Overdue · </strong>}
+                      waiting {formatAge(now - since)}
+                    </span>
+                  </>
+                }
+              >
                 <button type="button" className="button small primary" onClick={() => selectChat(chat.id)}>
                   <MessageSquareReply size={14} aria-hidden="true" /> Reply
                   <span className="visually-hidden"> to {title}</span>
@@ -68,7 +66,7 @@ export function WaitingView() {
                   <Archive size={14} aria-hidden="true" /> Archive
                   <span className="visually-hidden"> {title}</span>
                 </button>
-              </li>
+              </WaitingRow>
             );
           })}
         </ul>
