@@ -11,6 +11,7 @@
  *    seed instead of a token.
  *  - remove: delete the secrets first (if the keychain refuses, nothing changes and the user can retry),
  *    then workspaces.json, then the data folder.
+ * Each change is announced (workspace-announcer.ts); a new workspace's record is new-workspace.ts.
  */
 import { randomBytes } from 'node:crypto';
 import type { ApiVersion } from '../../../shared/domain.ts';
@@ -28,8 +29,8 @@ import type {
   WorkspaceEvent,
   WorkspaceRegistryOptions,
 } from './registry-types.ts';
+import { newRelayWorkspace, newRemoteWorkspace } from './new-workspace.ts';
 import {
-  DEFAULT_TOKEN_HEADER,
   parseName,
   parseToken,
   WorkspaceError,
@@ -41,6 +42,7 @@ import {
   type WorkspaceConnection,
 } from './workspace.ts';
 import { deleteWorkspaceData, sweepOrphanFolders, workspaceDataDir } from './workspace-files.ts';
+import { WorkspaceAnnouncer } from './workspace-announcer.ts';
 import { WorkspaceList } from './workspace-list.ts';
 
 export type { ConnectionProbe, WorkspaceEvent } from './registry-types.ts';
@@ -61,7 +63,7 @@ export class WorkspaceRegistry {
   readonly #now: () => Date;
   /** All changes run one at a time, so two dialogs cannot interleave writes of workspaces.json. */
   readonly #lock = new KeyedSequencer();
-  readonly #listeners = new Set<(event: WorkspaceEvent) => void>();
+  readonly #announcer = new WorkspaceAnnouncer();
   readonly #unsubscribeSettings: () => void;
   /** workspaces.json, in memory. */
   readonly #list: WorkspaceList;
@@ -116,15 +118,13 @@ export class WorkspaceRegistry {
     options.signal?.throwIfAborted();
     const apiVersion = chooseApiVersion(input.apiVersion, versions);
 
-    const created: RemoteWorkspace = {
-      id: this.#list.unusedId(),
+    const created = newRemoteWorkspace(
+      this.#list.unusedId(),
       name,
-      kind: 'remote',
-      baseUrl,
-      tokenHeader,
-      createdAt: this.#now().toISOString(),
+      { baseUrl, tokenHeader },
       apiVersion,
-    };
+      this.#now(),
+    );
     const workspace = await this.#keep(created, vaultKeys.workspaceToken(created.id), token, options);
     log.info('workspace added', { id: created.id, host: new URL(baseUrl).host, lines, apiVersion });
     return workspace as RemoteWorkspace;
@@ -140,20 +140,10 @@ export class WorkspaceRegistry {
     input: JoinTeamInput,
     options: { signal?: AbortSignal; activate?: boolean } = {},
   ): Promise<RelayWorkspace> {
-    const { code, relayUrl, name, apiVersion } = await probeRelay(input, this.#options, options.signal);
+    const joined = await probeRelay(input, this.#options, options.signal);
     options.signal?.throwIfAborted();
-    const created: RelayWorkspace = {
-      id: this.#list.unusedId(),
-      name,
-      kind: 'relay',
-      baseUrl: null,
-      relayUrl,
-      agentId: code.agentId,
-      ...(code.ca ? { relayCa: code.ca } : {}),
-      tokenHeader: DEFAULT_TOKEN_HEADER,
-      createdAt: this.#now().toISOString(),
-      apiVersion,
-    };
+    const { code, apiVersion } = joined;
+    const created = newRelayWorkspace(this.#list.unusedId(), joined, this.#now());
     const workspace = await this.#keep(created, vaultKeys.relaySeed(created.id), code.seed, options);
     log.info('workspace joined through a relay', { id: created.id, agentId: code.agentId, apiVersion });
     return workspace as RelayWorkspace;
@@ -338,16 +328,13 @@ export class WorkspaceRegistry {
   }
 
   onChange(listener: (event: WorkspaceEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
+    return this.#announcer.on(listener);
   }
 
   /** Stops following settings changes (the registry is not used after this). */
   close(): void {
     this.#unsubscribeSettings();
-    this.#listeners.clear();
+    this.#announcer.clear();
   }
 
   /**
@@ -371,12 +358,6 @@ export class WorkspaceRegistry {
   }
 
   #emit(event: WorkspaceEvent): void {
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        log.error('workspace listener failed', { event: event.type, error });
-      }
-    }
+    this.#announcer.emit(event);
   }
 }
