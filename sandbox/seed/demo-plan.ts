@@ -1,15 +1,13 @@
 /** Plans the demo's chats: who is in them, what is said, and when. Pure data; nothing touches the world. */
 import type { Chat, Line, Service } from '../domain/model.ts';
 import type { Random } from '../random.ts';
+import { DEMO_GROUPS, DIRECT_TEMPLATES, GROUP_TEMPLATES } from './demo-conversations.ts';
 import {
   APPLIANCES,
   DAYS,
-  DEMO_GROUPS,
   DEMO_USERS,
   DIRECT_CHATS,
-  DIRECT_TEMPLATES,
   FIRST_NAMES,
-  GROUP_TEMPLATES,
   LAST_NAMES,
   LINE_KINDS,
   PRICES,
