@@ -1,4 +1,4 @@
-import type { Chat, Message, Org, Reaction, ReactionType } from './model.ts';
+import type { Chat, Handle, Message, Org, Reaction, ReactionType } from './model.ts';
 import { REACTION_TYPES } from './model.ts';
 import { meHandle } from './handles.ts';
 import { emitReactionV3 } from './v3/events.ts';
@@ -33,6 +33,11 @@ export function isClassic(reaction: Reaction): boolean {
   return (REACTION_TYPES as readonly string[]).includes(reaction.type);
 }
 
+/** Who reacts: the organization's line (`from` null) or the customer with that identifier in the chat. */
+function reactor(chat: Chat, from: string | null): Handle | undefined {
+  return from === null ? meHandle(chat) : chat.handles.find((h) => h.identifier === from && !h.isMe);
+}
+
 /**
  * Adds a reaction from the organization's line (`from` null) or from a customer. One reaction per
  * (message, sender, kind); adding it again returns the existing one. Emits reaction.sent/received
@@ -48,7 +53,7 @@ export function addReaction(
   traceId: string | null = null,
 ): ReactionResult {
   const kind = asKind(kindOrType);
-  const handle = from === null ? meHandle(chat) : chat.handles.find((h) => h.identifier === from && !h.isMe);
+  const handle = reactor(chat, from);
   if (!handle) throw new Error(`${from} is not in chat ${chat.id}`);
   const existing = message.reactions.find((r) => r.handleId === handle.id && sameKind(r, kind));
   if (existing) return { reaction: existing, created: false };
@@ -93,7 +98,7 @@ export function removeReaction(
   traceId: string | null = null,
 ): Reaction | undefined {
   const kind = asKind(kindOrType);
-  const handle = from === null ? meHandle(chat) : chat.handles.find((h) => h.identifier === from && !h.isMe);
+  const handle = reactor(chat, from);
   const existing = handle && message.reactions.find((r) => r.handleId === handle.id && sameKind(r, kind));
   if (!existing) return undefined;
   message.reactions = message.reactions.filter((r) => r !== existing);
