@@ -34,6 +34,7 @@ import { SendLaterButton } from '../workbench/SendLaterButton.tsx';
 import { ComposerGate, useComposerOwner } from '../team/ComposerGate.tsx';
 import { HeldSend } from '../team/HeldSend.tsx';
 import { reportComposing } from '../../actions/team.ts';
+import { IconButton } from '../../components/IconButton.tsx';
 
 // The SMS counter (Twilio's calculator and a grapheme splitter) loads with the first SMS text typed.
 const SegmentCounter = lazyNamed(() => import('../../components/SegmentCounter.tsx'), 'SegmentCounter');
@@ -124,14 +125,9 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
               <li key={i}>{notice}</li>
             ))}
           </ul>
-          <button
-            type="button"
-            className="icon-button small"
-            aria-label="Dismiss"
-            onClick={() => dismissNotices(chatId)}
-          >
+          <IconButton className="small" label="Dismiss" onClick={() => dismissNotices(chatId)}>
             <X size={13} />
-          </button>
+          </IconButton>
         </div>
       )}
       {hasAttachments && (
@@ -172,29 +168,23 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
       {picker.list}
       {unfilled.length > 0 && <UnfilledVariables id={`unfilled-${chatId}`} variables={unfilled} />}
       <div className="composer-box">
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Attach files"
+        <IconButton
+          label="Attach files"
           title="Attach files (JPEG, PNG, GIF, HEIC, MP4, MOV, PDF, vCard, text; up to 100 MB)"
           onClick={() => fileInput.current?.click()}
         >
           <Paperclip size={17} />
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Attach a link"
+        </IconButton>
+        <IconButton
+          label="Attach a link"
           title="Attach a file by its web address"
           aria-expanded={linkOpen}
           onClick={() => setLinkOpen((open) => !open)}
         >
           <LinkIcon size={16} />
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Insert a canned reply"
+        </IconButton>
+        <IconButton
+          label="Insert a canned reply"
           title="Insert a canned reply (/ at the start, or Ctrl/⌘ /)"
           onClick={() => {
             picker.show();
@@ -202,11 +192,10 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
           }}
         >
           <MessageSquareText size={16} />
-        </button>
-        <button
-          type="button"
-          className="icon-button note-button"
-          aria-label={onTeam ? 'Add a team note' : 'Add a private note'}
+        </IconButton>
+        <IconButton
+          className="note-button"
+          label={onTeam ? 'Add a team note' : 'Add a private note'}
           title={
             onTeam
               ? 'Add a team note (your team sees it, never the customer; @name tells a teammate)'
@@ -215,7 +204,7 @@ export function Composer({ chatId, service, title }: { chatId: number; service: 
           onClick={() => useStore.getState().setNoteFormOpen(chatId, true)}
         >
           <StickyNote size={16} />
-        </button>
+        </IconButton>
         <input
           ref={fileInput}
           type="file"

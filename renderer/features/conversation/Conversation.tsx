@@ -15,6 +15,7 @@ import { Timeline } from './Timeline.tsx';
 import { ThreadPanel } from '../thread/ThreadPanel.tsx';
 import { AssignmentControl } from '../team/AssignmentControl.tsx';
 import { HeaderPresence } from '../team/HeaderPresence.tsx';
+import { IconButton } from '../../components/IconButton.tsx';
 
 /** The open conversation: header, timeline, composer; files dropped anywhere on it are attached. */
 export function Conversation({ chatId }: { chatId: number }) {
@@ -68,10 +69,9 @@ export function Conversation({ chatId }: { chatId: number }) {
         onDrop={onDrop}
       >
         <header className="conversation-header">
-          <button
-            type="button"
-            className="icon-button back-button"
-            aria-label="Back to conversations"
+          <IconButton
+            className="back-button"
+            label="Back to conversations"
             title="Back to conversations"
             onClick={() => {
               selectChat(null);
@@ -79,7 +79,7 @@ export function Conversation({ chatId }: { chatId: number }) {
             }}
           >
             <ArrowLeft size={18} />
-          </button>
+          </IconButton>
           <Avatar name={title} group={chat.isGroup} size={32} />
           <div className="conversation-title">
             <h1>{title}</h1>
@@ -98,35 +98,29 @@ export function Conversation({ chatId }: { chatId: number }) {
           <div className="conversation-actions">
             <AssignmentControl chatId={chatId} />
             <SnoozeButton chatId={chatId} />
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={chat.pinned ? 'Unpin' : 'Pin'}
+            <IconButton
+              label={chat.pinned ? 'Unpin' : 'Pin'}
               title={chat.pinned ? 'Unpin' : 'Pin to the top'}
               onClick={() => void setChatFlags(chatId, { pinned: !chat.pinned })}
             >
               {chat.pinned ? <PinOff size={16} /> : <Pin size={16} />}
-            </button>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label="Mark unread"
+            </IconButton>
+            <IconButton
+              label="Mark unread"
               title="Mark unread (no read receipt is sent)"
               onClick={() => void setChatFlags(chatId, { markedUnread: true })}
               disabled={chatId < 0}
             >
               <MailOpen size={16} />
-            </button>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={chat.archived ? 'Move to inbox' : 'Archive'}
+            </IconButton>
+            <IconButton
+              label={chat.archived ? 'Move to inbox' : 'Archive'}
               title={chat.archived ? 'Move back to the inbox' : 'Archive'}
               onClick={() => void setChatFlags(chatId, { archived: !chat.archived })}
               disabled={chatId < 0}
             >
               {chat.archived ? <ArchiveRestore size={16} /> : <Archive size={16} />}
-            </button>
+            </IconButton>
             <button
               type="button"
               className={`icon-button${detailsOpen ? ' is-active' : ''}`}

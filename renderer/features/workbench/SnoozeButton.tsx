@@ -4,6 +4,7 @@ import { clearSnooze, snoozeChat } from '../../actions/scheduled.ts';
 import { useStore } from '../../store/index.ts';
 import { formatWhen } from './schedule-format.ts';
 import { SNOOZE_PRESETS, WhenMenu } from './WhenMenu.tsx';
+import { IconButton } from '../../components/IconButton.tsx';
 
 /**
  * Snooze from the conversation's header: the chat leaves the inbox until the picked time or the
@@ -20,26 +21,23 @@ export function SnoozeButton({ chatId }: { chatId: number }) {
   return (
     <div className="snooze-control">
       {sleeping ? (
-        <button
-          type="button"
-          className="icon-button is-active"
-          aria-label={`Snoozed until ${formatWhen(sleeping.until)}: unsnooze`}
+        <IconButton
+          className="is-active"
+          label={`Snoozed until ${formatWhen(sleeping.until)}: unsnooze`}
           title={`Snoozed until ${formatWhen(sleeping.until)} or the customer’s reply — click to unsnooze`}
           onClick={() => void clearSnooze(chatId)}
         >
           <AlarmClock size={16} />
-        </button>
+        </IconButton>
       ) : (
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Snooze"
+        <IconButton
+          label="Snooze"
           aria-expanded={open}
           title="Snooze: hide until a time or the customer’s reply"
           onClick={() => setOpen((o) => !o)}
         >
           <AlarmClock size={16} />
-        </button>
+        </IconButton>
       )}
       {open && (
         <div className="snooze-popover">
