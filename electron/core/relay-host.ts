@@ -54,6 +54,7 @@ export {
 // The team layer (issue #19): presence, assignment, notes, team replies, audit; see team/README.md.
 export {
   ASSIGNMENTS_BUCKET,
+  assignmentKey,
   AUDIT_STREAM,
   AUDIT_SUBJECTS,
   CANNED_REPLIES_BUCKET,
@@ -62,7 +63,8 @@ export {
   TEAM_STREAM,
   TEAM_SUBJECTS,
 } from './relay/team-subjects.ts';
-export { formatAuditEntry, readAudit } from './team/audit.ts';
+export { formatAuditEntry, readAudit, recordAudit } from './team/audit.ts';
+export { composerState } from './team/assignment-rules.ts';
 export { TeamRelay } from './team/team-relay.ts';
 export { changeTeamSettings, readTeamSettings, SettingsChange } from './team/team-settings.ts';
-export { MAX_TEAM_MESSAGE_BYTES, TEAM_ROLES, TeamSettings, type TeamRole } from './team/wire.ts';
+export { Assignment, MAX_TEAM_MESSAGE_BYTES, TEAM_ROLES, TeamSettings, type TeamRole } from './team/wire.ts';

@@ -234,7 +234,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     stack.push(() => info.drain());
     const team = await startTeam(connection, agents);
     stack.push(() => team.stop());
-    const sends = await serveSends(connection, session, team);
+    const teamAgents = () => new Map(agents.list().map((agent) => [agent.id, agent.name]));
+    const sends = await serveSends(connection, session, { relay: team, agents: teamAgents });
     stack.push(() => sends.stop());
     const stopPollLog = logPolledChanges(js, session);
     stack.push(stopPollLog);

@@ -11,7 +11,11 @@
  */
 import type { KV } from '@nats-io/kv';
 import {
+  Assignment,
+  assignmentKey,
   ChangeOutcomeSchema,
+  composerState,
+  recordAudit,
   sendOutcomeKey,
   type ChangeOutcome,
   type ParsedChange,
@@ -22,6 +26,64 @@ import { createLogger } from '../core/log/logger.ts';
 const log = createLogger('relay-send-check');
 
 type Send = Extract<ParsedChange, { kind: 'send' }>;
+
+/** Who is on the team now (the relay's agent directory), by id, with their names. */
+export type TeamAgents = () => ReadonlyMap<string, string>;
+
+/**
+ * The team's rules for a change, which the relay applies itself (no desktop is trusted to): an agent
+ * removed from the team makes nothing, even what it queued before (`removed`); with "only the
+ * assignee's composer" on, a send in a conversation another agent owns is refused (`not_assignee`).
+ * A refusal is audited. Returns the outcome to write, or undefined when the rules let it go.
+ */
+export async function refusedByTeam(
+  team: TeamRelay,
+  assignments: KV,
+  change: ParsedChange,
+  agentId: string,
+  agents: TeamAgents,
+): Promise<ChangeOutcome | undefined> {
+  if (!agents().has(agentId))
+    return refuse(team, agentId, undefined, {
+      code: 'removed',
+      message: 'You were removed from this team: nothing you queued is sent. Ask for a new join code',
+      detail: `${change.kind}: the agent is no longer on the team`,
+    });
+  if (change.kind !== 'send') return undefined;
+  const settings = await team.settings();
+  if (!settings.assigneeOnlyComposer) return undefined;
+  const entry = await assignments.get(assignmentKey(change.chatId));
+  const parsed = entry?.operation === 'PUT' ? Assignment.safeParse(jsonOf(entry.string())) : undefined;
+  const state = composerState(parsed?.success ? parsed.data : undefined, agentId, settings);
+  if (state.enabled) return undefined;
+  const owner = agents().get(state.owner) ?? 'A teammate';
+  return refuse(team, agentId, change.chatId, {
+    code: 'not_assignee',
+    message: `${owner} owns this conversation: only they reply while "only the assignee replies" is on. Take it over to reply`,
+    detail: `send: the conversation is ${owner}'s`,
+  });
+}
+
+async function refuse(
+  team: TeamRelay,
+  agentId: string,
+  chatId: number | undefined,
+  refusal: { code: string; message: string; detail: string },
+): Promise<ChangeOutcome> {
+  await recordAudit(team.js, {
+    action: 'refused',
+    by: agentId,
+    ...(chatId === undefined ? {} : { chatId }),
+    detail: refusal.detail,
+    at: Date.now(),
+  }).catch((error: unknown) =>
+    log.warn('could not audit a refusal', { error: error instanceof Error ? error.message : String(error) }),
+  );
+  return {
+    state: 'failed',
+    error: { code: refusal.code, message: refusal.message, retryable: false, field: null },
+  };
+}
 
 /** What to do with a send: write this outcome (held, refused), or go with this service key. */
 export type SendCheck = { outcome: ChangeOutcome } | { go: true; serviceKey: string };

@@ -13,10 +13,11 @@
  * the outcome and the send is done.
  */
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
-import type { KV } from '@nats-io/kv';
+import { Kvm, type KV } from '@nats-io/kv';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
 import {
+  ASSIGNMENTS_BUCKET,
   ChangeRequestSchema,
   SENDS_STREAM,
   isPartnerApiError,
@@ -31,7 +32,7 @@ import {
 } from '../core/relay-host.ts';
 import { createLogger } from '../core/log/logger.ts';
 import { makeChange } from './changes.ts';
-import { checkTeamSend, recordTeamSend } from './send-check.ts';
+import { checkTeamSend, recordTeamSend, refusedByTeam, type TeamAgents } from './send-check.ts';
 import { laneOf, SendLanes } from './send-lanes.ts';
 import { openSendOutcomes } from './streams.ts';
 
@@ -58,7 +59,7 @@ export interface RelaySends {
 export async function serveSends(
   nc: NatsConnection,
   session: Pick<WorkspaceSession, 'messaging' | 'contacts' | 'store' | 'sync'>,
-  team?: TeamRelay,
+  team?: { relay: TeamRelay; agents: TeamAgents },
 ): Promise<RelaySends> {
   const jsm = await jetstreamManager(nc);
   await jsm.consumers.add(SENDS_STREAM, {
@@ -69,6 +70,7 @@ export async function serveSends(
     max_ack_pending: 64,
   });
   const outcomes = await openSendOutcomes(nc);
+  const assignments = await new Kvm(nc).open(ASSIGNMENTS_BUCKET);
   const messages = await (
     await jetstream(nc).consumers.get(SENDS_STREAM, RELAY_SENDS_CONSUMER)
   ).consume(LIVE_PULL);
@@ -81,8 +83,8 @@ export async function serveSends(
       const waiting = setInterval(() => msg.working(), WAITING_HEARTBEAT_MS);
       lanes.run(laneOf(parsed.ok ? parsed.change : undefined), () => {
         clearInterval(waiting);
-        return handle(msg, parsed, nc, session, outcomes, team).catch((error: unknown) =>
-          log.warn('a change was left for redelivery', { error: messageOf(error) }),
+        return handle(msg, parsed, nc, session, outcomes, team && { ...team, assignments }).catch(
+          (error: unknown) => log.warn('a change was left for redelivery', { error: messageOf(error) }),
         );
       });
     }
@@ -102,7 +104,7 @@ async function handle(
   nc: NatsConnection,
   session: Pick<WorkspaceSession, 'messaging' | 'contacts' | 'store' | 'sync'>,
   outcomes: KV,
-  team: TeamRelay | undefined,
+  team: { relay: TeamRelay; agents: TeamAgents; assignments: KV } | undefined,
 ): Promise<void> {
   const address = parseSendSubject(msg.subject);
   if (!address) {
@@ -123,8 +125,11 @@ async function handle(
   if (!parsed.ok) return write({ state: 'failed', error: { ...parsed.error, retryable: false } });
   const change = parsed.change;
   try {
+    const refused =
+      team && (await refusedByTeam(team.relay, team.assignments, change, address.agentId, team.agents));
+    if (refused) return await write(refused);
     const check =
-      team && change.kind === 'send' ? await checkTeamSend(team, outcomes, change, address) : null;
+      team && change.kind === 'send' ? await checkTeamSend(team.relay, outcomes, change, address) : null;
     if (check && 'outcome' in check) return await write(check.outcome);
     const { result, ids } = await makeChange(change, {
       nc,
@@ -136,7 +141,7 @@ async function handle(
       key: check?.serviceKey ?? address.key,
     });
     const accepted: SendOutcome = { state: 'accepted', result, ...(ids ? { ids } : {}) };
-    if (team && change.kind === 'send') await recordTeamSend(team, outcomes, change, address, accepted);
+    if (team && change.kind === 'send') await recordTeamSend(team.relay, outcomes, change, address, accepted);
     await write(accepted);
   } catch (error) {
     if (isPartnerApiError(error) && error.retryable) {

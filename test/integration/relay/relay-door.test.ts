@@ -1,14 +1,18 @@
 /**
  * The outbox's door, on the relay: a send published by any client holding an agent's key — not
  * Parley's desktop, which checks the same rules first — is admitted by the relay with the rules of
- * core/outbox/send-door.ts. Refused, it gets a failed outcome with the rule's code and words, and
- * nothing reaches the service.
+ * core/outbox/send-door.ts, and the team's: a removed agent makes nothing, even what it queued
+ * before; with "only the assignee replies" on, a send in a teammate's conversation is refused.
+ * Refused, it gets a failed outcome with the rule's code and words (audited), and nothing reaches
+ * the service.
  */
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectWithJoinCode } from '../../../electron/core/relay/connect.ts';
 import { sendOutcomeKey, sendSubject } from '../../../electron/core/relay/subjects.ts';
+import { teamActionSubject } from '../../../electron/core/relay/team-subjects.ts';
+import { readAudit } from '../../../electron/core/team/audit.ts';
 import type { RunningRelay } from '../../../electron/relay/relay.ts';
 import type { SendOutcome } from '../../../electron/relay/sends.ts';
 import { openSendOutcomes } from '../../../electron/relay/streams.ts';
@@ -56,13 +60,19 @@ afterAll(async () => {
   await stop?.();
 });
 
-/** Publishes `send` as Mallory's change under a new key; returns its outcome, read as her desktop would. */
-async function publish(send: Record<string, unknown>): Promise<SendOutcome> {
+/**
+ * Publishes `send` as an agent's change under a new key (by default Mallory's, on her connection);
+ * returns its outcome, read through the connection that published it.
+ */
+async function publish(
+  send: Record<string, unknown>,
+  as: { nc: NatsConnection; agentId: string } = mallory,
+): Promise<SendOutcome> {
   const key = `door-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-  await jetstream(mallory.nc).publish(sendSubject(mallory.agentId, key), JSON.stringify(send));
-  const bucket = await openSendOutcomes(mallory.nc);
+  await jetstream(as.nc).publish(sendSubject(as.agentId, key), JSON.stringify(send));
+  const bucket = await openSendOutcomes(as.nc);
   return eventually(
-    async () => (await bucket.get(sendOutcomeKey(mallory.agentId, key)))?.json<SendOutcome>(),
+    async () => (await bucket.get(sendOutcomeKey(as.agentId, key)))?.json<SendOutcome>(),
     'the outcome',
   );
 }
@@ -132,5 +142,59 @@ describe('a send that skips the desktop’s door', () => {
     const text = `Your technician is on the way (${Date.now()})`;
     expect(await publish({ kind: 'send', chatId: chat.id, text })).toMatchObject({ state: 'accepted' });
     expect(await onService(chat.id, text)).toBe(1);
+  });
+
+  it('queued by an agent removed since: refused as removed, audited, not sent', async () => {
+    // Given Quinn's send is still in the stream when Quinn is removed (published here through the
+    // relay's own connection, on Quinn's subject, as it stood queued)
+    const { agent: quinn } = await relay.agents.add('Quinn');
+    await relay.agents.remove('Quinn');
+    const chat = relay.session.store.chats.list().find((c) => c.id !== optedOut.id && !c.isGroup) as Chat;
+    const text = `Queued before the removal (${Date.now()})`;
+    const outcome = await publish(
+      { kind: 'send', chatId: chat.id, text },
+      { nc: relay.connection, agentId: quinn.id },
+    );
+    expect(outcome).toMatchObject({ state: 'failed', error: { code: 'removed', retryable: false } });
+    expect(await onService(chat.id, text)).toBe(0);
+    const audit = await readAudit(relay.connection, {});
+    expect(audit.some(({ entry }) => entry.action === 'refused' && entry.by === quinn.id)).toBe(true);
+  });
+
+  it("in a teammate's conversation while only the assignee replies: refused as not_assignee, audited", async () => {
+    // Given Bea owns a conversation and the team lets only the assignee reply
+    const bea = await connectWithJoinCode((await relay.agents.add('Bea')).joinCode, { reconnect: false });
+    try {
+      const chat = relay.session.store.chats.list().find((c) => c.id !== optedOut.id && !c.isGroup) as Chat;
+      const claimed = await bea.nc.request(
+        teamActionSubject(bea.agentId, 'assign'),
+        JSON.stringify({ action: 'claim', chatId: chat.id }),
+        { timeout: 5_000 },
+      );
+      expect(claimed.json()).toMatchObject({ ok: true });
+      await relay.team.updateSettings({ assigneeOnlyComposer: true });
+      // When Mallory's client sends there anyway
+      const text = `Let me answer instead (${Date.now()})`;
+      expect(await publish({ kind: 'send', chatId: chat.id, text })).toMatchObject({
+        state: 'failed',
+        error: { code: 'not_assignee', message: expect.stringMatching(/^Bea owns this conversation/) },
+      });
+      expect(await onService(chat.id, text)).toBe(0);
+      const audit = await readAudit(relay.connection, {});
+      expect(
+        audit.some(
+          ({ entry }) =>
+            entry.action === 'refused' && entry.by === mallory.agentId && entry.chatId === chat.id,
+        ),
+      ).toBe(true);
+      // And Bea, the assignee, still replies
+      const hers = `On my way (${Date.now()})`;
+      expect(await publish({ kind: 'send', chatId: chat.id, text: hers }, bea)).toMatchObject({
+        state: 'accepted',
+      });
+    } finally {
+      await relay.team.updateSettings({ assigneeOnlyComposer: false });
+      await bea.nc.close();
+    }
   });
 });
