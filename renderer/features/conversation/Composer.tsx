@@ -35,6 +35,7 @@ import { ComposerGate, useComposerOwner } from '../team/ComposerGate.tsx';
 import { HeldSend } from '../team/HeldSend.tsx';
 import { reportComposing } from '../../actions/team.ts';
 import { IconButton } from '../../components/IconButton.tsx';
+import { SubmitOrCancel } from '../../components/SubmitOrCancel.tsx';
 
 // The SMS counter (Twilio's calculator and a grapheme splitter) loads with the first SMS text typed.
 const SegmentCounter = lazyNamed(() => import('../../components/SegmentCounter.tsx'), 'SegmentCounter');
@@ -295,12 +296,7 @@ function LinkField({ onAdd, onClose }: { onAdd(url: string): string | null; onCl
           }
         }}
       />
-      <button type="submit" className="button small">
-        Add link
-      </button>
-      <button type="button" className="button small ghost" onClick={onClose}>
-        Cancel
-      </button>
+      <SubmitOrCancel label="Add link" onCancel={onClose} />
       {problem && (
         <span id="composer-link-problem" className="field-error">
           {problem}

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { assignChat, takeOver } from '../../actions/team.ts';
 import { agentName, assigneeOf } from '../../store/team-slice.ts';
 import { useStore } from '../../store/index.ts';
+import { SubmitOrCancel } from '../../components/SubmitOrCancel.tsx';
 
 /**
  * Who owns the conversation, in its header, and what the agent can do about it: assign it to
@@ -185,12 +186,7 @@ function HandOffForm({
         onChange={(e) => setNote(e.target.value)}
       />
       <div className="note-editor-actions">
-        <button type="submit" className="button small primary">
-          Hand off
-        </button>
-        <button type="button" className="button small ghost" onClick={onCancel}>
-          Cancel
-        </button>
+        <SubmitOrCancel label="Hand off" variant="primary" onCancel={onCancel} />
       </div>
     </form>
   );

@@ -9,6 +9,7 @@ import { formatListTime } from '../../lib/format.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { LengthLimit } from '../../components/LengthLimit.tsx';
 import { useMentionPicker } from '../team/MentionPicker.tsx';
+import { SubmitOrCancel } from '../../components/SubmitOrCancel.tsx';
 
 export const PRIVATE_LABEL = 'Only you can see this';
 export const TEAM_LABEL = 'Your team sees this, never the customer';
@@ -150,12 +151,12 @@ export function NoteEditor({
         from={MAX_NOTE_CHARS * 0.9}
       />
       <div className="note-editor-actions">
-        <button type="submit" className="button small note-save" disabled={text.trim() === '' || tooLong}>
-          {submitLabel}
-        </button>
-        <button type="button" className="button small ghost" onClick={onCancel}>
-          Cancel
-        </button>
+        <SubmitOrCancel
+          label={submitLabel}
+          variant="note-save"
+          disabled={text.trim() === '' || tooLong}
+          onCancel={onCancel}
+        />
       </div>
     </form>
   );

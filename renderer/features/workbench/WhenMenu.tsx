@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { SchedulePreset } from '../../../shared/schedule.ts';
 import { instantOfLocalInput } from '../../../shared/schedule.ts';
 import { agentTimeZone, formatWhen, localInputValue, presetChoices } from './schedule-format.ts';
+import { SubmitOrCancel } from '../../components/SubmitOrCancel.tsx';
 
 /** A small menu of times: quick choices and a date-and-time field (send later, reschedule, snooze). */
 export function WhenMenu({
@@ -68,12 +69,7 @@ export function WhenMenu({
             setProblem(null);
           }}
         />
-        <button type="submit" className="button small">
-          Set
-        </button>
-        <button type="button" className="button small ghost" onClick={onClose}>
-          Cancel
-        </button>
+        <SubmitOrCancel label="Set" onCancel={onClose} />
         {problem && (
           <span id={`${id}-problem`} className="field-error">
             {problem}
