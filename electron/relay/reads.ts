@@ -24,6 +24,13 @@ import { isPortRead, PORT_READ_HANDLERS, ReadFailure, type ReadContext } from '.
 
 const log = createLogger('relay-reads');
 
+/**
+ * Reads of one agent answered at once; more get a retryable `rate_limited`. Above what Parley's own
+ * desktop asks at its busiest (its sync keeps up to RELAY_READ_CONCURRENCY, 100, chats' reads in
+ * flight: core/team/joined-session.ts), far below a flood that would starve the team.
+ */
+export const MAX_READS_IN_FLIGHT_PER_AGENT = 128;
+
 /** A read request is a handful of fields; anything bigger is not one. */
 export const MAX_READ_REQUEST_BYTES = 16 * 1024;
 const MAX_PAGE = 200;
@@ -81,6 +88,7 @@ export function serveReads(nc: NatsConnection, source: ReadSource): Subscription
       maxBytes: MAX_READ_REQUEST_BYTES,
       what: 'read',
       unavailable: { code: 'internal', message: 'The relay could not read its store; try again shortly' },
+      perAgent: { maxInFlight: MAX_READS_IN_FLIGHT_PER_AGENT, agentOf: (msg) => agentOf(msg.reply ?? '') },
     },
     (msg) => answer(msg, source()) as Promise<Reply>,
   );

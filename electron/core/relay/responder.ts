@@ -8,7 +8,8 @@
  *    2.9, Q1), so a request naming a stream's API, a bucket's key or another subject the relay's
  *    connection may publish to is dropped unanswered and its handler never runs.
  * 3. A request over `maxBytes` is refused (`too_large`) before its handler sees it.
- * 4. The handler's answer is sent in the one envelope every desktop parses:
+ * 4. With `perAgent`, an agent with that many requests being answered gets `rate_limited` at once.
+ * 5. The handler's answer is sent in the one envelope every desktop parses:
  *    `{ ok: true, …payload }` or `{ ok: false, error: { code, message, retryable, field } }`; a
  *    handler that throws is answered with the server's `unavailable` refusal (retryable) and
  *    logged, never left unanswered.
@@ -60,6 +61,11 @@ export interface ResponderOptions {
   what: string;
   /** The refusal said when the handler throws (retryable). */
   unavailable: { code: string; message: string };
+  /**
+   * Fair share: at most this many requests of one agent are answered at once; more are refused at
+   * once with a retryable `rate_limited` (as a service's 429), so one desktop cannot starve the team.
+   */
+  perAgent?: { maxInFlight: number; agentOf: (msg: Msg) => string | undefined };
 }
 
 /** Whether `reply` is a subject the relay may answer on (an inbox). */
@@ -73,6 +79,8 @@ export function serveRequests(
   options: ResponderOptions,
   handle: (msg: Msg) => Promise<Reply> | Reply,
 ): Subscription {
+  /** Requests being answered, per agent. */
+  const inFlight = new Map<string, number>();
   return nc.subscribe(options.subject, {
     queue: options.queue,
     callback: (error, msg) => {
@@ -86,10 +94,35 @@ export function serveRequests(
         });
         return;
       }
-      void answer(msg, options, handle).then((reply) => msg.respond(JSON.stringify(reply)));
+      const agent = options.perAgent?.agentOf(msg) ?? '';
+      const busy = inFlight.get(agent) ?? 0;
+      if (options.perAgent && busy >= options.perAgent.maxInFlight) {
+        msg.respond(JSON.stringify(RATE_LIMITED));
+        return;
+      }
+      inFlight.set(agent, busy + 1);
+      void answer(msg, options, handle)
+        .then((reply) => msg.respond(JSON.stringify(reply)))
+        .finally(() => {
+          const left = (inFlight.get(agent) ?? 1) - 1;
+          if (left === 0) inFlight.delete(agent);
+          else inFlight.set(agent, left);
+        });
     },
   });
 }
+
+const RATE_LIMITED: Reply = {
+  ok: false,
+  error: {
+    code: 'rate_limited',
+    message: "Your team's relay is answering this desktop's other requests: try again in a moment",
+    retryable: true,
+    field: null,
+    kind: 'rate_limited',
+    status: 429,
+  },
+};
 
 async function answer(
   msg: Msg,

@@ -90,3 +90,27 @@ describe('a request naming a reply subject that is not an inbox', () => {
     expect(answer.json()).toMatchObject({ ok: true, data: expect.any(Array) });
   });
 });
+
+describe('fair share', () => {
+  it("a flood of one agent's reads is refused beyond its share, retryably, and a teammate is still answered", async () => {
+    // Given a teammate's desktop asking at the same time
+    const ned = await connectWithJoinCode((await relay.agents.add('Ned')).joinCode, { reconnect: false });
+    try {
+      // When Mallory's client asks 400 port reads at once (each goes to the relay's engine)
+      const flood = Array.from({ length: 400 }, () =>
+        mallory.nc.request(readSubject('port-lines'), '{}', { timeout: 30_000 }).then((m) => m.json()),
+      );
+      const teammate = ned.nc.request(readSubject('lines'), '{}', { timeout: 10_000 });
+      // Then the teammate is answered
+      expect((await teammate).json()).toMatchObject({ ok: true });
+      // And the flood beyond the share is refused at once, retryably, as a service's 429
+      const answers = (await Promise.all(flood)) as Array<{ ok: boolean; error?: { code: string } }>;
+      const limited = answers.filter((a) => !a.ok && a.error?.code === 'rate_limited');
+      expect(limited.length).toBeGreaterThan(0);
+      expect(limited[0]).toMatchObject({ error: { retryable: true, kind: 'rate_limited', status: 429 } });
+      expect(answers.filter((a) => a.ok).length).toBeGreaterThanOrEqual(128);
+    } finally {
+      await ned.nc.close();
+    }
+  });
+});
