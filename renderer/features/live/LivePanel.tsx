@@ -9,6 +9,7 @@ import { formatAgo } from '../../lib/format.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { reachabilityOf } from '../../store/workspace-slice.ts';
 import { LabeledInput } from '../../components/FormField.tsx';
+import { RadioRow, Toggle } from '../../components/Toggle.tsx';
 
 const PROVIDERS: ReadonlyArray<{ value: TunnelProvider; label: string; hint: string }> = [
   {
@@ -127,34 +128,23 @@ export function LivePanel() {
           }}
         >
           <h3>Webhooks</h3>
-          <label className="toggle-row">
-            <span className="toggle-text">
-              <span>Receive events by webhook</span>
-              <span className="muted small">Faster than polling; polling continues as a safety net.</span>
-            </span>
-            <input
-              type="checkbox"
-              role="switch"
-              className="switch"
-              checked={enabled}
-              onChange={(e) => setEnabled(e.target.checked)}
-            />
-          </label>
+          <Toggle
+            label="Receive events by webhook"
+            hint="Faster than polling; polling continues as a safety net."
+            checked={enabled}
+            onChange={setEnabled}
+          />
           <fieldset className="radio-list" disabled={!enabled}>
             <legend>Tunnel</legend>
             {PROVIDERS.map((p) => (
-              <label key={p.value} className="radio-row">
-                <input
-                  type="radio"
-                  name="provider"
-                  checked={provider === p.value}
-                  onChange={() => setProvider(p.value)}
-                />
-                <span className="toggle-text">
-                  <span>{p.label}</span>
-                  <span className="muted small">{p.hint}</span>
-                </span>
-              </label>
+              <RadioRow
+                key={p.value}
+                name="provider"
+                label={p.label}
+                hint={p.hint}
+                checked={provider === p.value}
+                onSelect={() => setProvider(p.value)}
+              />
             ))}
           </fieldset>
           {enabled && provider === 'custom' && (

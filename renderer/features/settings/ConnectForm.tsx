@@ -5,6 +5,7 @@ import { connectWorkspace, probeWorkspace } from '../../actions/workspace.ts';
 import { FormField, SecretField } from '../../components/FormField.tsx';
 import { connectFailureText, connectFieldOf, toErrorShape } from '../../lib/errors.ts';
 import { versionText } from '../../lib/capabilities.ts';
+import { RadioRow } from '../../components/Toggle.tsx';
 import { WorkspaceForm, useFieldError } from './WorkspaceForm.tsx';
 
 type Field = 'name' | 'baseUrl' | 'token' | 'tokenHeader';
@@ -147,57 +148,30 @@ function VersionFound({ check }: { check: ApiVersionCheck }) {
   );
 }
 
+const VERSION_WORDS: Record<ApiVersion, { label: string; hint: string }> = {
+  v3: {
+    label: 'V3 (recommended)',
+    hint: 'The service’s current API: replies in threads, effects, any-emoji reactions, delivery details.',
+  },
+  v2: { label: 'V2', hint: 'The earlier API. You can move to V3 later in Settings, history kept.' },
+};
+
 /** Shown where both versions work; it takes the focus when it appears, as the next thing to decide. */
 function VersionChoice({ version, onChange }: { version: ApiVersion; onChange(version: ApiVersion): void }) {
   return (
     <fieldset className="radio-list version-choice" role="radiogroup" aria-labelledby="connect-version">
       <legend id="connect-version">API version</legend>
-      <VersionOption
-        value="v3"
-        chosen={version}
-        onChange={onChange}
-        title="V3 (recommended)"
-        detail="The service’s current API: replies in threads, effects, any-emoji reactions, delivery details."
-      />
-      <VersionOption
-        value="v2"
-        chosen={version}
-        onChange={onChange}
-        title="V2"
-        detail="The earlier API. You can move to V3 later in Settings, history kept."
-      />
+      {(['v3', 'v2'] as const).map((value) => (
+        <RadioRow
+          key={value}
+          name="connect-api-version"
+          value={value}
+          autoFocus={version === value}
+          checked={version === value}
+          onSelect={() => onChange(value)}
+          {...VERSION_WORDS[value]}
+        />
+      ))}
     </fieldset>
-  );
-}
-
-/** One version to choose; the chosen one takes the focus when the choice appears. */
-function VersionOption({
-  value,
-  chosen,
-  onChange,
-  title,
-  detail,
-}: {
-  value: ApiVersion;
-  chosen: ApiVersion;
-  onChange(version: ApiVersion): void;
-  title: string;
-  detail: string;
-}) {
-  return (
-    <label className="radio-row">
-      <input
-        type="radio"
-        name="connect-api-version"
-        value={value}
-        autoFocus={chosen === value}
-        checked={chosen === value}
-        onChange={() => onChange(value)}
-      />
-      <span className="toggle-text">
-        <span>{title}</span>
-        <span className="muted small">{detail}</span>
-      </span>
-    </label>
   );
 }
