@@ -13,30 +13,17 @@
  *
  * The token lives only in this process: it comes from the caller (a file only its owner may read,
  * or the environment; see cli.ts), is registered with the log's redactor, and is never written.
+ *
+ * This file wires; the NATS connection is relay-connection.ts, the webhook secret's vault
+ * relay-vault.ts, the demo organization relay-demo.ts.
  */
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import {
-  connect,
-  nkeyAuthenticator,
-  nkeys,
-  type ConnectionOptions,
-  type NatsConnection,
-  type Subscription,
-  type TlsOptions,
-} from '@nats-io/transport-node';
-import type { ConnectionOptions as NodeTlsOptions } from 'node:tls';
+import { jetstream } from '@nats-io/jetstream';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { ObjectStore } from '@nats-io/obj';
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { createLogger, registerSecret } from '../core/log/logger.ts';
 import {
-  EVENT_LOG_STREAM,
-  FileVault,
   InMemoryVault,
-  isVaultUnavailable,
-  KeyringVault,
   RealtimeService,
-  SENDS_STREAM,
   WorkspaceSession,
   allocateEventIds,
   createTunnel,
@@ -51,20 +38,20 @@ import {
 import type { AgentDirectory } from './agents.ts';
 import { agentDirectoryIn, relayFolders } from './folders.ts';
 import { appendToEventLog } from './event-log.ts';
-import {
-  fsyncBeforeAckSupported,
-  startNatsServer,
-  type RelayTls,
-  type RunningNatsServer,
-} from './nats-server.ts';
+import type { RelayTls, RunningNatsServer } from './nats-server.ts';
 import { serveRelayInfo } from './info.ts';
 import { logPolledChanges } from './poll-log.ts';
 import { NewestPageCache } from './page-cache.ts';
 import { holdPollLease } from './poll-lease.ts';
 import { serveReads } from './reads.ts';
+import { connectRelay, durabilityOf } from './relay-connection.ts';
+import { forgetPreviousDemo, startDemoService } from './relay-demo.ts';
+import { relayVault } from './relay-vault.ts';
 import { serveSends } from './sends.ts';
 import { ensureRelayStreams, type RelayStreamOptions } from './streams.ts';
 import { startTeam } from './team.ts';
+
+export { relayVault, SECRETS_FILE } from './relay-vault.ts';
 
 const log = createLogger('relay');
 
@@ -74,8 +61,6 @@ const log = createLogger('relay');
  * over any subscription of its own id as a stale one of its own.
  */
 const RELAY_WORKSPACE_ID = 'relay';
-/** The relay's secrets without a Secret Service, in its own folder (relayVault). */
-export const SECRETS_FILE = 'secrets.json';
 
 export interface RelayService {
   baseUrl: string;
@@ -147,46 +132,12 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     for (const step of stack.reverse()) await step().catch(() => undefined);
   };
   try {
-    const nats = options.nats ? null : await startOwnNatsServer(folders.nats, agents, natsHost, options.tls);
-    if (nats) stack.push(() => nats.stop());
-    const natsUrl = options.nats?.url ?? tlsUrl((nats as RunningNatsServer).url, options.tls);
-    const external = options.nats
-      ? {
-          url: options.nats.url,
-          relayKey: nkeys.fromSeed(new TextEncoder().encode(options.nats.seed)).getPublicKey(),
-        }
-      : undefined;
-    agents.recordState({
-      joinUrl: options.joinUrl ?? natsUrl,
-      natsHost,
-      ...(external ? { external } : {}),
-      ...(options.tls && !options.nats ? { tls: options.tls } : {}),
-    });
-    // The external server's users as this relay knows them, ready for its operator (agents.ts).
-    if (external) agents.writeExternalUsers(external);
-    // The relay's connection never gives up: nats-server restarts are ridden out, and meanwhile
-    // deliveries are answered 500 (the service retries them).
-    const connection = await connect({
-      // A cluster is named by its nodes' URLs, comma-separated: the client fails over between them.
-      servers: natsUrl.split(','),
-      authenticator: nkeyAuthenticator(
-        options.nats ? new TextEncoder().encode(options.nats.seed) : agents.relaySeed(),
-      ),
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 250,
-      name: 'parley-relay',
-      ...relayTlsOptions(natsUrl, options),
-      // No stack captured for each request's sake (an ack per logged event): errors are logged in words.
-      noAsyncTraces: true,
-    });
-    stack.push(() => connection.close());
-    const link = watchLink(connection);
+    const { nats, connection, link } = await connectRelay(options, agents, folders.nats, natsHost, stack);
     await ensureRelayStreams(connection, options.streams);
-    const durability = durabilityOf(connection.info?.version ?? '0.0.0');
-    if (durability.warning) log.warn(durability.warning);
+    const durability = durabilityOf(connection);
 
     const demo = options.service === undefined;
-    const service = options.service ?? (await startDemoService(stack));
+    const service: RelayService = options.service ?? (await startDemoService(stack));
     registerSecret(service.token);
     const orgDir = folders.organization;
     if (demo) await forgetPreviousDemo(connection, orgDir);
@@ -266,72 +217,6 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   }
 }
 
-/**
- * Where a real organization's relay keeps its webhook secret: the OS keychain where there is one;
- * on a server without a Secret Service, a file only the relay's user can read, in its own folder
- * (FileVault: 0600, refused if wider).
- */
-export async function relayVault(relayDir: string, keychain: Vault = new KeyringVault()): Promise<Vault> {
-  try {
-    await keychain.check();
-    return keychain;
-  } catch (error) {
-    if (!isVaultUnavailable(error)) throw error;
-    const file = new FileVault(join(relayDir, SECRETS_FILE));
-    await file.check();
-    log.info('no Secret Service here: the webhook secret is kept in a file only this user can read', {
-      file: file.path,
-    });
-    return file;
-  }
-}
-
-/** The relay's own nats-server, its config written with the current agents first. */
-async function startOwnNatsServer(
-  natsDir: string,
-  agents: AgentDirectory,
-  natsHost: string,
-  tls: RelayTls | undefined,
-): Promise<RunningNatsServer> {
-  await agents.writeConfig(natsHost, tls);
-  return startNatsServer({ dir: natsDir });
-}
-
-/** A server that requires TLS is named `tls://` (what join codes carry: desktops then insist on it). */
-function tlsUrl(url: string, tls: RelayTls | undefined): string {
-  return tls ? url.replace(/^nats:\/\//, 'tls://') : url;
-}
-
-/**
- * How the relay itself connects over TLS. To its own server (its child, on loopback) the chain is
- * verified against the CA, not the name: the certificate names the address agents use, not
- * 127.0.0.1. To a server run elsewhere (`tls://`), fully, against the CA given or the system's.
- */
-function relayTlsOptions(natsUrl: string, options: RelayOptions): Partial<Pick<ConnectionOptions, 'tls'>> {
-  const ca = options.tls?.caFile ? { ca: readFileSync(options.tls.caFile, 'utf8') } : {};
-  if (options.tls && !options.nats) {
-    // nats.js hands its tls options on to node:tls, which takes this one too.
-    const loopback: TlsOptions & Pick<NodeTlsOptions, 'checkServerIdentity'> = {
-      ...ca,
-      checkServerIdentity: () => undefined,
-    };
-    return { tls: loopback };
-  }
-  return natsUrl.startsWith('tls://') ? { tls: ca } : {};
-}
-
-/**
- * What the running server's version means for acknowledged writes (checked on the connection, not
- * assumed from the config: 2.9 would not even know the option that asks for fsync).
- */
-function durabilityOf(version: string): { warning: string | null } {
-  return fsyncBeforeAckSupported(version)
-    ? { warning: null }
-    : {
-        warning: `nats-server ${version} cannot fsync before acknowledging (sync_interval needs 2.10+): a power failure may lose the last 2 minutes of acknowledged events and sends. Run a current nats-server (NATS_SERVER_BIN) for production.`,
-      };
-}
-
 /** Each agent's own object store bucket, created with its limits the first time it is asked for. */
 function agentBuckets(nc: NatsConnection) {
   const ready = new Map<string, Promise<ObjectStore>>();
@@ -348,36 +233,4 @@ function agentBuckets(nc: NatsConnection) {
     ensure: async (agentId: string) => void (await bucket(agentId)),
     put: async (agentId: string, name: string, path: string) => putFile(await bucket(agentId), name, path),
   };
-}
-
-/** Whether the relay's connection is up right now, from the client's status events. */
-function watchLink(nc: NatsConnection): { up: boolean } {
-  const link = { up: true };
-  void (async () => {
-    for await (const status of nc.status()) {
-      if (status.type === 'disconnect') link.up = false;
-      else if (status.type === 'reconnect') link.up = true;
-    }
-  })();
-  return link;
-}
-
-/** The embedded sandbox with the demo organization, stopped with the relay. */
-async function startDemoService(stack: Array<() => Promise<unknown>>): Promise<RelayService> {
-  const { EmbeddedDemoSandbox } = await import('../hosts/demo-sandbox.ts');
-  const sandbox = new EmbeddedDemoSandbox();
-  stack.push(() => sandbox.stop());
-  const { url, token } = await sandbox.start();
-  return { baseUrl: url, apiVersion: 'v2', token };
-}
-
-/**
- * The demo's service is new on every launch: yesterday's store, log and sends describe another
- * organization, so they go (an organization's relay keeps them, of course).
- */
-async function forgetPreviousDemo(nc: NatsConnection, orgDir: string): Promise<void> {
-  rmSync(orgDir, { recursive: true, force: true });
-  const jsm = await jetstreamManager(nc);
-  await jsm.streams.purge(EVENT_LOG_STREAM);
-  await jsm.streams.purge(SENDS_STREAM);
 }
