@@ -8,7 +8,8 @@
  *
  * Two relays of one organization answer actions as one queue group and share one durable consumer
  * on the event log, so each action and each customer message is handled once; assignments are
- * compare-and-set, so even two relays racing cannot both win.
+ * compare-and-set, so even two relays racing cannot both win. What each action request goes
+ * through, from its subject to its answer, is team-action-router.ts.
  */
 import { jetstream, type ConsumerMessages, type JetStreamClient } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
@@ -21,33 +22,21 @@ import {
   ASSIGNMENTS_BUCKET,
   assignmentKey,
   CANNED_REPLIES_BUCKET,
-  parseTeamActionSubject,
   ROSTER_KEY,
   TEAM_ACTION_QUEUE,
   TEAM_ACTION_SUBJECTS,
   TEAM_BUCKET,
   TEAM_STREAM,
 } from '../relay/team-subjects.ts';
-import { AssignRequest } from './assignment-rules.ts';
 import { recordAudit } from './audit.ts';
 import { availableAgents } from './presence-view.ts';
 import { PresenceWatcher } from './presence.ts';
 import { assignInTurn } from './round-robin.ts';
 import { decideSend, previewOf, type SendDecision } from './send-conflict.ts';
 import { readToEnd } from './stream-read.ts';
-import { roleRefusal, type GuardedAction } from './team-roles.ts';
-import { changeTeamSettings, readTeamSettings, SettingsChange } from './team-settings.ts';
-import {
-  assign,
-  CannedRequest,
-  editTeamReply,
-  NoteRequest,
-  parseRequest,
-  refuse,
-  writeNote,
-  type ActionReply,
-  type TeamActionContext,
-} from './team-actions.ts';
+import { routeTeamAction } from './team-action-router.ts';
+import { changeTeamSettings, readTeamSettings } from './team-settings.ts';
+import { assign, type ActionReply, type TeamActionContext } from './team-actions.ts';
 import {
   Assignment,
   ChatActivityEntry,
@@ -297,59 +286,14 @@ export class TeamRelay {
     await this.#options.nc.flush();
   }
 
-  async #act(msg: Msg): Promise<ActionReply> {
-    const address = parseTeamActionSubject(msg.subject);
-    if (!address) return refuse('unknown_action', 'There is no such team action');
-    if (!this.#ctx.agents().has(address.agentId))
-      return refuse('unknown_agent', 'This agent is not on the team');
-    await this.#publishRoster(); // an agent new since the last look is named at once
-    switch (address.action) {
-      case 'assign': {
-        const parsed = parseRequest(AssignRequest, msg.data);
-        return 'reply' in parsed ? parsed.reply : assign(this.#ctx, address.agentId, parsed.value);
-      }
-      case 'note': {
-        const parsed = parseRequest(NoteRequest, msg.data);
-        return 'reply' in parsed ? parsed.reply : writeNote(this.#ctx, address.agentId, parsed.value);
-      }
-      case 'canned': {
-        const parsed = parseRequest(CannedRequest, msg.data);
-        if ('reply' in parsed) return parsed.reply;
-        return (
-          (await this.#refusedByRole('canned', address.agentId)) ??
-          editTeamReply(this.#ctx, address.agentId, parsed.value)
-        );
-      }
-      case 'settings': {
-        const parsed = parseRequest(SettingsChange, msg.data);
-        if ('reply' in parsed) return parsed.reply;
-        return (
-          (await this.#refusedByRole('settings', address.agentId)) ?? {
-            ok: true,
-            settings: await this.updateSettings(parsed.value, address.agentId),
-          }
-        );
-      }
-    }
-  }
-
-  /** A refusal in words (and in the audit log) when the agent's role does not allow `action`. */
-  async #refusedByRole(action: GuardedAction, agentId: string): Promise<ActionReply | undefined> {
-    const team = this.#options.agents();
-    const refusal = roleRefusal(
-      action,
-      team.find((agent) => agent.id === agentId)?.role ?? 'agent',
-      await this.settings(),
-      team.filter((agent) => agent.role === 'admin').map((agent) => agent.name),
-    );
-    if (!refusal) return undefined;
-    await recordAudit(this.#ctx.js, {
-      action: 'refused',
-      by: agentId,
-      detail: refusal.refused,
-      at: this.#ctx.now(),
+  #act(msg: Msg): Promise<ActionReply> {
+    return routeTeamAction(msg, {
+      ctx: this.#ctx,
+      agents: () => this.#options.agents(),
+      publishRoster: () => this.#publishRoster(),
+      settings: () => this.settings(),
+      updateSettings: (change, by) => this.updateSettings(change, by),
     });
-    return refuse(refusal.code, refusal.message);
   }
 
   /** Customers' messages, from now on (one durable consumer shared by the organization's relays). */
