@@ -15,6 +15,9 @@
  * subscription is the V3 one (V3SubscriptionManager, its `whsec_` secret in the keychain), events go
  * through the V3 applier, and this installation's V2 subscription is deactivated so that the service
  * does not deliver every event twice (once per version, under different event ids).
+ *
+ * Keeping the subscription pointed at the tunnel's URL, and judging its deliveries, is
+ * subscription-pointer.ts; this file starts and stops the parts and says the status.
  */
 import type { ConnectionStatus } from '../../../shared/domain.ts';
 import { parseServiceTime } from '../../../shared/time.ts';
@@ -22,7 +25,6 @@ import type { ApiWebhookSubscription } from '../api/schemas.ts';
 import type { V3LocalIds } from '../api/v3/domain-map.ts';
 import type { V3WebhooksApi } from '../api/v3/endpoints/webhooks.ts';
 import type { V3WebhookSubscription } from '../api/v3/schemas.ts';
-import { isPartnerApiError } from '../api/errors.ts';
 import { createLogger, redactText } from '../log/logger.ts';
 import { isLoopbackHost, messageOf } from '../util.ts';
 import { LiveInbox } from './live-inbox.ts';
@@ -30,16 +32,12 @@ import { type ReceiptOutcome, WebhookListener } from './listener.ts';
 import type { LiveEvent } from './live-event.ts';
 import type { RealtimeDetails, RealtimeServiceOptions } from './realtime-options.ts';
 import { ReceiptBatcher } from './receipt-batcher.ts';
-import { subscriptionFor, viewOf, webhookSecretOf } from './subscription-choice.ts';
-import {
-  type DeliveryCounters,
-  failedDeliveriesBetween,
-  forgetWorkspaceWebhooks,
-  SubscriptionManager,
-} from './subscriptions.ts';
+import { subscriptionFor, webhookSecretOf } from './subscription-choice.ts';
+import { forgetWorkspaceWebhooks, SubscriptionManager } from './subscriptions.ts';
+import { SubscriptionPointer } from './subscription-pointer.ts';
 import { publicWebhookUrl } from './webhook-url.ts';
 import { V3SubscriptionManager } from './v3-subscriptions.ts';
-import { liveStatus, type Pointing } from './live-status.ts';
+import { liveStatus } from './live-status.ts';
 import { probeListener, type TunnelState, TunnelSupervisor } from './tunnel-supervisor.ts';
 
 export type { RealtimeDetails, RealtimeServiceOptions, RealtimeSession } from './realtime-options.ts';
@@ -56,13 +54,8 @@ export class RealtimeService {
   #live: LiveInbox | undefined;
   #removeRoute: (() => void) | undefined;
   #tunnelState: TunnelState = { phase: 'idle' };
-  #pointing: Pointing | null = null;
-  #pointingDone: Promise<void> = Promise.resolve();
-  #pointingFailures = 0;
-  /** The subscription's counters when deliveries last reached Parley: failures count from here. */
-  #counters: DeliveryCounters | null = null;
-  #arrivedSinceCheck = false;
-  #deliveryProblem: string | null = null;
+  /** The subscription pointed at the tunnel's URL, its deliveries judged (subscription-pointer.ts). */
+  readonly #pointer: SubscriptionPointer;
   #fatal: string | null = null;
   #lastEventAt: number | null = null;
   #timers = new Set<ReturnType<typeof setTimeout>>();
@@ -72,6 +65,13 @@ export class RealtimeService {
 
   constructor(options: RealtimeServiceOptions) {
     this.#options = options;
+    this.#pointer = new SubscriptionPointer({
+      manager: () => this.#subscriptions as SubscriptionManager | V3SubscriptionManager,
+      timing: options,
+      stopped: () => this.#stopped,
+      later: (ms, work) => this.#later(ms, work),
+      publish: () => this.#publish(),
+    });
   }
 
   get status(): ConnectionStatus {
@@ -150,10 +150,7 @@ export class RealtimeService {
     live.start(); // whatever an earlier run acknowledged but did not apply
     // The service is back: point the subscription now rather than when the backoff says.
     this.#unwatchReachability = session.reachability.onChange((state) => {
-      const pointing = this.#pointing;
-      if (state.reachable && pointing?.phase === 'failed' && !this.#stopped) {
-        this.#pointingDone = this.#point(pointing.url);
-      }
+      if (state.reachable) this.#pointer.serviceBack();
     });
 
     const listener = new WebhookListener({ port: this.#options.port ?? tunnel.localPort ?? 0 });
@@ -186,7 +183,7 @@ export class RealtimeService {
     });
     this.#supervisor.onChange((state) => this.#tunnelChanged(state));
     await this.#supervisor.start();
-    await this.#pointingDone;
+    await this.#pointer.done;
   }
 
   /** On quit: the subscription is deactivated first (in-flight deliveries still land), then all closes. */
@@ -237,91 +234,14 @@ export class RealtimeService {
     await this.#options.beforeRecord?.(event, body);
     const { outcome } = await receipts.record(event, body.toString('utf8'));
     this.#lastEventAt = Date.now();
-    this.#arrivedSinceCheck = true;
-    if (this.#deliveryProblem) {
-      // Deliveries arrive again: that is all the evidence "live" needs.
-      this.#deliveryProblem = null;
-      this.#publish();
-    }
+    this.#pointer.delivered();
     return outcome;
   }
 
   #tunnelChanged(state: TunnelState): void {
     this.#tunnelState = state;
-    if (state.phase === 'up') {
-      if (this.#pointing?.url !== state.url) this.#pointingDone = this.#point(state.url);
-    } else {
-      this.#pointing = null;
-    }
+    this.#pointer.tunnelAt(state.phase === 'up' ? state.url : null);
     this.#publish();
-  }
-
-  /** Points the subscription at `url`; on failure retries with backoff while the tunnel keeps that URL. */
-  async #point(url: string): Promise<void> {
-    const attempt: Pointing = { url, phase: 'pending' };
-    this.#pointing = attempt;
-    this.#publish();
-    try {
-      const subscription = await (this.#subscriptions as SubscriptionManager | V3SubscriptionManager).ensure(
-        url,
-      );
-      if (this.#pointing !== attempt || this.#stopped) return;
-      attempt.phase = 'ok';
-      this.#pointingFailures = 0;
-      this.#counters = viewOf(subscription).counters;
-      this.#arrivedSinceCheck = false;
-      this.#deliveryProblem = null;
-      this.#later(this.#options.subscriptionCheckIntervalMs ?? 60_000, () => this.#check(attempt));
-    } catch (error) {
-      if (this.#pointing !== attempt || this.#stopped) return;
-      attempt.phase = 'failed';
-      attempt.reason = messageOf(error);
-      attempt.offline = isPartnerApiError(error) && (error.kind === 'network' || error.kind === 'timeout');
-      this.#pointingFailures++;
-      log.warn('could not point the webhook subscription', { reason: attempt.reason });
-      const { baseMs, capMs } = this.#options.backoff ?? { baseMs: 1_000, capMs: 60_000 };
-      this.#later(Math.min(capMs, baseMs * 2 ** (this.#pointingFailures - 1)), () => {
-        if (this.#pointing === attempt) this.#pointingDone = this.#point(url);
-      });
-    }
-    this.#publish();
-  }
-
-  /** Reads the subscription back: re-points it if it was changed, and judges its delivery counters. */
-  async #check(attempt: Pointing): Promise<void> {
-    if (this.#pointing !== attempt || this.#stopped) return;
-    const manager = this.#subscriptions as SubscriptionManager | V3SubscriptionManager;
-    let subscription: ApiWebhookSubscription | V3WebhookSubscription | null;
-    try {
-      subscription = await manager.inspect();
-    } catch (error) {
-      // The session's reachability reports an unreachable service; try again next round.
-      log.debug('subscription check failed', { error: messageOf(error) });
-      this.#later(this.#options.subscriptionCheckIntervalMs ?? 60_000, () => this.#check(attempt));
-      return;
-    }
-    if (this.#pointing !== attempt || this.#stopped) return;
-    const expected = publicWebhookUrl(attempt.url, manager.path);
-    const view = subscription && viewOf(subscription);
-    if (!view || !view.active || view.url !== expected) {
-      log.warn('the webhook subscription was changed on the service; pointing it back');
-      this.#pointingDone = this.#point(attempt.url);
-      return;
-    }
-    const now = view.counters;
-    const before = this.#counters ?? now;
-    const failed = failedDeliveriesBetween(before, now, this.#arrivedSinceCheck);
-    if (failed >= (this.#options.failedDeliveryThreshold ?? 3)) {
-      this.#deliveryProblem = `The service's last ${failed} delivery attempts did not reach Parley`;
-    } else if (this.#arrivedSinceCheck || now.lastDeliveredAt !== before.lastDeliveredAt) {
-      this.#deliveryProblem = null;
-    }
-    // Failed attempts add up across checks until one gets through: the service's retries slow down
-    // (minutes apart), so counting per check interval would rarely see three in a row.
-    if (failed === 0) this.#counters = now;
-    this.#arrivedSinceCheck = false;
-    this.#publish();
-    this.#later(this.#options.subscriptionCheckIntervalMs ?? 60_000, () => this.#check(attempt));
   }
 
   #publish(): void {
@@ -330,8 +250,8 @@ export class RealtimeService {
       fatal: this.#fatal,
       tunnelKind: this.#options.tunnel.kind,
       tunnel: this.#tunnelState,
-      pointing: this.#pointing,
-      deliveryProblem: this.#deliveryProblem,
+      pointing: this.#pointer.pointing,
+      deliveryProblem: this.#pointer.deliveryProblem,
     });
     if (next.reason) next.reason = redactText(next.reason);
     if (next.state === this.#status.state && next.reason === this.#status.reason) return;
