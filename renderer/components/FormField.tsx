@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 
 /**
  * A labelled input in the form's field layout; `children` stand under it (a hint, a length limit).
@@ -21,6 +21,30 @@ export function LabeledInput({
     <div className={wide ? 'field span-2' : 'field'}>
       <label htmlFor={id}>{label}</label>
       <input id={id} className="input" {...input} />
+      {children}
+    </div>
+  );
+}
+
+/** LabeledInput's counterpart for text of several lines; `className` adds to `input` (e.g. `canned-body`). */
+export function LabeledTextarea({
+  id,
+  label,
+  wide = false,
+  className,
+  children,
+  ...textarea
+}: {
+  id: string;
+  label: string;
+  /** Spans both columns of a `form-grid`. */
+  wide?: boolean;
+  children?: ReactNode;
+} & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'children'>) {
+  return (
+    <div className={wide ? 'field span-2' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} className={className ? `input ${className}` : 'input'} {...textarea} />
       {children}
     </div>
   );

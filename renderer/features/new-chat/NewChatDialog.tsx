@@ -14,7 +14,7 @@ import { ACCEPT_ATTRIBUTE, partitionFiles, stagingFailureText } from '../../lib/
 import { errorText, toErrorShape } from '../../lib/errors.ts';
 import { getState, useStore } from '../../store/index.ts';
 import { RecipientField, type ImessageHint, type Recipient } from './RecipientField.tsx';
-import { LabeledInput } from '../../components/FormField.tsx';
+import { LabeledInput, LabeledTextarea } from '../../components/FormField.tsx';
 
 /** Ctrl/⌘ N: from which line, to whom, and the first message. An existing chat opens instead. */
 export function NewChatDialog() {
@@ -169,29 +169,26 @@ export function NewChatDialog() {
             />
           </LabeledInput>
         )}
-        <div className="field">
-          <label htmlFor="new-chat-text">Message</label>
-          <textarea
-            id="new-chat-text"
-            className="input"
-            rows={4}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            onPaste={(e) => {
-              const files = [...e.clipboardData.files];
-              if (files.length) {
-                e.preventDefault();
-                void addFiles(files);
-              }
-            }}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) {
-                e.preventDefault();
-                void submit();
-              }
-            }}
-          />
-        </div>
+        <LabeledTextarea
+          id="new-chat-text"
+          label="Message"
+          rows={4}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onPaste={(e) => {
+            const files = [...e.clipboardData.files];
+            if (files.length) {
+              e.preventDefault();
+              void addFiles(files);
+            }
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) {
+              e.preventDefault();
+              void submit();
+            }
+          }}
+        />
         {notices.length > 0 && (
           <ul className="composer-notices is-inline" role="alert">
             {notices.map((n, i) => (

@@ -1,6 +1,7 @@
 import { Trash2, Users } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { deleteTeamReply, saveTeamReply } from '../../actions/team.ts';
+import { LabeledInput, LabeledTextarea } from '../../components/FormField.tsx';
 import { ResultRow } from '../../components/ResultList.tsx';
 import { fuzzyFilter } from '../../lib/fuzzy.ts';
 import { adminNames, mayEditTeamReplies, oneOf } from '../../lib/team-roles.ts';
@@ -88,30 +89,27 @@ export function TeamCannedEditor({ id, onDone }: { id: string | 'new'; onDone():
         {reply ? ` · last changed by ${reply.updatedByName}` : ''}
       </p>
       <div className="form-grid">
-        <div className="field span-2">
-          <label htmlFor={`${fieldId}-title`}>Title</label>
-          <input
-            id={`${fieldId}-title`}
-            className="input"
-            value={title}
-            readOnly={!mayEdit}
-            required
-            maxLength={200}
-            onChange={(e) => setTitle(e.target.value)}
-          />
-        </div>
-        <div className="field span-2">
-          <label htmlFor={`${fieldId}-body`}>Reply</label>
-          <textarea
-            id={`${fieldId}-body`}
-            className="input canned-body"
-            rows={6}
-            value={body}
-            readOnly={!mayEdit}
-            maxLength={10_000}
-            onChange={(e) => setBody(e.target.value)}
-          />
-        </div>
+        <LabeledInput
+          id={`${fieldId}-title`}
+          label="Title"
+          wide
+          value={title}
+          readOnly={!mayEdit}
+          required
+          maxLength={200}
+          onChange={(e) => setTitle(e.target.value)}
+        />
+        <LabeledTextarea
+          id={`${fieldId}-body`}
+          label="Reply"
+          wide
+          className="canned-body"
+          rows={6}
+          value={body}
+          readOnly={!mayEdit}
+          maxLength={10_000}
+          onChange={(e) => setBody(e.target.value)}
+        />
       </div>
       {problem && (
         <p className="form-error" role="alert">

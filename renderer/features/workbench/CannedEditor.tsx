@@ -15,7 +15,7 @@ import { ACCEPT_ATTRIBUTE } from '../../lib/attachment-rules.ts';
 import { errorText } from '../../lib/errors.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { getState } from '../../store/index.ts';
-import { LabeledInput } from '../../components/FormField.tsx';
+import { LabeledInput, LabeledTextarea } from '../../components/FormField.tsx';
 
 const LABELS = {
   title: fieldLabel('canned.save', ['title']),
@@ -109,23 +109,23 @@ export function CannedEditor({
         >
           <LengthLimit id="canned-group-length" {...lengths[1]} />
         </LabeledInput>
-        <div className="field span-2">
-          <label htmlFor="canned-body">Reply</label>
-          <textarea
-            id="canned-body"
-            className="input canned-body"
-            rows={6}
-            value={body}
-            aria-invalid={lengths[2].length > lengths[2].max || undefined}
-            aria-describedby="canned-body-length canned-body-hint"
-            onChange={(e) => setBody(e.target.value)}
-          />
+        <LabeledTextarea
+          id="canned-body"
+          label="Reply"
+          wide
+          className="canned-body"
+          rows={6}
+          value={body}
+          aria-invalid={lengths[2].length > lengths[2].max || undefined}
+          aria-describedby="canned-body-length canned-body-hint"
+          onChange={(e) => setBody(e.target.value)}
+        >
           <LengthLimit id="canned-body-length" {...lengths[2]} />
           <span id="canned-body-hint" className="field-hint">
             Variables: {TEMPLATE_VARIABLES.map((v) => `{${v}}`).join(' ')}. A fallback follows a bar:{' '}
             {'{first_name|there}'}. Write {'{{'} for a literal brace.
           </span>
-        </div>
+        </LabeledTextarea>
       </div>
       <div className="canned-files" role="group" aria-label="Attachments">
         {kept.map((a) => (
