@@ -185,7 +185,12 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     stack.push(() => info.drain());
     const team = await startTeam(connection, agents);
     stack.push(() => team.stop());
-    const teamAgents = () => new Map(agents.list().map((agent) => [agent.id, agent.name]));
+    // Who is on the team, for the sends' rules: this folder's directory is the team's when the relay
+    // runs its own nats-server (its users are these agents); with a server run elsewhere, that
+    // server's users are, and a removed agent's key is refused there.
+    const teamAgents = options.nats
+      ? undefined
+      : () => new Map(agents.list().map((agent) => [agent.id, agent.name]));
     const sends = await serveSends(connection, session, { relay: team, agents: teamAgents });
     stack.push(() => sends.stop());
     const stopPollLog = logPolledChanges(js, session);

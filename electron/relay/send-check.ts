@@ -41,9 +41,9 @@ export async function refusedByTeam(
   assignments: KV,
   change: ParsedChange,
   agentId: string,
-  agents: TeamAgents,
+  agents: TeamAgents | undefined,
 ): Promise<ChangeOutcome | undefined> {
-  if (!agents().has(agentId))
+  if (agents && !agents().has(agentId))
     return refuse(team, agentId, undefined, {
       code: 'removed',
       message: 'You were removed from this team: nothing you queued is sent. Ask for a new join code',
@@ -56,7 +56,7 @@ export async function refusedByTeam(
   const parsed = entry?.operation === 'PUT' ? Assignment.safeParse(jsonOf(entry.string())) : undefined;
   const state = composerState(parsed?.success ? parsed.data : undefined, agentId, settings);
   if (state.enabled) return undefined;
-  const owner = agents().get(state.owner) ?? 'A teammate';
+  const owner = agents?.().get(state.owner) ?? 'A teammate';
   return refuse(team, agentId, change.chatId, {
     code: 'not_assignee',
     message: `${owner} owns this conversation: only they reply while "only the assignee replies" is on. Take it over to reply`,

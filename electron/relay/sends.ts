@@ -59,7 +59,7 @@ export interface RelaySends {
 export async function serveSends(
   nc: NatsConnection,
   session: Pick<WorkspaceSession, 'messaging' | 'contacts' | 'store' | 'sync'>,
-  team?: { relay: TeamRelay; agents: TeamAgents },
+  team?: { relay: TeamRelay; agents: TeamAgents | undefined },
 ): Promise<RelaySends> {
   const jsm = await jetstreamManager(nc);
   await jsm.consumers.add(SENDS_STREAM, {
@@ -104,7 +104,7 @@ async function handle(
   nc: NatsConnection,
   session: Pick<WorkspaceSession, 'messaging' | 'contacts' | 'store' | 'sync'>,
   outcomes: KV,
-  team: { relay: TeamRelay; agents: TeamAgents; assignments: KV } | undefined,
+  team: { relay: TeamRelay; agents: TeamAgents | undefined; assignments: KV } | undefined,
 ): Promise<void> {
   const address = parseSendSubject(msg.subject);
   if (!address) {

@@ -110,8 +110,10 @@ export class RelayLink {
    * network error a direct adapter throws offline, so a call made meanwhile waits in the outbox.
    */
   get nc(): NatsConnection {
-    // Refused (removed from the team): no call goes out, and none waits to be tried again.
-    if (this.#state.phase === 'refused') throw removedFromTeam();
+    // Refused for good (removed from the team: nats.js gave up and closed the connection), no call
+    // goes out, and none waits to be tried again. A refusal while the connection still reconnects
+    // (a server restarting, its users not loaded yet) is no verdict: calls wait as on any outage.
+    if (this.#state.phase === 'refused' && (!this.#nc || this.#nc.isClosed())) throw removedFromTeam();
     if (this.#nc) return this.#nc;
     throw new PartnerApiError({
       kind: 'network',
