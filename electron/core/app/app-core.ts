@@ -87,7 +87,12 @@ export class AppCore implements HandlerContext {
       if (event.type === 'activated' || event.type === 'token-updated')
         active.switchTo(registry.active()?.id);
       // Another API version: the open session is rebuilt on it (its local data stays).
-      if (event.type === 'api-version-changed' && event.workspace.id === active.workspaceId)
+      // Joined again with a new code: the same, with the new credentials (also when the refused
+      // ones had kept it from opening at all).
+      if (
+        (event.type === 'api-version-changed' && event.workspace.id === active.workspaceId) ||
+        (event.type === 'rejoined' && event.workspace.id === registry.active()?.id)
+      )
         active.reopen(event.workspace.id);
       // The page starts over on the active workspace the list names and reads its inbox at once, so
       // it is told once the session is on that workspace: told while the one being left is still

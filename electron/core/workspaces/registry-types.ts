@@ -88,6 +88,8 @@ export type WorkspaceEvent =
   | { type: 'renamed'; workspace: Workspace }
   /** The token changed: connections made with the old one should be rebuilt through connectionFor. */
   | { type: 'token-updated'; workspace: Workspace }
+  /** A relay workspace joined again with a new code: its session reopens with the new credentials. */
+  | { type: 'rejoined'; workspace: Workspace }
   /** The API version changed: its session should be rebuilt through connectionFor. */
   | { type: 'api-version-changed'; workspace: Workspace }
   | { type: 'removed'; workspace: Workspace }

@@ -143,10 +143,41 @@ export class WorkspaceRegistry {
     const joined = await probeRelay(input, this.#options, options.signal);
     options.signal?.throwIfAborted();
     const { code, apiVersion } = joined;
+    const rejoined = await this.#rejoin(joined);
+    if (rejoined) {
+      if (options.activate !== false) await this.switch(rejoined.id);
+      return rejoined;
+    }
     const created = newRelayWorkspace(this.#list.unusedId(), joined, this.#now());
     const workspace = await this.#keep(created, vaultKeys.relaySeed(created.id), code.seed, options);
     log.info('workspace joined through a relay', { id: created.id, agentId: code.agentId, apiVersion });
     return workspace as RelayWorkspace;
+  }
+
+  /**
+   * A new join code for a relay this desktop has joined before (its agent removed, or its key
+   * lost): the same workspace takes the new credentials, so its conversations, drafts and notes stay
+   * where they were; its session reopens with them (`rejoined`). Undefined: not joined before.
+   */
+  async #rejoin(joined: Parameters<typeof newRelayWorkspace>[1]): Promise<RelayWorkspace | undefined> {
+    return this.#exclusive(async () => {
+      const before = this.#list.all.find(
+        (w): w is RelayWorkspace => w.kind === 'relay' && w.relayUrl === joined.relayUrl,
+      );
+      if (!before) return undefined;
+      const { relayCa: _previousCa, ...kept } = before;
+      const rejoined: RelayWorkspace = {
+        ...kept,
+        agentId: joined.code.agentId,
+        ...(joined.code.ca ? { relayCa: joined.code.ca } : {}),
+        apiVersion: joined.apiVersion,
+      };
+      await this.#options.vault.set(vaultKeys.relaySeed(before.id), joined.code.seed);
+      this.#list.save(this.#list.all.map((w) => (w.id === before.id ? rejoined : w)));
+      log.info('workspace joined again through its relay', { id: before.id, agentId: joined.code.agentId });
+      this.#emit({ type: 'rejoined', workspace: rejoined });
+      return rejoined;
+    });
   }
 
   /**

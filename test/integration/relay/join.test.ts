@@ -177,6 +177,13 @@ describe('a desktop joined to its team relay', () => {
       return message?.state === 'failed' ? message : undefined;
     }, 'the reply failed with its reason');
     expect(sent.error?.message).toMatch(/You were removed from this team/);
+    // (A draft the agent writes meanwhile, kept through a new join code below.)
+    await call('chats.saveDraft', {
+      chatId: chat.id,
+      text: 'Half-written reply',
+      stagedIds: [],
+      attachmentUrls: [],
+    });
     // Seconds later, after the desktop's own probes of the relay, it says the same, never "retrying"
     await new Promise((resolve) => setTimeout(resolve, 8_000));
     expect(desktop?.liveStatus().reason).toMatch(/You were removed from this team/);
@@ -188,5 +195,31 @@ describe('a desktop joined to its team relay', () => {
       () => /You were removed from this team/.test(desktop?.liveStatus().reason ?? ''),
       'the removal after a restart',
     );
+  }, 60_000);
+
+  it('joined again with a new code: the same workspace, its drafts and history kept, live and sending again', async () => {
+    const { joinCode } = await relay.agents.add('Dana');
+    const rejoined = await call<WorkspaceInfo>('workspaces.join', { joinCode, name: 'Harbor team again' });
+    // The same workspace (its id, its name), not a second one
+    expect(rejoined).toMatchObject({ id: joined.id, kind: 'relay', name: 'Harbor team', active: true });
+    expect((await call<{ workspaces: WorkspaceInfo[] }>('workspaces.list')).workspaces).toHaveLength(1);
+    // Live again, through the relay, with the new credentials
+    await eventually(() => desktop?.liveStatus().state === 'live', 'live again', 30_000);
+    // Its draft and its history are where they were
+    expect(await call<{ text: string }>('chats.getDraft', { chatId: chat.id })).toMatchObject({
+      text: 'Half-written reply',
+    });
+    // And a reply goes out
+    const text = `Back on the team (${Date.now()})`;
+    const { key } = await call<{ key: string }>('messages.send', {
+      chatId: chat.id,
+      text,
+      stagedIds: [],
+      attachmentUrls: [],
+    });
+    await eventually(async () => {
+      const { messages } = await call<MessagePage>('messages.page', { chatId: chat.id, limit: 20 });
+      return ['pending', 'sent', 'delivered'].includes(messages.find((m) => m.key === key)?.state ?? '');
+    }, 'the reply accepted');
   }, 60_000);
 });
