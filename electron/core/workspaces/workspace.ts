@@ -167,4 +167,3 @@ export function parseBaseUrl(input: string, allowInsecureHttp = false): string {
   }
   return baseUrl;
 }
-
