@@ -61,7 +61,7 @@ export const LAYERS = [
       'sandbox/index.ts',
     ],
     node: true,
-    packages: ['zod', '@nats-io/*'],
+    packages: ['zod', '@nats-io/*', '@peculiar/x509', 'reflect-metadata'],
     why: 'the relay host reaches the core only through its own door, electron/core/relay-host.ts (and its logger)',
   },
   {

@@ -7,6 +7,7 @@
  * carries none of this.
  */
 export { KeyringVault } from './vault/index.ts';
+export { isLoopbackHost } from './util.ts';
 export { isPartnerApiError, PartnerApiError } from './api/errors.ts';
 export { createTunnel, isV3Event, RealtimeService, type TunnelSettings } from './realtime/index.ts';
 export { WorkspaceSession } from './session.ts';

@@ -29,7 +29,9 @@ const USAGE = `Usage:
                    --public-webhook-url URL [--webhook-port PORT]
                    [--nats-url nats://HOST:PORT --nats-creds FILE]   a nats-server run elsewhere
                    [--instance NAME]   a name per relay when two serve one organization
-                   [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]   TLS for agents
+                   [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]   your TLS certificate for agents
+                   (without them the relay makes its own CA and certificate in DIR/tls: TLS always;
+                   --plaintext turns it off, for a relay listening on 127.0.0.1 alone)
   npm run relay -- agent add NAME [--admin] | agent remove NAME | agent list [--data-dir DIR]
   npm run relay -- agent role NAME|ID admin|agent [--data-dir DIR]
   npm run relay -- audit [--since 2h|DATE] [--json] [--data-dir DIR]
@@ -70,6 +72,7 @@ function parse(argv: string[]) {
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
       'tls-ca': { type: 'string' },
+      plaintext: { type: 'boolean', default: false },
       since: { type: 'string' },
       json: { type: 'boolean', default: false },
       admin: { type: 'boolean', default: false },
@@ -178,6 +181,7 @@ async function runRelay(dataDir: string, values: Parsed['values']): Promise<void
     ...(values.instance ? { instance: values.instance } : {}),
     ...(values['join-url'] ? { joinUrl: values['join-url'] } : {}),
     ...tlsOf(values),
+    ...(values.plaintext ? { plaintext: true } : {}),
   };
   const { startRelay } = await import('./relay.ts');
   const relay = await startRelay(options);

@@ -14,8 +14,11 @@ import {
 } from '@nats-io/transport-node';
 import type { ConnectionOptions as NodeTlsOptions } from 'node:tls';
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createLogger } from '../core/log/logger.ts';
+import { isLoopbackHost } from '../core/relay-host.ts';
 import type { AgentDirectory } from './agents.ts';
+import { ownCertificate } from './relay-certificate.ts';
 import {
   fsyncBeforeAckSupported,
   startNatsServer,
@@ -30,6 +33,7 @@ export interface RelayNatsOptions {
   nats?: { url: string; seed: string };
   joinUrl?: string;
   tls?: RelayTls;
+  plaintext?: boolean;
 }
 
 export interface RelayConnection {
@@ -51,6 +55,7 @@ export async function connectRelay(
   natsHost: string,
   stack: Array<() => Promise<unknown>>,
 ): Promise<RelayConnection> {
+  options = { ...options, ...(options.nats ? {} : { tls: await ownServerTls(options, natsDir, natsHost) }) };
   const nats = options.nats ? null : await startOwnNatsServer(natsDir, agents, natsHost, options.tls);
   if (nats) stack.push(() => nats.stop());
   const natsUrl = options.nats?.url ?? tlsUrl((nats as RunningNatsServer).url, options.tls);
@@ -102,6 +107,38 @@ export function durabilityOf(connection: NatsConnection): { warning: string | nu
       };
   if (durability.warning) log.warn(durability.warning);
   return durability;
+}
+
+/**
+ * TLS for the relay's own server: the operator's certificate, else the relay's own (made on first
+ * start, in the data folder's `tls/`); none only when asked, and only on loopback.
+ */
+async function ownServerTls(
+  options: RelayNatsOptions,
+  natsDir: string,
+  natsHost: string,
+): Promise<RelayTls | undefined> {
+  if (options.tls) return options.tls;
+  if (options.plaintext) {
+    if (!isLoopbackHost(natsHost))
+      throw new Error(
+        `--plaintext is only for a relay that listens on this machine alone (--nats-host 127.0.0.1), not ${natsHost}: agents would send their work unencrypted`,
+      );
+    return undefined;
+  }
+  const joinHost = options.joinUrl ? hostsOf(options.joinUrl) : [];
+  return ownCertificate(join(dirname(natsDir), 'tls'), [natsHost, ...joinHost]);
+}
+
+/** The host names of a join URL (a cluster's is several, comma-separated). */
+function hostsOf(url: string): string[] {
+  return url.split(',').flatMap((one) => {
+    try {
+      return [new URL(one.trim()).hostname.replace(/^\[|\]$/g, '')];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** The relay's own nats-server, its config written with the current agents first. */

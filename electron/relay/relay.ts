@@ -92,9 +92,15 @@ export interface RelayOptions {
   /**
    * TLS on the relay's own nats-server (certificate and key files; the CA's when it is a private
    * one, which then travels in join codes). Join codes then name `tls://`: desktops verify the
-   * server. With `nats`, the CA (if any) to verify that server with.
+   * server. With `nats`, the CA (if any) to verify that server with. Without it, the relay's own
+   * server speaks TLS anyway, with a CA and certificate of the relay's own (relay-certificate.ts).
    */
   tls?: RelayTls;
+  /**
+   * The relay's own server without TLS: only where it listens on this machine alone (`natsHost`
+   * loopback), and only when asked (`--plaintext`).
+   */
+  plaintext?: boolean;
   streams?: RelayStreamOptions;
   /** How long a delivery waits for the event log's ack (default EVENT_LOG_ACK_TIMEOUT_MS). */
   eventLogAckTimeoutMs?: number;

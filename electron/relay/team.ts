@@ -11,6 +11,7 @@
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   changeTeamSettings,
@@ -102,11 +103,23 @@ async function onRunningRelay(
 ): Promise<void> {
   const ports = rememberedPorts(join(dataDir, 'nats'));
   if (!ports) throw new Error('The relay has not run from this folder yet (npm run relay)');
-  const host = directory.state()?.natsHost ?? '127.0.0.1';
+  const state = directory.state();
+  const host = state?.natsHost ?? '127.0.0.1';
+  // Its server speaks TLS (by default): the chain checked against its CA, not the name, as the
+  // relay's own connection does on loopback.
+  const tls = state?.tls
+    ? {
+        tls: {
+          ...(state.tls.caFile ? { ca: readFileSync(state.tls.caFile, 'utf8') } : {}),
+          checkServerIdentity: () => undefined,
+        },
+      }
+    : {};
   const nc = await connect({
     servers: `nats://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${ports.client}`,
     authenticator: nkeyAuthenticator(directory.relaySeed()),
     reconnect: false,
+    ...tls,
   }).catch(() => {
     throw new Error(`The relay is not running: start it (npm run relay) to ${purpose}`);
   });

@@ -8,6 +8,7 @@ import {
   type ConnectionOptions,
   type NatsConnection,
 } from '@nats-io/transport-node';
+import { isLoopbackHost } from '../util.ts';
 import { type JoinCode, parseJoinCode } from './join-code.ts';
 import { agentInboxPrefix } from './subjects.ts';
 
@@ -19,11 +20,27 @@ export async function connectWithJoinCode(
   return { nc: await connectToRelay(code, options), agentId: code.agentId };
 }
 
-/** Connects as the agent `code` names; with `reconnect`, the client then retries for as long as it runs. */
+/** A join code for a relay elsewhere that does not speak TLS: refused before anything is sent. */
+export class PlaintextRelayRefused extends Error {
+  override name = 'PlaintextRelayRefused';
+}
+
+/**
+ * Connects as the agent `code` names; with `reconnect`, the client then retries for as long as it
+ * runs. A relay on another machine is spoken to over TLS only (`tls://`, or a CA in the code): a
+ * code that names neither is refused, since the agent's work would cross the network in the clear.
+ */
 export function connectToRelay(
   code: JoinCode,
   options: { reconnect?: boolean } = {},
 ): Promise<NatsConnection> {
+  const elsewhere = code.url.split(',').some((url) => !isLoopbackHost(hostOf(url)));
+  if (!code.ca && !code.url.startsWith('tls://') && elsewhere)
+    return Promise.reject(
+      new PlaintextRelayRefused(
+        `The join code names a relay without TLS (${code.url}): Parley speaks to a team's relay on another machine over TLS only. Ask for a new code from a relay that uses TLS (its default)`,
+      ),
+    );
   return connect({
     servers: code.url,
     authenticator: nkeyAuthenticator(new TextEncoder().encode(code.seed)),
@@ -46,4 +63,12 @@ export function connectToRelay(
 function tlsOf(code: JoinCode): Partial<Pick<ConnectionOptions, 'tls'>> {
   if (code.ca) return { tls: { ca: code.ca } };
   return code.url.startsWith('tls://') ? { tls: {} } : {};
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url.trim()).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return url;
+  }
 }

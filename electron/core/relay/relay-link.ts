@@ -9,7 +9,7 @@
 import { errors, type NatsConnection } from '@nats-io/transport-node';
 import { PartnerApiError } from '../api/errors.ts';
 import { createLogger } from '../log/logger.ts';
-import { connectToRelay } from './connect.ts';
+import { connectToRelay, PlaintextRelayRefused } from './connect.ts';
 import type { JoinCode } from './join-code.ts';
 
 const log = createLogger('relay-link');
@@ -62,6 +62,7 @@ export function unreachableMessage(url: string): string {
 /** The error a failed connection attempt means for the agent. */
 export function relayConnectionError(error: unknown, url: string): RelayConnectionError {
   if (isRefusal(error)) return new RelayConnectionError(REFUSED_MESSAGE, true);
+  if (error instanceof PlaintextRelayRefused) return new RelayConnectionError(error.message, true);
   return new RelayConnectionError(unreachableMessage(url), false);
 }
 
@@ -97,7 +98,7 @@ export class RelayLink {
     } catch (error) {
       const failure = relayConnectionError(error, code.url);
       // This desktop joined with these credentials before: refused now, its agent was removed.
-      if (failure.refused) throw new RelayConnectionError(REMOVED_MESSAGE, true);
+      if (failure.refused) throw isRefusal(error) ? new RelayConnectionError(REMOVED_MESSAGE, true) : failure;
       log.warn('the relay does not answer; trying again in the background', { reason: messageOf(error) });
       const link = new RelayLink(code.url, undefined);
       link.#tryAgain(code, options.retryMs ?? 5_000);
