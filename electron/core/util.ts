@@ -74,6 +74,7 @@ export function isLoopbackHost(hostname: string): boolean {
     host === 'localhost' ||
     host.endsWith('.localhost') ||
     host === '[::1]' ||
+    host === '::1' ||
     /^127(\.\d{1,3}){3}$/.test(host)
   );
 }

@@ -52,6 +52,15 @@ describe('a join code for a relay on another machine without TLS', () => {
     });
   });
 
+  it('is refused however the address is written, and taken on IPv6 loopback too', async () => {
+    await expect(
+      connectToRelay(code('nats://relay.example.com:4222'), { reconnect: false }),
+    ).rejects.toBeInstanceOf(PlaintextRelayRefused);
+    await expect(connectToRelay(code('nats://[::1]:1'), { reconnect: false })).rejects.not.toBeInstanceOf(
+      PlaintextRelayRefused,
+    );
+  });
+
   it('is taken for a relay on this machine (loopback), where nothing crosses the network', async () => {
     // Nothing listens there: the attempt fails as unreachable, not as refused for plaintext
     const attempt = connectToRelay(code('nats://127.0.0.1:1'), { reconnect: false });
