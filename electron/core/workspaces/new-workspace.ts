@@ -5,7 +5,12 @@
  */
 import type { ApiVersion } from '../../../shared/domain.ts';
 import type { JoinCode } from '../relay/join-code.ts';
-import { DEFAULT_TOKEN_HEADER, type RelayWorkspace, type RemoteWorkspace } from './workspace.ts';
+import {
+  DEFAULT_TOKEN_HEADER,
+  type RelayWorkspace,
+  type RemoteWorkspace,
+  type Workspace,
+} from './workspace.ts';
 
 /** A service connected: its address and token header (the token itself goes to the vault). */
 export function newRemoteWorkspace(
@@ -44,5 +49,29 @@ export function newRelayWorkspace(
     tokenHeader: DEFAULT_TOKEN_HEADER,
     createdAt: now.toISOString(),
     apiVersion,
+  };
+}
+
+/**
+ * The relay workspace a new join code joins again (the same relay address), with the code's
+ * credentials in place of its old ones; undefined when this desktop has not joined that relay.
+ */
+export function rejoinedRelayWorkspace(
+  workspaces: readonly Workspace[],
+  joined: Parameters<typeof newRelayWorkspace>[1],
+): { before: RelayWorkspace; rejoined: RelayWorkspace } | undefined {
+  const before = workspaces.find(
+    (w): w is RelayWorkspace => w.kind === 'relay' && w.relayUrl === joined.relayUrl,
+  );
+  if (!before) return undefined;
+  const { relayCa: _previousCa, ...kept } = before;
+  return {
+    before,
+    rejoined: {
+      ...kept,
+      agentId: joined.code.agentId,
+      ...(joined.code.ca ? { relayCa: joined.code.ca } : {}),
+      apiVersion: joined.apiVersion,
+    },
   };
 }

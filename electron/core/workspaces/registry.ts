@@ -29,7 +29,7 @@ import type {
   WorkspaceEvent,
   WorkspaceRegistryOptions,
 } from './registry-types.ts';
-import { newRelayWorkspace, newRemoteWorkspace } from './new-workspace.ts';
+import { newRelayWorkspace, rejoinedRelayWorkspace, newRemoteWorkspace } from './new-workspace.ts';
 import {
   parseName,
   parseToken,
@@ -161,17 +161,9 @@ export class WorkspaceRegistry {
    */
   async #rejoin(joined: Parameters<typeof newRelayWorkspace>[1]): Promise<RelayWorkspace | undefined> {
     return this.#exclusive(async () => {
-      const before = this.#list.all.find(
-        (w): w is RelayWorkspace => w.kind === 'relay' && w.relayUrl === joined.relayUrl,
-      );
-      if (!before) return undefined;
-      const { relayCa: _previousCa, ...kept } = before;
-      const rejoined: RelayWorkspace = {
-        ...kept,
-        agentId: joined.code.agentId,
-        ...(joined.code.ca ? { relayCa: joined.code.ca } : {}),
-        apiVersion: joined.apiVersion,
-      };
+      const found = rejoinedRelayWorkspace(this.#list.all, joined);
+      if (!found) return undefined;
+      const { before, rejoined } = found;
       await this.#options.vault.set(vaultKeys.relaySeed(before.id), joined.code.seed);
       this.#list.save(this.#list.all.map((w) => (w.id === before.id ? rejoined : w)));
       log.info('workspace joined again through its relay', { id: before.id, agentId: joined.code.agentId });
