@@ -25,7 +25,7 @@ export { encodeJoinCode } from './relay/join-code.ts';
 export { allocateEventIds, EVENT_IDS_HEADER } from './relay/event-ids.ts';
 export { polledChangeId, type PolledChange } from './relay/polled-changes.ts';
 export { ChangeRequestSchema, type ParsedChange } from './relay/changes.ts';
-export { ensureAgentFiles, getFile, openAgentFiles, putFile } from './relay/files.ts';
+export { ensureAgentFiles, getFile, openAgentFilesAsRelay, putFile } from './relay/files.ts';
 export {
   ChangeOutcomeSchema,
   MAX_NEWEST_CHATS,
@@ -35,10 +35,19 @@ export {
 export { RelayMessaging } from './relay/relay-messaging.ts';
 export { admitRelayedSend } from './outbox/send-door.ts';
 export { SendRefused } from './outbox/send-rules.ts';
-export { isInbox, refusal, serveRequests, type Reply, type ReplyError } from './relay/responder.ts';
+export { askerOf, refusal, serveRequests, type Reply, type ReplyError } from './relay/responder.ts';
 export { LIVE_PULL } from './relay/live-pull.ts';
 export {
-  agentPermissions,
+  agentAccount,
+  agentFilesApi,
+  agentFilesDeliveries,
+  agentImports,
+  ORG_ACCOUNT,
+  ORG_API,
+  orgExports,
+} from './relay/grants.ts';
+export {
+  agentFilesBucket,
   EVENT_LOG_STREAM,
   EVENT_LOG_SUBJECTS,
   eventLogSubject,
@@ -60,10 +69,20 @@ export {
   AUDIT_SUBJECTS,
   CANNED_REPLIES_BUCKET,
   PRESENCE_BUCKET,
+  TEAM_ACTION_SUBJECTS,
   TEAM_BUCKET,
   TEAM_STREAM,
   TEAM_SUBJECTS,
 } from './relay/team-subjects.ts';
+export {
+  FOLLOW_REQUEST_SUBJECTS,
+  FOLLOW_SLOTS,
+  FollowRequest,
+  followConsumerName,
+  followDeliverySubject,
+  isFollowSlot,
+  type FollowSlot,
+} from './relay/follow-slots.ts';
 export { formatAuditEntry, readAudit, recordAudit } from './team/audit.ts';
 export { composerState } from './team/assignment-rules.ts';
 export { TeamRelay } from './team/team-relay.ts';

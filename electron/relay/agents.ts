@@ -1,19 +1,21 @@
 /**
  * The team's agents: who may connect to the relay's nats-server, and as what. Each agent is an nkey
- * user: the relay keeps its public key (agents.json) and the server's config grants it exactly
- * `agentPermissions`; the seed goes into the join code, printed once and stored nowhere here.
- * Removing an agent rewrites the config and reloads the server, which closes that agent's
- * connections at once (nats-server drops clients no longer authorized on reload).
+ * user in an account of its own (nats-accounts.ts), whose imports are exactly `agentImports`; the
+ * relay keeps its public key (agents.json); the seed goes into the join code, printed once and
+ * stored nowhere here. Removing an agent rewrites the config and reloads the server, which closes
+ * that agent's connections at once (nats-server drops clients no longer authorized on reload).
  *
- * The relay's own user is an nkey too (relay.nk, mode 0600) with every permission. Nothing here is
- * the service's token: that one lives only in the relay's process.
+ * The relay's own users are nkeys too (mode 0600): its engine (relay.nk), with every right in the
+ * team's account, and its responder (responder.nk), which answers agents and may publish nothing
+ * else. Nothing here is the service's token: that one lives only in the relay's process.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/transport-node';
 import { z } from 'zod';
-import { agentPermissions, encodeJoinCode, TEAM_ROLES, type TeamRole } from '../core/relay-host.ts';
+import { encodeJoinCode, TEAM_ROLES, type TeamRole } from '../core/relay-host.ts';
+import { relayAccounts } from './nats-accounts.ts';
 import {
   fsyncBeforeAckSupported,
   natsServerVersion,
@@ -39,7 +41,9 @@ const AgentsFile = z.object({ agents: z.array(Agent) });
 const RelayState = z.object({
   joinUrl: z.string(),
   natsHost: z.string(),
-  external: z.object({ url: z.string(), relayKey: z.string() }).optional(),
+  external: z
+    .object({ url: z.string(), relayKey: z.string(), responderKey: z.string().optional() })
+    .optional(),
   /** The relay's own server listens with TLS: its files, and the CA for join codes. */
   tls: z.object({ certFile: z.string(), keyFile: z.string(), caFile: z.string().optional() }).optional(),
 });
@@ -70,9 +74,18 @@ export class AgentDirectory {
     return AgentsFile.parse(JSON.parse(readFileSync(file, 'utf8'))).agents;
   }
 
-  /** The relay's own seed (created on first use). */
+  /** The relay's own seed, its engine's (created on first use). */
   relaySeed(): Uint8Array {
-    const file = join(this.#dir, 'relay.nk');
+    return this.#seed('relay.nk');
+  }
+
+  /** The seed of the relay's responder, the one user that answers agents (created on first use). */
+  responderSeed(): Uint8Array {
+    return this.#seed('responder.nk');
+  }
+
+  #seed(name: string): Uint8Array {
+    const file = join(this.#dir, name);
     if (!existsSync(file))
       writeFileSync(file, new TextDecoder().decode(nkeys.createUser().getSeed()), { mode: 0o600 });
     return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
@@ -89,26 +102,30 @@ export class AgentDirectory {
   }
 
   /**
-   * A nats-server run elsewhere is not this relay's to configure: its users (the relay's own and
-   * every agent's, with their permissions) are written to `users.conf` beside the relay's folder,
-   * an `authorization` block like deploy/relay/nats/users.conf, for that server's operator to
-   * put in place and reload.
+   * A nats-server run elsewhere is not this relay's to configure: its accounts (the relay's users
+   * and every agent's account) are written to `users.conf` beside the relay's folder, an
+   * `accounts` block like deploy/relay/nats/users.conf, for that server's operator to put in
+   * place and reload (twice when an agent is new: see #apply).
    */
-  writeExternalUsers(external: { relayKey: string }): string {
+  writeExternalUsers(external: { relayKey: string; responderKey?: string | undefined }): string {
     const file = join(this.#natsDir, EXTERNAL_USERS_FILE);
     mkdirSync(this.#natsDir, { recursive: true, mode: 0o700 });
-    const users = [
-      { nkey: external.relayKey },
-      ...this.list().map((agent) => ({ nkey: agent.publicKey, permissions: agentPermissions(agent.id) })),
-    ];
+    const accounts = this.#accounts(external.relayKey, external.responderKey);
     const header =
-      '# Written by the Parley relay (agent add|remove): the users of its external nats-server.\n' +
-      "# Put it in place of that server's users.conf and reload it (nats-server --signal reload).\n";
+      '# Written by the Parley relay (agent add|remove): the accounts of its external nats-server.\n' +
+      "# Put it in place of that server's users.conf and reload it twice (nats-server --signal reload):\n" +
+      "# nats-server 2.9 wires a new account's imports only on the reload after the one that made it.\n";
     // JSON is valid NATS config syntax, and every value quoted: no name or key can inject a directive.
-    writeFileSync(file, `${header}${JSON.stringify({ authorization: { users } }, null, 2)}\n`, {
-      mode: 0o600,
-    });
+    writeFileSync(file, `${header}${JSON.stringify({ accounts }, null, 2)}\n`, { mode: 0o600 });
     return file;
+  }
+
+  #accounts(engine: string, responder = nkeys.fromSeed(this.responderSeed()).getPublicKey()) {
+    return relayAccounts({
+      engine,
+      responder,
+      agents: this.list().map(({ id, publicKey }) => ({ id, publicKey })),
+    });
   }
 
   /** Writes the server's config for the relay and the current agents (before a start or a reload). */
@@ -119,10 +136,7 @@ export class AgentDirectory {
       ...(natsHost ? { host: natsHost } : {}),
       fsyncBeforeAck: version !== undefined && fsyncBeforeAckSupported(version),
       ...(tls ? { tls } : {}),
-      users: [
-        { nkey: relay },
-        ...this.list().map((agent) => ({ nkey: agent.publicKey, permissions: agentPermissions(agent.id) })),
-      ],
+      accounts: this.#accounts(relay),
     });
   }
 
@@ -154,7 +168,7 @@ export class AgentDirectory {
       role: options.admin || agents.length === 0 ? 'admin' : 'agent',
     };
     this.#save([...agents, agent]);
-    const applied = await this.#apply();
+    const applied = await this.#apply({ newAccount: true });
     const seed = new TextDecoder().decode(user.getSeed());
     // A private CA travels in the code: the desktop trusts that CA for this relay, and no other.
     const ca = state?.tls?.caFile ? readFileSync(state.tls.caFile, 'utf8') : undefined;
@@ -188,11 +202,19 @@ export class AgentDirectory {
     return agent;
   }
 
-  async #apply(): Promise<Applied> {
+  /**
+   * Writes the accounts and reloads the relay's own server. An account new on a reload has its
+   * imports wired by nats-server 2.9 only on the next one (docs/relay-authority.md, t4), so a new
+   * agent takes two; the time a reload may take grows with the team (500 agents: ~15 s).
+   */
+  async #apply(options: { newAccount?: boolean } = {}): Promise<Applied> {
     const external = this.state()?.external;
     if (external) return { external: external.url, usersFile: this.writeExternalUsers(external) };
     await this.writeConfig();
-    return reloadNatsServer(this.#natsDir);
+    const timeoutMs = 10_000 + 60 * this.list().length;
+    const applied = await reloadNatsServer(this.#natsDir, timeoutMs);
+    if (applied && options.newAccount) await reloadNatsServer(this.#natsDir, timeoutMs);
+    return applied;
   }
 
   #save(agents: Agent[]): void {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import {
   admitRelayedSend,
   getFile,
-  openAgentFiles,
+  openAgentFilesAsRelay,
   PartnerApiError,
   type ContactsPort,
   type LocalStore,
@@ -131,7 +131,7 @@ async function withFiles<T>(
   if (change.files.length === 0) return run(content);
   const dir = mkdtempSync(join(tmpdir(), 'parley-relay-files-'));
   try {
-    const bucket = await openAgentFiles(context.nc, context.agentId);
+    const bucket = await openAgentFilesAsRelay(context.nc, context.agentId);
     const files = [];
     for (const [index, file] of change.files.entries()) {
       const path = join(dir, String(index));

@@ -27,7 +27,8 @@ const USAGE = `Usage:
   npm run relay [-- --data-dir DIR] [--nats-host HOST] [--join-url nats://HOST:PORT]
   npm run relay -- --service-url URL [--api-version v2|v3] [--token-file FILE] \\
                    --public-webhook-url URL [--webhook-port PORT]
-                   [--nats-url nats://HOST:PORT --nats-creds FILE]   a nats-server run elsewhere
+                   [--nats-url nats://HOST:PORT --nats-creds FILE [--nats-responder-creds FILE]]
+                   a nats-server run elsewhere (relays sharing one share the responder's seed)
                    [--instance NAME]   a name per relay when two serve one organization
                    [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]   your TLS certificate for agents
                    (without them the relay makes its own CA and certificate in DIR/tls: TLS always;
@@ -66,6 +67,7 @@ function parse(argv: string[]) {
       'nats-host': { type: 'string' },
       'nats-url': { type: 'string' },
       'nats-creds': { type: 'string' },
+      'nats-responder-creds': { type: 'string' },
       'poll-lease-ms': { type: 'string' },
       instance: { type: 'string' },
       'join-url': { type: 'string' },
@@ -136,7 +138,7 @@ export function externalServerLine(
   applied: { external: string; usersFile: string },
   until: 'refused' | 'accepted',
 ): string {
-  return `This relay uses the nats-server at ${applied.external}, which it does not configure: copy ${applied.usersFile} over that server's users.conf and reload it (nats-server --signal reload); until then this code is ${until}.`;
+  return `This relay uses the nats-server at ${applied.external}, which it does not configure: copy ${applied.usersFile} over that server's users.conf and reload it twice (nats-server --signal reload); until then this code is ${until}.`;
 }
 
 function serviceOf(values: Parsed['values']): RelayService | undefined {
@@ -204,15 +206,25 @@ async function runRelay(dataDir: string, values: Parsed['values']): Promise<void
 }
 
 /**
- * A nats-server run elsewhere (two relays of one organization share it): its URL and the relay's nkey
- * seed there, from a file only its owner may read (as the token).
+ * A nats-server run elsewhere (two relays of one organization share it): its URL, the relay's nkey
+ * seed there and its responder's (default: the one in DIR/relay), from files only their owner may
+ * read (as the token).
  */
 function natsOf(values: Parsed['values']): Pick<RelayOptions, 'nats'> {
   const url = values['nats-url'];
   const creds = values['nats-creds'];
-  if (!url && !creds) return {};
+  const responder = values['nats-responder-creds'];
+  if (!url && !creds && !responder) return {};
   if (!url || !creds) throw new Error('--nats-url and --nats-creds go together');
-  return { nats: { url, seed: readPrivateFile(resolve(creds), 'nats credentials file') } };
+  return {
+    nats: {
+      url,
+      seed: readPrivateFile(resolve(creds), 'nats credentials file'),
+      ...(responder
+        ? { responderSeed: readPrivateFile(resolve(responder), "the responder's nats credentials file") }
+        : {}),
+    },
+  };
 }
 
 /** TLS on the relay's nats listener: certificate and key (PEM files), and a private CA's certificate. */

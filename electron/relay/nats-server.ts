@@ -1,7 +1,8 @@
 /**
  * The relay's own `nats-server`: one child process with JetStream in a folder of the relay's data
  * directory, configured by a file this module writes (listen address, a loopback monitoring port,
- * the pid file and the users). Users are nkeys: the file holds public keys only, never a secret.
+ * the pid file and the accounts, nats-accounts.ts). Users are nkeys: the file holds public keys only,
+ * never a secret.
  *
  * The ports a first start picks (`-1`: the server chooses a free one and logs it) are remembered in
  * `ports.json`, so a restarted server listens where its clients reconnect to, and a config written
@@ -30,21 +31,14 @@ export class NatsServerMissingError extends Error {
   }
 }
 
-export interface NatsPermissions {
-  publish: { allow: string[] };
-  subscribe: { allow: string[] };
-}
-
-/** A user of the server: an nkey's public key (U…) and, absent for the relay itself, its permissions. */
-export interface NatsUser {
-  nkey: string;
-  permissions?: NatsPermissions;
-}
-
 export interface NatsServerConfig {
   /** Default 127.0.0.1. Agents on other machines need an address they can reach (or a TLS proxy). */
   host?: string;
-  users: readonly NatsUser[];
+  /**
+   * Who may connect, and as what: the `accounts` block (nats-accounts.ts; users are nkeys, public
+   * keys only). None: nobody may connect (a server is never left open).
+   */
+  accounts: Record<string, unknown>;
   /**
    * fsync every JetStream write before acknowledging it (`sync_interval: always`). Only where the
    * server knows the option (2.10 and newer, see `fsyncBeforeAckSupported`): 2.9 has none and
@@ -99,6 +93,12 @@ export function rememberedPorts(dir: string): Ports | undefined {
  * value, so no name or key can inject a directive). Mode 0600: it lists who may connect.
  */
 export async function writeNatsConfig(dir: string, config: NatsServerConfig): Promise<void> {
+  // nats-server without a single user lets anyone in: never written.
+  const users = Object.values(config.accounts).flatMap((account) =>
+    Array.isArray((account as { users?: unknown }).users) ? (account as { users: unknown[] }).users : [],
+  );
+  if (users.length === 0)
+    throw new Error('a nats-server config needs at least one user (none would be open to anyone)');
   const files = filesOf(dir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   let ports = rememberedPorts(dir);
@@ -131,11 +131,7 @@ export async function writeNatsConfig(dir: string, config: NatsServerConfig): Pr
       : {}),
     // Every client connection, agents' and the relay's own, must be TLS.
     ...(config.tls ? { tls: { cert_file: config.tls.certFile, key_file: config.tls.keyFile } } : {}),
-    authorization: {
-      users: config.users.map((user) =>
-        user.permissions ? { nkey: user.nkey, permissions: user.permissions } : { nkey: user.nkey },
-      ),
-    },
+    accounts: config.accounts,
   };
   writeFileSync(files.config, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
 }
@@ -145,7 +141,7 @@ export interface RunningNatsServer {
   readonly url: string;
   readonly ports: Ports;
   readonly pid: number;
-  /** Re-reads the config file (users added or removed); resolves once the server has applied it. */
+  /** Re-reads the config file (agents added or removed); resolves once the server has applied it. */
   reload(): Promise<boolean>;
   /** SIGTERM, then SIGKILL after 5 s; resolves when the process is gone. */
   stop(): Promise<void>;

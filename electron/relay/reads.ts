@@ -88,21 +88,20 @@ export function serveReads(nc: NatsConnection, source: ReadSource): Subscription
       maxBytes: MAX_READ_REQUEST_BYTES,
       what: 'read',
       unavailable: { code: 'internal', message: 'The relay could not read its store; try again shortly' },
-      perAgent: { maxInFlight: MAX_READS_IN_FLIGHT_PER_AGENT, agentOf: (msg) => agentOf(msg.reply ?? '') },
+      maxInFlightPerAgent: MAX_READS_IN_FLIGHT_PER_AGENT,
     },
-    (msg) => answer(msg, source()) as Promise<Reply>,
+    (msg, asker) => answer(msg, asker, source()) as Promise<Reply>,
   );
-}
-
-/** The agent a reply goes to: its inbox prefix is `_INBOX.<agent>` (its permissions allow no other). */
-function agentOf(reply: string): string | undefined {
-  const [inbox, agent] = reply.split('.');
-  return inbox === '_INBOX' ? agent : undefined;
 }
 
 const KNOWN = [...Object.keys(READS), ...Object.keys(PORT_READ_HANDLERS)];
 
-async function answer(msg: Msg, source: Omit<ReadContext, 'agentId'> | undefined): Promise<ReadReply> {
+/** `asker`: the agent the server vouches asked (responder.ts `askerOf`), whose files a read may touch. */
+async function answer(
+  msg: Msg,
+  asker: string,
+  source: Omit<ReadContext, 'agentId'> | undefined,
+): Promise<ReadReply> {
   const what = msg.subject.slice(READ_SUBJECTS.length - 1);
   if (!Object.hasOwn(READS, what) && !isPortRead(what))
     return refuse('unknown_read', `There is no read named "${what}" (known: ${KNOWN.join(', ')})`);
@@ -129,7 +128,7 @@ async function answer(msg: Msg, source: Omit<ReadContext, 'agentId'> | undefined
   try {
     if (isPortRead(what)) {
       const run = read.run as (context: ReadContext, input: unknown) => unknown;
-      const { data, ids } = (await run({ ...source, agentId: agentOf(msg.reply ?? '') }, parsed.data)) as {
+      const { data, ids } = (await run({ ...source, agentId: asker }, parsed.data)) as {
         data: unknown;
         ids?: unknown;
       };

@@ -30,7 +30,7 @@ const log = createLogger('relay');
 
 /** What of the relay's options the connection follows (RelayOptions, relay.ts, says each). */
 export interface RelayNatsOptions {
-  nats?: { url: string; seed: string };
+  nats?: { url: string; seed: string; responderSeed?: string };
   joinUrl?: string;
   tls?: RelayTls;
   plaintext?: boolean;
@@ -39,7 +39,13 @@ export interface RelayNatsOptions {
 export interface RelayConnection {
   /** The relay's own nats-server (null when it uses one run elsewhere). */
   nats: RunningNatsServer | null;
+  /** The relay's engine: streams, buckets, consumers, the agents' files. */
   connection: NatsConnection;
+  /**
+   * The relay's responder: answers agents' requests and may publish nothing but the answer
+   * (nats-accounts.ts). Every service an agent asks is served on it.
+   */
+  responder: NatsConnection;
   /** Whether the connection is up right now, from the client's status events. */
   link: { up: boolean };
 }
@@ -59,10 +65,14 @@ export async function connectRelay(
   const nats = options.nats ? null : await startOwnNatsServer(natsDir, agents, natsHost, options.tls);
   if (nats) stack.push(() => nats.stop());
   const natsUrl = options.nats?.url ?? tlsUrl((nats as RunningNatsServer).url, options.tls);
+  const responderSeed = options.nats?.responderSeed
+    ? new TextEncoder().encode(options.nats.responderSeed)
+    : agents.responderSeed();
   const external = options.nats
     ? {
         url: options.nats.url,
         relayKey: nkeys.fromSeed(new TextEncoder().encode(options.nats.seed)).getPublicKey(),
+        responderKey: nkeys.fromSeed(responderSeed).getPublicKey(),
       }
     : undefined;
   agents.recordState({
@@ -89,8 +99,18 @@ export async function connectRelay(
     noAsyncTraces: true,
   });
   stack.push(() => connection.close());
+  const responder = await connect({
+    servers: natsUrl.split(','),
+    authenticator: nkeyAuthenticator(responderSeed),
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    name: 'parley-relay-responder',
+    ...relayTlsOptions(natsUrl, options),
+    noAsyncTraces: true,
+  });
+  stack.push(() => responder.close());
   const link = watchLink(connection);
-  return { nats, connection, link };
+  return { nats, connection, responder, link };
 }
 
 /**

@@ -49,6 +49,7 @@ import { forgetPreviousDemo, startDemoService } from './relay-demo.ts';
 import { relayVault } from './relay-vault.ts';
 import { serveSends } from './sends.ts';
 import { ensureRelayStreams, type RelayStreamOptions } from './streams.ts';
+import { serveFollows } from './follows.ts';
 import { startTeam } from './team.ts';
 
 export { relayVault, SECRETS_FILE } from './relay-vault.ts';
@@ -77,10 +78,12 @@ export interface RelayOptions {
   /** How the service's webhooks reach this relay. Default `direct` (the demo: same machine). */
   tunnel?: TunnelSettings;
   /**
-   * A nats-server run elsewhere (shared by the organization's relays, or a cluster): its URL and the
-   * relay's nkey seed there. Default: the relay starts its own server in its data folder.
+   * A nats-server run elsewhere (shared by the organization's relays, or a cluster): its URL, the
+   * relay's engine seed there and its responder's (default: the one in this relay's folder, whose
+   * public key goes into the accounts it writes). Default: the relay starts its own server in its
+   * data folder.
    */
-  nats?: { url: string; seed: string };
+  nats?: { url: string; seed: string; responderSeed?: string };
   /** This relay's name beside the organization's other relays (a subscription each). Default none. */
   instance?: string;
   /** How long the polling lease lasts without renewal (poll-lease.ts). Default POLL_LEASE_MS. */
@@ -138,7 +141,13 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     for (const step of stack.reverse()) await step().catch(() => undefined);
   };
   try {
-    const { nats, connection, link } = await connectRelay(options, agents, folders.nats, natsHost, stack);
+    const { nats, connection, responder, link } = await connectRelay(
+      options,
+      agents,
+      folders.nats,
+      natsHost,
+      stack,
+    );
     await ensureRelayStreams(connection, options.streams);
     const durability = durabilityOf(connection);
 
@@ -185,11 +194,14 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     const files = agentBuckets(connection);
     const pages = new NewestPageCache(session.store);
     stack.push(async () => pages.close());
-    const reads: Subscription = serveReads(connection, () => ({ session, files, pages }));
+    // Everything an agent asks is answered on the responder, which may publish nothing else.
+    const reads: Subscription = serveReads(responder, () => ({ session, files, pages }));
     stack.push(() => reads.drain());
-    const info = serveRelayInfo(connection, { apiVersion: service.apiVersion });
+    const info = serveRelayInfo(responder, { apiVersion: service.apiVersion });
     stack.push(() => info.drain());
-    const team = await startTeam(connection, agents);
+    const follows = serveFollows(responder, connection);
+    stack.push(() => follows.drain());
+    const team = await startTeam(connection, responder, agents);
     stack.push(() => team.stop());
     // Who is on the team, for the sends' rules: this folder's directory is the team's when the relay
     // runs its own nats-server (its users are these agents); with a server run elsewhere, that

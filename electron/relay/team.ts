@@ -27,9 +27,13 @@ import { describeSettings, parseSettingAssignments } from './settings-args.ts';
 import { ensureTeamStreams } from './team-streams.ts';
 
 /** Creates the team's buckets and streams, then starts answering the team's actions. */
-export async function startTeam(nc: NatsConnection, agents: AgentDirectory): Promise<TeamRelay> {
+export async function startTeam(
+  nc: NatsConnection,
+  responder: NatsConnection,
+  agents: AgentDirectory,
+): Promise<TeamRelay> {
   await ensureTeamStreams(nc);
-  return TeamRelay.start({ nc, agents: () => agents.list() });
+  return TeamRelay.start({ nc, responder, agents: () => agents.list() });
 }
 
 /** `--since`: a duration back from now ("90s", "15m", "2h", "7d") or a date; undefined: all. */

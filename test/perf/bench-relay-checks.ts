@@ -80,7 +80,7 @@ try {
       maxBytes: 16 * 1024,
       what: 'bench',
       unavailable: { code: 'internal', message: 'bench' },
-      perAgent: { maxInFlight: 128, agentOf: () => 'bench' },
+      maxInFlightPerAgent: 128,
     },
     () => answer,
   );

@@ -20,7 +20,7 @@
  * and the desktop follows it from its current end while resyncing from the relay. Checked at start
  * and again whenever the connection comes back (a restore means the relay was down).
  */
-import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createLogger } from '../log/logger.ts';
 import type { QueuedDelivery, WebhookInbox } from '../realtime/inbox.ts';
@@ -29,9 +29,10 @@ import type { LocalStore } from '../store/local-store.ts';
 import type { V3WebhookEvent } from '../api/v3/webhook-events.ts';
 import { checkLogged, checkPolled } from './event-log-checks.ts';
 import { bindRelayIds, EVENT_IDS_HEADER, namedRemoteIds, parseEventIds } from './event-ids.ts';
-import { followLog, type LogFollow } from './log-follow.ts';
+import { ORG_API } from './grants.ts';
+import { askFollow, followLog, type LogFollow } from './log-follow.ts';
 import type { PolledChange } from './polled-changes.ts';
-import { EVENT_LOG_STREAM, EVENT_LOG_SUBJECTS, POLLED_CHANGES_SUBJECT } from './subjects.ts';
+import { EVENT_LOG_STREAM, POLLED_CHANGES_SUBJECT } from './subjects.ts';
 
 const log = createLogger('relay-events');
 
@@ -43,8 +44,6 @@ export const EVENT_LOG_CREATED = 'relay:event-log-created';
 export const EVENT_LOG_LAST_ID = 'relay:event-log-last-id';
 /** How soon a follow that could not start is tried again (a reconnect tries at once). */
 const REFOLLOW_RETRY_MS = 1_000;
-/** How long the check of the message at this desktop's sequence waits for it. */
-const CHECK_EXPIRES_MS = 3_000;
 /**
  * How far back a desktop that never followed the log starts: what is older is in the relay's store,
  * which its first sync reads (the relay applies what it logs within moments). The log keeps 30 days;
@@ -55,6 +54,8 @@ export const FIRST_FOLLOW_LOOKBACK_MS = 60 * 60 * 1000;
 export interface EventSourceOptions {
   /** The agent's connection (its join code's credentials). */
   nc: NatsConnection;
+  /** This desktop's agent: the relay's follow of the log delivers under its own subjects. */
+  agentId: string;
   store: LocalStore;
   inbox: WebhookInbox;
   /** A newly queued delivery, after its commit (the inbox processor's `queued`). */
@@ -123,8 +124,8 @@ export class EventLogSource {
   async #follow(): Promise<void> {
     const last = await this.#checkLog();
     this.#following = await followLog(this.#options.nc, {
-      stream: EVENT_LOG_STREAM,
-      subjects: EVENT_LOG_SUBJECTS,
+      agentId: this.#options.agentId,
+      slot: 'ev',
       fromSeq: last + 1,
       onMessage: (msg) => {
         if (this.#stopped || this.#failed) return;
@@ -169,9 +170,9 @@ export class EventLogSource {
    * is told and followed from its end (the cursor moves there with the log's identity, at once).
    */
   async #checkLog(): Promise<number> {
-    const { nc, store } = this.#options;
+    const { store } = this.#options;
     const last = this.lastApplied;
-    const info = await (await jetstreamManager(nc)).streams.info(EVENT_LOG_STREAM);
+    const info = await (await this.#jsm()).streams.info(EVENT_LOG_STREAM);
     const { state, created } = info;
     const known = store.cursors.get(EVENT_LOG_CREATED);
     const reason =
@@ -210,13 +211,8 @@ export class EventLogSource {
   async #firstFollow(created: string): Promise<number> {
     const { nc, store } = this.#options;
     const since = Date.now() - (this.#options.firstFollowLookbackMs ?? FIRST_FOLLOW_LOOKBACK_MS);
-    const consumer = await jetstream(nc).consumers.get(EVENT_LOG_STREAM, {
-      deliver_policy: DeliverPolicy.StartTime,
-      opt_start_time: new Date(since).toISOString(),
-    });
-    // A new consumer's delivered stream sequence is the one before its first message.
-    const before = (await consumer.info()).delivered.stream_seq;
-    await consumer.delete().catch(() => undefined); // else the server drops it when inactive
+    // The relay answers from a consumer of its own (follows.ts): this desktop makes none.
+    const before = await askFollow(nc, 'ev', { startTime: since });
     store.transaction(() => {
       store.cursors.set(EVENT_LOG_CURSOR, String(before));
       store.cursors.set(EVENT_LOG_CREATED, created);
@@ -229,12 +225,13 @@ export class EventLogSource {
   async #holdsTaken(seq: number, firstKept: number): Promise<boolean> {
     const taken = this.#options.store.cursors.get(EVENT_LOG_LAST_ID);
     if (seq === 0 || !taken || seq < firstKept) return true;
-    const consumer = await jetstream(this.#options.nc).consumers.get(EVENT_LOG_STREAM, {
-      deliver_policy: DeliverPolicy.StartSequence,
-      opt_start_seq: seq,
-    });
-    const msg = await consumer.next({ expires: CHECK_EXPIRES_MS });
-    return msg?.seq === seq && msg.headers?.get('Nats-Msg-Id') === taken;
+    const msg = await (await this.#jsm()).streams.getMessage(EVENT_LOG_STREAM, { seq });
+    return msg?.seq === seq && msg.header.get('Nats-Msg-Id') === taken;
+  }
+
+  /** The log's JetStream API, as this desktop's account reaches it (core/relay/grants.ts). */
+  #jsm() {
+    return jetstreamManager(this.#options.nc, { apiPrefix: ORG_API, checkAPI: false });
   }
 
   /**

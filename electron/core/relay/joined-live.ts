@@ -21,6 +21,8 @@ const LIVE_VIA_RELAY = "Live via your team's relay";
 export interface JoinedLiveEventsOptions {
   session: Pick<ServiceSession, 'store' | 'sync' | 'apiVersion'>;
   link: RelayLink;
+  /** This desktop's agent (the relay's follow of the log delivers under its own subjects). */
+  agentId: string;
   onStatus?: (status: ConnectionStatus) => void;
   /**
    * Resolves when the log may be followed: a desktop joining shows its first conversations before
@@ -79,6 +81,7 @@ export class JoinedLiveEvents {
     if (this.#stopped) return;
     const source = new EventLogSource({
       nc: link.nc,
+      agentId: this.#options.agentId,
       store: session.store,
       inbox: this.#live.inbox,
       queued: (seq, event) => {

@@ -1,7 +1,9 @@
 /**
- * One follow of a stream from a sequence: a push consumer of this connection's own, which the
- * server feeds as messages are stored (flow-controlled by what the follower has taken), with a
- * heartbeat every second while there is nothing to send.
+ * One follow of a team stream, made by the relay for this desktop (follow-slots.ts): this desktop
+ * listens on the follow's own delivery subject first, then asks the relay to make it (a push
+ * consumer delivers to whoever listens when it is made: asked the other way round, its first
+ * messages would go nowhere). The server pushes messages as they are stored, flow-controlled by what
+ * the follower has taken, with a heartbeat every second while there is nothing to send.
  *
  * Why push, and why not nats.js's ordered push consumer: a pulled follow depends on a pull the
  * server may drop while the client counts it outstanding (a desktop deaf for seconds in bench:team,
@@ -10,23 +12,33 @@
  * unnoticed for a minute. Here the heartbeat is FOLLOW_HEARTBEAT_MS, and what nats.js's ordered
  * consumer does on its own — notice a missing message, a lost consumer, missed heartbeats — is told
  * through `onLost` once; the follower then closes this follow and starts another from the last
- * sequence it stored (event-source.ts), so nothing is taken twice or skipped.
+ * sequence it stored (event-source.ts, keep-following.ts), so nothing is taken twice or skipped.
  */
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
-import { createInbox, nanos, nuid, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, type JsMsg } from '@nats-io/jetstream';
+import { nanos, nuid, type NatsConnection } from '@nats-io/transport-node';
+import { z } from 'zod';
+import {
+  FollowAnswer,
+  followDeliverySubject,
+  followRequestSubject,
+  type FollowRequest,
+  type FollowSlot,
+} from './follow-slots.ts';
 import { watchFollowing } from './follow-status.ts';
 
 /** How often the server says "nothing new" to an idle follow; two missed and it is followed anew. */
 export const FOLLOW_HEARTBEAT_MS = 1_000;
-/** How long the server keeps a follow whose follower went away without deleting it. */
-const FORGOTTEN_AFTER_MS = 5 * 60 * 1000;
+/** How long the relay has to make a follow. */
+const FOLLOW_REQUEST_TIMEOUT_MS = 10_000;
+/** How long a closing follow waits for the relay to drop it. */
+const END_TIMEOUT_MS = 1_000;
 
 export interface LogFollowOptions {
-  stream: string;
-  /** The stream's subjects to follow (a filter). */
-  subjects: string;
-  /** The first sequence wanted (1: the stream's first). */
-  fromSeq: number;
+  /** This desktop's agent: the follow's deliveries arrive under its own subjects. */
+  agentId: string;
+  slot: FollowSlot;
+  /** The first sequence wanted (1: the stream's first); slots that start at each subject's last ignore it. */
+  fromSeq?: number;
   /** Each message in order; called synchronously, in the order the stream holds them. */
   onMessage(msg: JsMsg): void;
   /** This follow can no longer be trusted to deliver what comes next in order; told once. */
@@ -34,6 +46,8 @@ export interface LogFollowOptions {
 }
 
 export interface LogFollow {
+  /** How many messages the follow had to deliver when it was made (0: none yet). */
+  readonly pending: number;
   /**
    * Stops: nothing more is handed to onMessage (what was delivered but not handed is the next
    * follow's, which starts after the last sequence the follower stored). Resolves once stopped.
@@ -42,33 +56,24 @@ export interface LogFollow {
 }
 
 export async function followLog(nc: NatsConnection, options: LogFollowOptions): Promise<LogFollow> {
-  const { stream, subjects, fromSeq } = options;
-  const jsm = await jetstreamManager(nc);
-  const name = `follow_${nuid.next()}`;
-  // Under the connection's inbox prefix (JetStream's watcher prefix defaults to it, as nats.js's own
-  // push consumers use): an agent may receive only there (subjects.ts).
-  const deliverSubject = createInbox(jsm.getOptions().watcherPrefix);
-  const heartbeat = nanos(FOLLOW_HEARTBEAT_MS);
-  await jsm.consumers.add(stream, {
-    name,
-    deliver_subject: deliverSubject,
-    filter_subject: subjects,
-    deliver_policy: DeliverPolicy.StartSequence,
-    opt_start_seq: Math.max(1, fromSeq),
-    ack_policy: AckPolicy.None,
-    max_deliver: 1,
-    flow_control: true,
-    idle_heartbeat: heartbeat,
-    inactive_threshold: nanos(FORGOTTEN_AFTER_MS),
-    mem_storage: true,
-    num_replicas: 1,
-  });
+  const gen = nuid.next();
   const messages = await (
     await jetstream(nc).consumers.getBoundPushConsumer({
-      deliver_subject: deliverSubject,
-      idle_heartbeat: heartbeat,
+      deliver_subject: followDeliverySubject(options.agentId, options.slot, gen),
+      idle_heartbeat: nanos(FOLLOW_HEARTBEAT_MS),
     })
   ).consume();
+  let pending: number;
+  try {
+    pending = await askFollow(nc, options.slot, {
+      device: deviceOf(nc),
+      gen,
+      ...(options.fromSeq !== undefined ? { fromSeq: Math.max(1, options.fromSeq) } : {}),
+    });
+  } catch (error) {
+    await messages.close();
+    throw error;
+  }
 
   // Lost or closed: nothing more is handed over, and onLost is told at most once.
   let over = false;
@@ -99,12 +104,51 @@ export async function followLog(nc: NatsConnection, options: LogFollowOptions): 
   })();
 
   return {
+    pending,
     async close() {
       over = true;
       await messages.close();
       await done;
-      // The server would forget it after FORGOTTEN_AFTER_MS; it is this desktop's to delete now.
-      await jsm.consumers.delete(stream, name).catch(() => undefined);
+      // The relay's consumer goes now (else the server forgets it minutes after nobody listens);
+      // a follow made anew replaces it anyway, so a word lost here costs nothing.
+      await nc
+        .request(followRequestSubject(options.slot), JSON.stringify({ device: deviceOf(nc), end: true }), {
+          timeout: END_TIMEOUT_MS,
+        })
+        .catch(() => undefined);
     },
   };
+}
+
+/** One token per connection: its follows replace one another, and another machine's stay apart. */
+const devices = new WeakMap<NatsConnection, string>();
+function deviceOf(nc: NatsConnection): string {
+  let device = devices.get(nc);
+  if (!device) devices.set(nc, (device = nuid.next()));
+  return device;
+}
+
+const Refused = z.object({
+  ok: z.literal(false),
+  error: z.object({ code: z.string(), message: z.string() }),
+});
+
+/** Asks the relay for a follow (or, with `startTime` alone, for `before`); its refusal in words. */
+export async function askFollow(
+  nc: NatsConnection,
+  slot: FollowSlot,
+  request: FollowRequest,
+): Promise<number> {
+  const answer = await nc.request(followRequestSubject(slot), JSON.stringify(request), {
+    timeout: FOLLOW_REQUEST_TIMEOUT_MS,
+  });
+  const json: unknown = answer.json();
+  const refused = Refused.safeParse(json);
+  if (refused.success)
+    throw new Error(
+      `The relay did not start the ${slot} follow: ${refused.data.error.message} (${refused.data.error.code})`,
+    );
+  const made = FollowAnswer.safeParse(json);
+  if (!made.success) throw new Error(`The relay answered a ${slot} follow with something unexpected`);
+  return request.gen === undefined ? (made.data.before ?? 0) : (made.data.pending ?? 0);
 }

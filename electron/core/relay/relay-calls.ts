@@ -26,6 +26,7 @@ import {
   type RemoteIds,
 } from './protocol.ts';
 import { readSubject, SEND_OUTCOMES_BUCKET, sendOutcomeKey, sendSubject } from './subjects.ts';
+import { ORG_API } from './grants.ts';
 
 const log = createLogger('relay-calls');
 
@@ -107,7 +108,9 @@ export class RelayCalls {
 
   /** A send the relay held (what the agent had not seen, and up to where), or undefined. */
   async heldOutcome(key: string): Promise<{ message: string; latestSeq: number } | undefined> {
-    this.#outcomes ??= new Kvm(this.#nc).open(SEND_OUTCOMES_BUCKET, { allow_direct: true });
+    this.#outcomes ??= new Kvm(jetstream(this.#nc, { apiPrefix: ORG_API })).open(SEND_OUTCOMES_BUCKET, {
+      allow_direct: true,
+    });
     const entry = await (await this.#outcomes).get(sendOutcomeKey(this.#agentId, key));
     const outcome =
       entry?.operation === 'PUT' ? ChangeOutcomeSchema.safeParse(jsonOf(entry.value)) : undefined;
@@ -147,7 +150,9 @@ export class RelayCalls {
   }
 
   async #outcome(key: string, options: CallOptions): Promise<unknown> {
-    this.#outcomes ??= new Kvm(this.#nc).open(SEND_OUTCOMES_BUCKET, { allow_direct: true });
+    this.#outcomes ??= new Kvm(jetstream(this.#nc, { apiPrefix: ORG_API })).open(SEND_OUTCOMES_BUCKET, {
+      allow_direct: true,
+    });
     const bucket = await this.#outcomes;
     const name = sendOutcomeKey(this.#agentId, key);
     const deadline = Date.now() + this.#options.outcomeTimeoutMs;

@@ -1,14 +1,18 @@
 /**
  * The relay's one way of answering a desktop's request: its reads (`parley.read.*`), what it serves
- * (`parley.info`) and the team's actions (`parley.team.action.*`). In this order:
+ * (`parley.info`), the team's actions (`parley.act.*.*`) and follows (`parley.follow.*`). It runs
+ * on the relay's responder connection, whose user may publish nothing but an answer
+ * (electron/relay/nats-accounts.ts). In this order:
  *
  * 1. A message with no reply subject is a publish, not a request: nothing to answer, nothing done.
- * 2. The answer goes only to an inbox (`_INBOX.…`, where every desktop's replies arrive). A reply
- *    subject a client named is not checked by nats-server against anything (facts: NATS isolation
- *    2.9, Q1), so a request naming a stream's API, a bucket's key or another subject the relay's
- *    connection may publish to is dropped unanswered and its handler never runs.
+ * 2. Who asked is the server's word, never a subject the asker chose (`askerOf`): a request reaches
+ *    the relay through the import of the asker's own account, which rewrites its reply to `_R_.…`
+ *    (routed back into that account only) and writes `Nats-Request-Info` naming the account. A
+ *    request without both (one from inside the relay's own account, or a forged header that was
+ *    not overwritten) is dropped unanswered and its handler never runs.
  * 3. A request over `maxBytes` is refused (`too_large`) before its handler sees it.
- * 4. With `perAgent`, an agent with that many requests being answered gets `rate_limited` at once.
+ * 4. With `maxInFlightPerAgent`, an agent with that many requests being answered gets
+ *    `rate_limited` at once.
  * 5. The handler's answer is sent in the one envelope every desktop parses:
  *    `{ ok: true, …payload }` or `{ ok: false, error: { code, message, retryable, field } }`; a
  *    handler that throws is answered with the server's `unavailable` refusal (retryable) and
@@ -36,8 +40,12 @@ export interface ReplyError {
 
 export type Reply = ({ ok: true } & Record<string, unknown>) | { ok: false; error: ReplyError };
 
-/** Where every desktop's replies arrive (nats.js's default inbox prefix, and each agent's own). */
-const INBOX_PREFIX = '_INBOX.';
+/** Where a request that crossed from an agent's account is answered (nats-server's response map). */
+const RESPONSE_PREFIX = '_R_.';
+/** The header nats-server writes on a request that crossed accounts through a `share` import. */
+const REQUEST_INFO = 'Nats-Request-Info';
+/** An agent's account is `A_<agent id>` (core/relay/grants.ts `agentAccount`). */
+const AGENT_ACCOUNT = /^A_([A-Za-z0-9_-]{1,128})$/;
 
 export function refusal(
   code: string,
@@ -65,19 +73,34 @@ export interface ResponderOptions {
    * Fair share: at most this many requests of one agent are answered at once; more are refused at
    * once with a retryable `rate_limited` (as a service's 429), so one desktop cannot starve the team.
    */
-  perAgent?: { maxInFlight: number; agentOf: (msg: Msg) => string | undefined };
+  maxInFlightPerAgent?: number;
 }
 
-/** Whether `reply` is a subject the relay may answer on (an inbox). */
-export function isInbox(reply: string | undefined): boolean {
-  return reply !== undefined && reply.startsWith(INBOX_PREFIX) && reply.length > INBOX_PREFIX.length;
+/**
+ * The agent that asked, as the server vouches for it; undefined for a request that did not cross
+ * from an agent's account (then nothing is answered). The account alone names the agent: its one
+ * user is that agent's key (electron/relay/nats-accounts.ts). `name`, chosen by the client, is
+ * never read.
+ */
+export function askerOf(msg: Msg): string | undefined {
+  if (!msg.reply?.startsWith(RESPONSE_PREFIX)) return undefined;
+  const values = msg.headers?.values(REQUEST_INFO) ?? [];
+  if (values.length !== 1) return undefined;
+  let info: unknown;
+  try {
+    info = JSON.parse(values[0] as string);
+  } catch {
+    return undefined;
+  }
+  const account = (info as { acc?: unknown } | null)?.acc;
+  return typeof account === 'string' ? AGENT_ACCOUNT.exec(account)?.[1] : undefined;
 }
 
 /** Answers `options.subject` with `handle` until the returned subscription is drained. */
 export function serveRequests(
   nc: NatsConnection,
   options: ResponderOptions,
-  handle: (msg: Msg) => Promise<Reply> | Reply,
+  handle: (msg: Msg, asker: string) => Promise<Reply> | Reply,
 ): Subscription {
   /** Requests being answered, per agent. */
   const inFlight = new Map<string, number>();
@@ -86,22 +109,22 @@ export function serveRequests(
     callback: (error, msg) => {
       if (error) return log.warn('request subscription failed', { what: options.what, error: error.message });
       if (msg.reply === undefined || msg.reply === '') return;
-      if (!isInbox(msg.reply)) {
-        log.warn('a request named a reply subject that is not an inbox: dropped', {
+      const agent = askerOf(msg);
+      if (agent === undefined) {
+        log.warn('a request that did not come from an agent’s account: dropped', {
           what: options.what,
           subject: msg.subject.slice(0, 100),
           reply: msg.reply.slice(0, 100),
         });
         return;
       }
-      const agent = options.perAgent?.agentOf(msg) ?? '';
       const busy = inFlight.get(agent) ?? 0;
-      if (options.perAgent && busy >= options.perAgent.maxInFlight) {
+      if (options.maxInFlightPerAgent !== undefined && busy >= options.maxInFlightPerAgent) {
         msg.respond(JSON.stringify(RATE_LIMITED));
         return;
       }
       inFlight.set(agent, busy + 1);
-      void answer(msg, options, handle)
+      void answer(msg, agent, options, handle)
         .then((reply) => msg.respond(JSON.stringify(reply)))
         .finally(() => {
           const left = (inFlight.get(agent) ?? 1) - 1;
@@ -126,13 +149,14 @@ const RATE_LIMITED: Reply = {
 
 async function answer(
   msg: Msg,
+  asker: string,
   options: ResponderOptions,
-  handle: (msg: Msg) => Promise<Reply> | Reply,
+  handle: (msg: Msg, asker: string) => Promise<Reply> | Reply,
 ): Promise<Reply> {
   if (msg.data.length > options.maxBytes)
     return refusal('too_large', `A request is at most ${options.maxBytes} bytes`);
   try {
-    return await handle(msg);
+    return await handle(msg, asker);
   } catch (error) {
     log.warn('a request failed', {
       what: options.what,

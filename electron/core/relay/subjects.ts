@@ -11,8 +11,7 @@
  *   $KV.parley_send_outcomes.<agent>.<key>   what became of a send
  *   $O.parley_files_<agent>.>        the agent's own object store bucket (attachments both ways)
  */
-import { streamReadPermissions, SUBJECT_TOKEN, subjectToken as token } from './subject-token.ts';
-import { teamPermissions } from './team-subjects.ts';
+import { SUBJECT_TOKEN, subjectToken as token } from './subject-token.ts';
 
 export const EVENT_LOG_STREAM = 'PARLEY_EVENTS';
 export const EVENT_LOG_SUBJECTS = 'parley.events.>';
@@ -59,48 +58,6 @@ export function sendOutcomeKey(agentId: string, idempotencyKey: string): string 
   return `${token(agentId)}.${token(idempotencyKey)}`;
 }
 
-/**
- * What an agent's NATS user may do, and nothing more: publish its own sends and read requests; use
- * the JetStream API only to follow the event log (consumers on that stream) and to read its own
- * send outcomes; receive only on its own inbox. It cannot publish into the event log, send as
- * another agent, or subscribe to anyone else's replies.
- */
-export function agentPermissions(agentId: string): {
-  publish: { allow: string[] };
-  subscribe: { allow: string[] };
-} {
-  const id = token(agentId);
-  const api = '$JS.API';
-  const outcomes = `KV_${SEND_OUTCOMES_BUCKET}`;
-  return {
-    publish: {
-      allow: [
-        `parley.sends.${id}.*`,
-        READ_SUBJECTS,
-        RELAY_INFO_SUBJECT,
-        `${api}.INFO`,
-        `${api}.STREAM.INFO.${EVENT_LOG_STREAM}`,
-        `${api}.CONSUMER.CREATE.${EVENT_LOG_STREAM}`,
-        `${api}.CONSUMER.CREATE.${EVENT_LOG_STREAM}.>`,
-        `${api}.CONSUMER.INFO.${EVENT_LOG_STREAM}.*`,
-        `${api}.CONSUMER.DELETE.${EVENT_LOG_STREAM}.*`,
-        `${api}.CONSUMER.MSG.NEXT.${EVENT_LOG_STREAM}.*`,
-        // Flow control of the push consumer that follows the log (event-source.ts).
-        `$JS.FC.${EVENT_LOG_STREAM}.>`,
-        `${api}.STREAM.INFO.${outcomes}`,
-        `${api}.DIRECT.GET.${outcomes}.$KV.${SEND_OUTCOMES_BUCKET}.${id}.>`,
-        `${api}.CONSUMER.CREATE.${outcomes}.*.$KV.${SEND_OUTCOMES_BUCKET}.${id}.>`,
-        `${api}.CONSUMER.MSG.NEXT.${outcomes}.*`,
-        `${api}.CONSUMER.DELETE.${outcomes}.*`,
-        ...agentFilesPermissions(id),
-        // The team layer (presence, assignments, notes, team replies): team-subjects.ts.
-        ...teamPermissions(id),
-      ],
-    },
-    subscribe: { allow: [`${agentInboxPrefix(id)}.>`] },
-  };
-}
-
 // ── The relay messaging port: every change (send, reaction, edit, delete, read mark, typing, contact
 // card, forwarding, new chat) goes on `parley.sends.<agent>.<key>` (one generic change path, exactly
 // once); reads are `parley.read.port-*`; attachments travel through the agent's own bucket.
@@ -108,11 +65,4 @@ export function agentPermissions(agentId: string): {
 /** One object store bucket per agent: an object store cannot be shared under per-name permissions. */
 export function agentFilesBucket(agentId: string): string {
   return `parley_files_${token(agentId)}`;
-}
-
-/** The agent's own bucket, whole (chunks and metadata): its reads, and purging it (a file replaced). */
-function agentFilesPermissions(agentId: string): string[] {
-  const bucket = agentFilesBucket(agentId);
-  const stream = `OBJ_${bucket}`;
-  return [`$O.${bucket}.>`, `$JS.API.STREAM.PURGE.${stream}`, ...streamReadPermissions(stream)];
 }

@@ -12,10 +12,11 @@
  *                                                                  order: the send-time conflict check
  *   PARLEY_AUDIT parley.audit.<action>                             written by the relay only
  *   parley.act.<agent>.<action>   request/reply: an agent asks the relay to assign, note, edit a
- *                                 team reply; the subject names the asker, and only that agent may
- *                                 publish on it, so the relay knows who to audit.
+ *                                 team reply, or reads a chat's notes; only that agent's account
+ *                                 imports its subject, and the relay checks it names the agent the
+ *                                 server says asked (core/relay/responder.ts `askerOf`).
  */
-import { streamReadPermissions, SUBJECT_TOKEN, subjectToken as token } from './subject-token.ts';
+import { SUBJECT_TOKEN, subjectToken as token } from './subject-token.ts';
 
 export const PRESENCE_BUCKET = 'parley_presence';
 export const ASSIGNMENTS_BUCKET = 'parley_assignments';
@@ -34,7 +35,8 @@ export const ROUND_ROBIN_KEY = 'round-robin';
 /** The team's agents by id and name, for desktops to show (they cannot read the relay's directory). */
 export const ROSTER_KEY = 'roster';
 
-export const TEAM_ACTIONS = ['assign', 'note', 'canned', 'settings'] as const;
+/** What an agent asks of the team: four changes, and two reads of one chat's history. */
+export const TEAM_ACTIONS = ['assign', 'note', 'canned', 'settings', 'notes', 'latest'] as const;
 export type TeamActionName = (typeof TEAM_ACTIONS)[number];
 
 export function teamActionSubject(agentId: string, action: TeamActionName): string {
@@ -79,28 +81,6 @@ export function activitySubject(chatId: number): string {
 
 export function auditSubject(action: string): string {
   return `parley.audit.${token(action)}`;
-}
-
-/**
- * The team part of an agent's permissions: its own presence keys (a KV put or delete is a publish
- * on `$KV.<bucket>.<key>`, so a subject permission on the key's prefix is a per-key write right);
- * its own action subject; reading (stream info, consumers, direct and message gets) of the team's
- * buckets and the team stream. Not the audit stream, not writes to any other bucket or stream.
- */
-export function teamPermissions(agentId: string): string[] {
-  const id = token(agentId);
-  const readable = [
-    `KV_${PRESENCE_BUCKET}`,
-    `KV_${ASSIGNMENTS_BUCKET}`,
-    `KV_${CANNED_REPLIES_BUCKET}`,
-    `KV_${TEAM_BUCKET}`,
-    TEAM_STREAM,
-  ];
-  return [
-    `$KV.${PRESENCE_BUCKET}.${id}.>`,
-    `parley.act.${id}.*`,
-    ...readable.flatMap((stream) => streamReadPermissions(stream)),
-  ];
 }
 
 function chatToken(chatId: number): string {

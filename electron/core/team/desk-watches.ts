@@ -107,6 +107,7 @@ export async function startDeskWatches(options: DeskWatchesOptions): Promise<voi
   });
   await step('presence', async () => {
     const watcher = await PresenceWatcher.start(nc, {
+      agentId,
       ...(options.staleAfterMs ? { staleAfterMs: options.staleAfterMs } : {}),
       onChange: (presence) => emit(picture.presence(presence)),
     });

@@ -45,6 +45,8 @@ export interface JoinedSessionOptions extends Omit<ServiceSessionOptions, 'servi
 
 export class JoinedSession extends ServiceSession {
   readonly link: RelayLink;
+  /** The agent this desktop joined as. */
+  readonly agentId: string;
   /** The team inbox on this agent's connection (team.* methods): started and stopped with the session. */
   readonly team: TeamDesk;
   #inboxShown: Promise<void> | undefined;
@@ -58,6 +60,7 @@ export class JoinedSession extends ServiceSession {
       service: (store) => relayServicePorts(link, ports(link, agentId, store, options.apiVersion ?? 'v2')),
     });
     this.link = link;
+    this.agentId = agentId;
     this.#inboxWaitMs = options.inboxWaitMs ?? TEAM_START_LATEST_MS;
     this.team = new TeamDesk({
       ...options.team,
@@ -132,6 +135,7 @@ export class JoinedSession extends ServiceSession {
     return new JoinedLiveEvents({
       session: this,
       link: this.link,
+      agentId: this.agentId,
       onStatus,
       followAfter: () => this.inboxShown(),
     });

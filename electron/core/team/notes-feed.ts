@@ -2,14 +2,15 @@
  * A desktop's feed of the team's notes (every new one, live) and of mentions of its agent (from the
  * last one it told, so mentions made while it was closed are told once when it opens).
  */
-import { DeliverPolicy } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { TeamMentionNotice, TeamNote as TeamNoteView } from '../../../shared/contract/team-views.ts';
 import type { Logger } from '../log/logger.ts';
 import type { CursorsRepo } from '../store/cursors-repo.ts';
+import { ORG_API } from '../relay/grants.ts';
+import { keepFollowing } from '../relay/keep-following.ts';
 import { TEAM_STREAM } from '../relay/team-subjects.ts';
 import { noteView } from './desk-views.ts';
-import { follow, lastSeq } from './stream-read.ts';
+import { lastSeq } from './stream-read.ts';
 import type { TeamClient } from './team-client.ts';
 import { decodeOrSkip, TeamNote } from './wire.ts';
 
@@ -29,21 +30,17 @@ export interface NotesFeedOptions {
 /** Follows both; resolves with what stops each, in the order they started (stop them in reverse). */
 export async function followNotesAndMentions(options: NotesFeedOptions): Promise<Array<() => Promise<void>>> {
   const { nc, client, agentId, cursors, log } = options;
-  const from = await lastSeq(nc, TEAM_STREAM);
-  const notes = await follow(
-    nc,
-    TEAM_STREAM,
-    {
-      filter_subjects: 'parley.team.notes.>',
-      opt_start_seq: from + 1,
-      deliver_policy: DeliverPolicy.StartSequence,
-    },
-    (m) => {
+  const from = await lastSeq(nc, TEAM_STREAM, ORG_API);
+  const notes = await keepFollowing(nc, {
+    agentId,
+    slot: 'notes',
+    fromSeq: from + 1,
+    onMessage: (m) => {
       const note = decodeOrSkip(TeamNote, m.data, log, `note #${m.seq}`);
       if (note) options.onNote(noteView(m.seq, note, agentId));
     },
     log,
-  );
+  });
   const told = Number(cursors.get(MENTIONS_CURSOR));
   if (!(told > 0)) cursors.set(MENTIONS_CURSOR, String(from));
   const mentions = await client

@@ -8,11 +8,13 @@
  * them (nats-server 2.9 tells watchers nothing when a key expires). Staleness compares the server's
  * timestamp with this machine's clock, so the default leaves room for ordinary clock drift.
  */
+import { jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createLogger } from '../log/logger.ts';
+import { ORG_API } from '../relay/grants.ts';
 import { PRESENCE_BUCKET, presenceChatKey, presenceStatusKey } from '../relay/team-subjects.ts';
-import { watchBucket, type BucketWatch, type WatchedEntry } from './bucket-watch.ts';
+import { followBucket, watchBucket, type BucketWatch, type WatchedEntry } from './bucket-watch.ts';
 import {
   effectiveAvailability,
   parsePresenceKey,
@@ -36,8 +38,9 @@ const DEFAULT_HEARTBEAT_MS = 10_000;
 const DEFAULT_STALE_AFTER_MS = 45_000;
 const DEFAULT_IDLE_AWAY_MS = 5 * 60_000;
 
+/** A desktop's writes go through its account's imports of the team's account (core/relay/grants.ts). */
 function openPresenceBucket(nc: NatsConnection): Promise<KV> {
-  return new Kvm(nc).open(PRESENCE_BUCKET);
+  return new Kvm(jetstream(nc, { apiPrefix: ORG_API })).open(PRESENCE_BUCKET);
 }
 
 export interface PresencePublisherOptions {
@@ -136,6 +139,8 @@ export class PresencePublisher {
 }
 
 export interface PresenceWatcherOptions {
+  /** A desktop's agent: it watches through the relay's follow; without one, the relay's own watch. */
+  agentId?: string;
   staleAfterMs?: number;
   /** How often stale entries are looked for (default a third of `staleAfterMs`). */
   sweepMs?: number;
@@ -154,10 +159,18 @@ export class PresenceWatcher {
   #current: TeamPresence = { agents: new Map(), chats: new Map() };
 
   static async start(nc: NatsConnection, options: PresenceWatcherOptions = {}): Promise<PresenceWatcher> {
-    const kv = await openPresenceBucket(nc);
     // The watch reports before the watcher exists (the bucket's current entries): it refreshes once made.
     const made: { watcher?: PresenceWatcher } = {};
-    const watch = await watchBucket(kv, parsePresenceValue, () => made.watcher?.refresh(), log);
+    const refresh = () => made.watcher?.refresh();
+    const watch = options.agentId
+      ? await followBucket(
+          nc,
+          { agentId: options.agentId, slot: 'presence' },
+          parsePresenceValue,
+          refresh,
+          log,
+        )
+      : await watchBucket(await new Kvm(nc).open(PRESENCE_BUCKET), parsePresenceValue, refresh, log);
     const watcher = new PresenceWatcher(watch, options);
     made.watcher = watcher;
     watcher.refresh();

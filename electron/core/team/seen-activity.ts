@@ -12,11 +12,12 @@
  * log a moment later. A send written in between had not seen the reply, though its activity had
  * arrived (seen as Sam's reply not held in the end-to-end test, once in four runs).
  */
-import { DeliverPolicy } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createLogger } from '../log/logger.ts';
+import { ORG_API } from '../relay/grants.ts';
+import { keepFollowing } from '../relay/keep-following.ts';
 import { TEAM_STREAM } from '../relay/team-subjects.ts';
-import { follow, lastSeq } from './stream-read.ts';
+import { lastSeq } from './stream-read.ts';
 import { ChatActivityEntry, decode } from './wire.ts';
 
 const log = createLogger('team-seen');
@@ -49,14 +50,15 @@ export class SeenActivity {
   #follow: { stop(): Promise<void> } | undefined;
 
   static async start(nc: NatsConnection, options: SeenActivityOptions): Promise<SeenActivity> {
-    const seen = new SeenActivity(await lastSeq(nc, TEAM_STREAM), options);
-    seen.#follow = await follow(
-      nc,
-      TEAM_STREAM,
-      { filter_subjects: ACTIVITY_SUBJECTS, deliver_policy: DeliverPolicy.LastPerSubject },
-      (message) => seen.#arrived(message.subject, message.seq, message.at, message.data),
+    const seen = new SeenActivity(await lastSeq(nc, TEAM_STREAM, ORG_API), options);
+    seen.#follow = await keepFollowing(nc, {
+      agentId: options.agentId,
+      slot: 'activity',
+      // Followed anew, the last of each chat comes again: what is known already is not told twice.
+      onMessage: (message) =>
+        seen.#arrived(message.subject, message.seq, message.time.getTime(), message.data),
       log,
-    );
+    });
     return seen;
   }
 
@@ -100,6 +102,7 @@ export class SeenActivity {
     const chatId = Number(subject.slice(ACTIVITY_SUBJECTS.length - 1));
     if (!Number.isSafeInteger(chatId) || chatId <= 0) return;
     const arrivals = this.#byChat.get(chatId) ?? [];
+    if (seq <= (arrivals.at(-1)?.seq ?? 0)) return; // known already (a follow made anew)
     const awaited = seq <= this.#startSeq ? undefined : this.#awaitedMessage(chatId, data);
     arrivals.push(
       awaited === undefined ? { seq, at: seq <= this.#startSeq ? storedAt : this.#now() } : { seq, awaited },

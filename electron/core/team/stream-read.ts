@@ -1,13 +1,11 @@
 /**
  * Reads a stream (or one subject of it) from a point up to its current end, with an ordered
- * consumer: the audit log for the admin command, a chat's activity for the send-time check, the
- * team's notes for a desktop back from being offline; or follows it live (`follow`): a desktop's
- * view of chat activity and new team notes.
+ * consumer, on the relay's own connection: the audit log for the admin command, a chat's activity
+ * for the send-time check, a chat's notes for a desktop that asks (team-history.ts). A desktop
+ * follows the team's streams through the follows the relay makes for it (core/relay/keep-following.ts).
  */
 import { DeliverPolicy, jetstream, jetstreamManager, type OrderedConsumerOptions } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { Logger } from '../log/logger.ts';
-import { LIVE_PULL } from '../relay/live-pull.ts';
 
 export interface StoredMessage {
   seq: number;
@@ -55,28 +53,11 @@ export async function readToEnd(
   return read;
 }
 
-/** Follows a stream (or a subject of it) from a point, live, until stopped; `onMessage` sees each. */
-export async function follow(
-  nc: NatsConnection,
-  stream: string,
-  options: Partial<OrderedConsumerOptions>,
-  onMessage: (message: StoredMessage) => void,
-  log: Logger,
-): Promise<{ stop(): Promise<void> }> {
-  const messages = await (await jetstream(nc).consumers.get(stream, options)).consume(LIVE_PULL);
-  const done = (async () => {
-    for await (const msg of messages)
-      onMessage({ seq: msg.seq, subject: msg.subject, data: msg.data, at: msg.time.getTime() });
-  })().catch((error: unknown) => log.warn('stopped following the team stream', { error: String(error) }));
-  return {
-    async stop() {
-      await messages.close();
-      await done;
-    },
-  };
-}
-
-/** The stream's newest sequence now (0 when empty). */
-export async function lastSeq(nc: NatsConnection, stream: string): Promise<number> {
-  return (await (await jetstreamManager(nc)).streams.info(stream)).state.last_seq;
+/**
+ * The stream's newest sequence now (0 when empty); `apiPrefix`: where this connection reaches the
+ * stream's account (a desktop: ORG_API, core/relay/grants.ts).
+ */
+export async function lastSeq(nc: NatsConnection, stream: string, apiPrefix?: string): Promise<number> {
+  const jsm = await jetstreamManager(nc, apiPrefix ? { apiPrefix, checkAPI: false } : {});
+  return (await jsm.streams.info(stream)).state.last_seq;
 }

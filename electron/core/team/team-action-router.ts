@@ -5,7 +5,7 @@
  * (team-actions.ts, team-settings.ts). Apart from team-relay.ts, which serves the subjects and owns
  * the relay's state; this is the one path every action takes.
  */
-import type { Msg } from '@nats-io/transport-node';
+import type { Msg, NatsConnection } from '@nats-io/transport-node';
 import { parseTeamActionSubject } from '../relay/team-subjects.ts';
 import { AssignRequest } from './assignment-rules.ts';
 import { recordAudit } from './audit.ts';
@@ -21,12 +21,15 @@ import {
   type TeamActionContext,
 } from './team-actions.ts';
 import { roleRefusal, type GuardedAction } from './team-roles.ts';
+import { chatNotes, latestActivity, LatestRequest, NotesRequest } from './team-history.ts';
 import { SettingsChange } from './team-settings.ts';
 import type { TeamRole, TeamSettings } from './wire.ts';
 
 /** What an action may need of the relay's team layer (TeamRelay). */
 export interface TeamActionRoute {
   ctx: TeamActionContext;
+  /** The relay's engine connection (the team stream's reads). */
+  engine: NatsConnection;
   /** The relay's directory, read on every action (TeamRelayOptions.agents). */
   agents: () => ReadonlyArray<{ id: string; name: string; role?: TeamRole | undefined }>;
   /** Names an agent new since the last look at once. */
@@ -35,11 +38,16 @@ export interface TeamActionRoute {
   updateSettings: (change: Partial<TeamSettings>, by: string) => Promise<TeamSettings>;
 }
 
-/** The answer to one action request. */
-export async function routeTeamAction(msg: Msg, route: TeamActionRoute): Promise<ActionReply> {
+/**
+ * The answer to one action request; `asker` is the agent the server vouches asked (the subject must
+ * name the same one: it is what the audit log says).
+ */
+export async function routeTeamAction(msg: Msg, asker: string, route: TeamActionRoute): Promise<ActionReply> {
   const { ctx } = route;
   const address = parseTeamActionSubject(msg.subject);
   if (!address) return refuse('unknown_action', 'There is no such team action');
+  if (address.agentId !== asker)
+    return refuse('not_yours', 'A team action is asked in its own agent’s name only');
   if (!ctx.agents().has(address.agentId)) return refuse('unknown_agent', 'This agent is not on the team');
   await route.publishRoster(); // an agent new since the last look is named at once
   switch (address.action) {
@@ -58,6 +66,14 @@ export async function routeTeamAction(msg: Msg, route: TeamActionRoute): Promise
         (await refusedByRole(route, 'canned', address.agentId)) ??
         editTeamReply(ctx, address.agentId, parsed.value)
       );
+    }
+    case 'notes': {
+      const parsed = parseRequest(NotesRequest, msg.data);
+      return 'reply' in parsed ? parsed.reply : chatNotes(route.engine, parsed.value);
+    }
+    case 'latest': {
+      const parsed = parseRequest(LatestRequest, msg.data);
+      return 'reply' in parsed ? parsed.reply : latestActivity(route.engine, parsed.value);
     }
     case 'settings': {
       const parsed = parseRequest(SettingsChange, msg.data);

@@ -3,29 +3,24 @@
  * note and edit team replies (request/reply on its own action subject), and watches the team's
  * buckets and stream. Replies and everything read are validated as untrusted input.
  */
-import { DeliverPolicy, jetstream, type ConsumerMessages } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { createLogger } from '../log/logger.ts';
-import { LIVE_PULL } from '../relay/live-pull.ts';
+import { ORG_API } from '../relay/grants.ts';
+import { keepFollowing } from '../relay/keep-following.ts';
 import {
-  activitySubject,
-  ASSIGNMENTS_BUCKET,
-  CANNED_REPLIES_BUCKET,
-  mentionsSubject,
-  notesSubject,
   ROSTER_KEY,
   TEAM_BUCKET,
   TEAM_SETTINGS_KEY,
-  TEAM_STREAM,
   teamActionSubject,
   type TeamActionName,
 } from '../relay/team-subjects.ts';
 import type { AssignRequest } from './assignment-rules.ts';
-import { watchBucket, type BucketWatch, type WatchedEntry } from './bucket-watch.ts';
-import { readToEnd } from './stream-read.ts';
+import { followBucket, type BucketWatch, type WatchedEntry } from './bucket-watch.ts';
 import type { ActionReply } from './team-actions.ts';
+import { LatestAnswer, NotesAnswer } from './team-history.ts';
 import {
   Assignment,
   decode,
@@ -86,8 +81,9 @@ export class TeamClient {
   async watchAssignments(
     onChange: (assignments: ReadonlyMap<number, WatchedEntry<Assignment>>) => void,
   ): Promise<BucketWatch<Assignment>> {
-    return watchBucket(
-      await this.#bucket(ASSIGNMENTS_BUCKET),
+    return followBucket(
+      this.#nc,
+      { agentId: this.agentId, slot: 'assignments' },
       (key, data) => decodeOrSkip(Assignment, data, log, key),
       (entries) => onChange(new Map([...entries.values()].map((entry) => [entry.value.chatId, entry]))),
       log,
@@ -98,8 +94,9 @@ export class TeamClient {
   async watchTeamReplies(
     onChange: (replies: ReadonlyMap<string, WatchedEntry<TeamReply>>) => void,
   ): Promise<BucketWatch<TeamReply>> {
-    return watchBucket(
-      await this.#bucket(CANNED_REPLIES_BUCKET),
+    return followBucket(
+      this.#nc,
+      { agentId: this.agentId, slot: 'canned' },
       (key, data) => decodeOrSkip(TeamReply, data, log, key),
       onChange,
       log,
@@ -120,8 +117,9 @@ export class TeamClient {
       if (key === ROSTER_KEY) return decodeOrSkip(Roster, data, log, key);
       return undefined; // the relay's own entries (round-robin)
     };
-    return watchBucket(
-      await this.#bucket(TEAM_BUCKET),
+    return followBucket(
+      this.#nc,
+      { agentId: this.agentId, slot: 'team' },
       parse,
       (entries) =>
         onChange({
@@ -139,22 +137,20 @@ export class TeamClient {
     return parsed?.ok ? parsed.value : TeamSettings.parse({});
   }
 
-  /** A chat's team notes, oldest first, each with its sequence in the team stream. */
+  /** A chat's team notes, oldest first, each with its sequence in the team stream (read by the relay). */
   async readNotes(chatId: number, afterSeq = 0): Promise<Array<{ seq: number; note: TeamNote }>> {
-    const stored = await readToEnd(this.#nc, TEAM_STREAM, {
-      subject: notesSubject(chatId),
-      startSeq: afterSeq + 1,
-    });
-    return stored.flatMap(({ seq, data }) => {
-      const note = decodeOrSkip(TeamNote, data, log, `note #${seq}`);
-      return note && note.chatId === chatId ? [{ seq, note }] : [];
-    });
+    const notes: Array<{ seq: number; note: TeamNote }> = [];
+    for (let after = afterSeq; ;) {
+      const answer = await this.#read('notes', { chatId, afterSeq: after }, NotesAnswer);
+      notes.push(...answer.notes.filter(({ note }) => note.chatId === chatId));
+      if (!answer.more || answer.notes.length === 0) return notes;
+      after = answer.notes.at(-1)!.seq;
+    }
   }
 
   /** The last activity of a chat the relay recorded: what a send says it had seen (`seenSeq`). */
   async latestActivitySeq(chatId: number): Promise<number> {
-    const stored = await readToEnd(this.#nc, TEAM_STREAM, { subject: activitySubject(chatId) });
-    return stored.at(-1)?.seq ?? 0;
+    return (await this.#read('latest', { chatId }, LatestAnswer)).seq;
   }
 
   /** This agent's mentions after `afterSeq` (0: all), then live ones. */
@@ -162,24 +158,26 @@ export class TeamClient {
     afterSeq: number,
     onMention: (mention: Mention, seq: number) => void,
   ): Promise<{ stop(): Promise<void> }> {
-    const consumer = await jetstream(this.#nc).consumers.get(TEAM_STREAM, {
-      filter_subjects: mentionsSubject(this.agentId),
-      deliver_policy: DeliverPolicy.StartSequence,
-      opt_start_seq: afterSeq + 1,
-    });
-    const messages: ConsumerMessages = await consumer.consume(LIVE_PULL);
-    const done = (async () => {
-      for await (const msg of messages) {
+    return keepFollowing(this.#nc, {
+      agentId: this.agentId,
+      slot: 'mentions',
+      fromSeq: afterSeq + 1,
+      onMessage: (msg) => {
         const mention = decodeOrSkip(Mention, msg.data, log, `mention #${msg.seq}`);
         if (mention) onMention(mention, msg.seq);
-      }
-    })().catch((error: unknown) => log.warn('stopped following mentions', { error: String(error) }));
-    return {
-      async stop() {
-        await messages.close();
-        await done;
       },
-    };
+      log,
+    });
+  }
+
+  /** A read of the team's history: a refusal is thrown in its words. */
+  async #read<T>(action: 'notes' | 'latest', body: unknown, schema: z.ZodType<T>): Promise<T> {
+    const reply = await this.#act(action, body);
+    if (!reply.ok) throw new Error(`${reply.error.message} (${reply.error.code})`);
+    const parsed = schema.safeParse(reply);
+    if (!parsed.success)
+      throw new Error(`The team relay answered a ${action} read with something unexpected`);
+    return parsed.data;
   }
 
   async #act(action: TeamActionName, body: unknown): Promise<ActionReply> {
@@ -191,7 +189,8 @@ export class TeamClient {
     return parsed.value as ActionReply;
   }
 
+  /** The team's buckets, read by key through this agent's imports (direct gets). */
   #bucket(name: string): Promise<KV> {
-    return new Kvm(this.#nc).open(name);
+    return new Kvm(jetstream(this.#nc, { apiPrefix: ORG_API })).open(name, { allow_direct: true });
   }
 }

@@ -55,7 +55,10 @@ const log = createLogger('team-relay');
 const ROSTER_CHECK_MS = 2_000;
 
 export interface TeamRelayOptions {
+  /** The relay's engine: the team's streams and buckets. */
   nc: NatsConnection;
+  /** The relay's responder: agents' actions are answered on it (core/relay/responder.ts). */
+  responder: NatsConnection;
   /**
    * The team's agents (the relay's directory), read on every action: a removed agent is refused,
    * and one whose role does not allow an action (team-roles.ts). No role: an agent.
@@ -266,7 +269,7 @@ export class TeamRelay {
     // Each action on its own (the responder does not wait for one before the next): two claims at
     // once really race, and compare-and-set settles it.
     this.#actions = serveRequests(
-      this.#options.nc,
+      this.#options.responder,
       {
         subject: TEAM_ACTION_SUBJECTS,
         queue: TEAM_ACTION_QUEUE,
@@ -277,18 +280,19 @@ export class TeamRelay {
           message: 'The team relay could not do that just now: try again',
         },
       },
-      (msg) => {
-        const acting = this.#act(msg);
+      (msg, asker) => {
+        const acting = this.#act(msg, asker);
         this.#track(acting);
         return acting as Promise<Reply>;
       },
     );
-    await this.#options.nc.flush();
+    await this.#options.responder.flush();
   }
 
-  #act(msg: Msg): Promise<ActionReply> {
-    return routeTeamAction(msg, {
+  #act(msg: Msg, asker: string): Promise<ActionReply> {
+    return routeTeamAction(msg, asker, {
       ctx: this.#ctx,
+      engine: this.#options.nc,
       agents: () => this.#options.agents(),
       publishRoster: () => this.#publishRoster(),
       settings: () => this.settings(),

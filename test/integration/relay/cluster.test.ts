@@ -17,6 +17,7 @@ import {
   writeNatsConfig,
   type RunningNatsServer,
 } from '../../../electron/relay/nats-server.ts';
+import { relayAccounts } from '../../../electron/relay/nats-accounts.ts';
 import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
 import { control, eventually, sandboxFor, tempDir } from '../core/helpers.ts';
 import { fastRetries, SLOW_POLLING } from '../core/realtime/helpers.ts';
@@ -38,11 +39,16 @@ const logged = async (text: string) =>
 
 beforeAll(async () => {
   const relayUser = nkeys.createUser();
+  const responderUser = nkeys.createUser();
   const names = ['n1', 'n2', 'n3'];
   const routes = await Promise.all(names.map(() => freePort()));
   for (const [i, name] of names.entries())
     await writeNatsConfig(`${dir.path}/${name}`, {
-      users: [{ nkey: relayUser.getPublicKey() }],
+      accounts: relayAccounts({
+        engine: relayUser.getPublicKey(),
+        responder: responderUser.getPublicKey(),
+        agents: [],
+      }),
       cluster: {
         name: 'parley',
         serverName: name,
@@ -57,7 +63,11 @@ beforeAll(async () => {
   relay = await startRelay({
     dataDir: `${dir.path}/relay`,
     service: { baseUrl: sandbox.url, apiVersion: 'v2', token: sandbox.tokens[0] as string },
-    nats: { url: started.map((n) => n.url).join(','), seed: new TextDecoder().decode(relayUser.getSeed()) },
+    nats: {
+      url: started.map((n) => n.url).join(','),
+      seed: new TextDecoder().decode(relayUser.getSeed()),
+      responderSeed: new TextDecoder().decode(responderUser.getSeed()),
+    },
     streams: { replicas: 3 },
     sync: SLOW_POLLING,
     vault: new InMemoryVault(),

@@ -12,6 +12,7 @@ import { setLogSink } from '../../../electron/core/log/logger.ts';
 import { LocalStore } from '../../../electron/core/store/local-store.ts';
 import { EVENT_LOG_CURSOR, EventLogSource } from '../../../electron/core/relay/event-source.ts';
 import { appendToEventLog } from '../../../electron/relay/event-log.ts';
+import { serveFollows } from '../../../electron/relay/follows.ts';
 import { ensureRelayStreams } from '../../../electron/relay/streams.ts';
 import { EVENT_LOG_STREAM, eventLogSubject } from '../../../electron/core/relay/subjects.ts';
 import { eventually, tempDir } from '../core/helpers.ts';
@@ -21,6 +22,7 @@ let nats: TestNats;
 let relay: NatsConnection;
 let relayJs: JetStreamClient;
 let agent: NatsConnection;
+let agentId: string;
 let dir: { path: string; remove(): void };
 
 beforeAll(async () => {
@@ -28,7 +30,11 @@ beforeAll(async () => {
   relay = await nats.connectAsRelay();
   await ensureRelayStreams(relay);
   relayJs = jetstream(relay);
-  agent = await nats.connectWithJoinCode((await nats.directory.add('Dana')).joinCode);
+  const added = await nats.directory.add('Dana');
+  agentId = added.agent.id;
+  agent = await nats.connectWithJoinCode(added.joinCode);
+  // The relay's follows (a desktop makes no consumer of its own), answered as the relay answers them.
+  serveFollows(await nats.connectAsResponder(), relay);
   dir = tempDir('parley-desktop-');
 });
 afterAll(async () => {
@@ -65,7 +71,7 @@ async function relayLogs(text: string): Promise<{ eventId: string; seq: number }
 function desktop(): { store: LocalStore; inbox: WebhookInbox; source: EventLogSource } {
   const store = new LocalStore(`${dir.path}/workspace.db`);
   const inbox = new WebhookInbox(store);
-  return { store, inbox, source: new EventLogSource({ nc: agent, store, inbox }) };
+  return { store, inbox, source: new EventLogSource({ nc: agent, agentId, store, inbox }) };
 }
 
 const queuedIds = (inbox: WebhookInbox) => inbox.pending().map((d) => d.eventId);
@@ -76,7 +82,7 @@ let desktops = 0;
 function newDesktop(path = `${dir.path}/desktop-${++desktops}.db`) {
   const store = new LocalStore(path);
   const inbox = new WebhookInbox(store);
-  const source = new EventLogSource({ nc: agent, store, inbox, firstFollowLookbackMs: LOOKBACK_MS });
+  const source = new EventLogSource({ nc: agent, agentId, store, inbox, firstFollowLookbackMs: LOOKBACK_MS });
   return { path, store, inbox, source };
 }
 
@@ -140,7 +146,7 @@ describe('the desktop event source', () => {
     // The log's retention ran out on the missed event (as max_age would): only `kept` remains of it.
     await (await jetstreamManager(relay)).streams.purge(EVENT_LOG_STREAM, { seq: kept.seq });
     const gaps: Array<{ lastApplied: number; firstKept: number }> = [];
-    const source = new EventLogSource({ nc: agent, store, inbox, onGap: (gap) => gaps.push(gap) });
+    const source = new EventLogSource({ nc: agent, agentId, store, inbox, onGap: (gap) => gaps.push(gap) });
     await source.start();
     await eventually(() => store.cursors.get(EVENT_LOG_CURSOR) === String(kept.seq), 'the kept event taken');
     expect(gaps).toEqual([{ lastApplied: lastTaken, firstKept: kept.seq }]);
@@ -182,7 +188,7 @@ describe('the desktop event source', () => {
     again.store.close();
   });
 
-  it('is pushed the log by the server: its follow is a push consumer under its own inbox, no pull waiting', async () => {
+  it('is pushed the log by the server: its follow is the relay’s push consumer, delivering under its own subjects', async () => {
     const { store, inbox, source } = desktop();
     try {
       await source.start();
@@ -191,7 +197,8 @@ describe('the desktop event source', () => {
         (c) => c.config.deliver_subject !== undefined,
       );
       expect(follows).toHaveLength(1);
-      expect(follows[0]?.config.deliver_subject).toMatch(/^_INBOX\.[^.]+\./);
+      expect(follows[0]?.name).toMatch(new RegExp(`^ev_${agentId}_`));
+      expect(follows[0]?.config.deliver_subject).toMatch(new RegExp(`^parley\\.to\\.${agentId}\\.ev\\.`));
       expect(follows[0]?.config.flow_control).toBe(true);
       expect(follows[0]?.num_waiting).toBe(0);
       const next = await relayLogs('pushed');

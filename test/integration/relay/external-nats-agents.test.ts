@@ -37,17 +37,18 @@ async function relayCli(...args: string[]): Promise<string> {
   return stdout;
 }
 
-/** What the line says to do: the users file in place of the server's users, the server reloaded. */
+/** What the line says to do: the users file in place of the server's accounts, the server reloaded twice. */
 async function applyUsersFile(usersFile: string): Promise<void> {
   const users = JSON.parse(
     readFileSync(usersFile, 'utf8')
       .split('\n')
       .filter((line) => !line.startsWith('#'))
       .join('\n'),
-  ) as { authorization: unknown };
+  ) as { accounts: unknown };
   const configFile = join(nats.dataDir, 'nats', 'nats.conf');
   const config = JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>;
-  writeFileSync(configFile, JSON.stringify({ ...config, authorization: users.authorization }, null, 2));
+  writeFileSync(configFile, JSON.stringify({ ...config, accounts: users.accounts }, null, 2));
+  expect(await nats.server.reload()).toBe(true);
   expect(await nats.server.reload()).toBe(true);
 }
 
@@ -57,7 +58,11 @@ beforeAll(async () => {
   relay = await startRelay({
     dataDir: relayDir.path,
     service: { baseUrl: sandbox.url, apiVersion: 'v2', token: sandbox.tokens[0] as string },
-    nats: { url: nats.server.url, seed: new TextDecoder().decode(nats.directory.relaySeed()) },
+    nats: {
+      url: nats.server.url,
+      seed: new TextDecoder().decode(nats.directory.relaySeed()),
+      responderSeed: new TextDecoder().decode(nats.directory.responderSeed()),
+    },
     sync: SLOW_POLLING,
     vault: new InMemoryVault(),
   });
@@ -81,7 +86,9 @@ describe('agents of a relay on an external nats-server', () => {
     const said = printed.split('\n').filter((line) => line.startsWith('This relay uses the nats-server'));
     expect(said).toHaveLength(1);
     expect(said[0]).toContain(nats.server.url);
-    expect(said[0]).toMatch(/reload it \(nats-server --signal reload\); until then this code is refused\.$/);
+    expect(said[0]).toMatch(
+      /reload it twice \(nats-server --signal reload\); until then this code is refused\.$/,
+    );
     usersFile = / copy (\S+) over /.exec(said[0] as string)?.[1] as string;
 
     // Not applied yet: the external server does not know Dana.

@@ -1,9 +1,13 @@
 /**
  * A real nats-server for the relay's tests: started on a free port with JetStream in a temp folder,
- * its users written by the relay's own AgentDirectory (the relay's nkey and any agents added).
+ * its accounts written by the relay's own AgentDirectory (the relay's keys and any agents added).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { jetstream } from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { ORG_API } from '../../../electron/core/relay/grants.ts';
+import { SEND_OUTCOMES_BUCKET } from '../../../electron/core/relay/subjects.ts';
 import { AgentDirectory } from '../../../electron/relay/agents.ts';
 import { connectWithJoinCode as connectToRelay } from '../../../electron/core/relay/connect.ts';
 import { freePort, startNatsServer, type RunningNatsServer } from '../../../electron/relay/nats-server.ts';
@@ -14,12 +18,19 @@ import { eventually, sandboxFor, tempDir } from '../core/helpers.ts';
 import { fastRetries, SLOW_POLLING } from '../core/realtime/helpers.ts';
 import type { RelayChildConfig } from './relay-child.ts';
 
+/** The send outcomes as a desktop reads them: direct gets through its account's imports (grants.ts). */
+export function agentOutcomes(nc: NatsConnection): Promise<KV> {
+  return new Kvm(jetstream(nc, { apiPrefix: ORG_API })).open(SEND_OUTCOMES_BUCKET, { allow_direct: true });
+}
+
 export interface TestNats {
   dataDir: string;
   directory: AgentDirectory;
   server: RunningNatsServer;
-  /** A connection as the relay itself (every permission). */
+  /** A connection as the relay itself: its engine (every right in the team's account). */
   connectAsRelay(): Promise<NatsConnection>;
+  /** A connection as the relay's responder (it may publish nothing but answers). */
+  connectAsResponder(): Promise<NatsConnection>;
   /** A connection as the agent a join code names, with its own inbox prefix, as a desktop would. */
   connectWithJoinCode(joinCode: string): Promise<NatsConnection>;
   /** Stops the server (or kills it: a crash) and starts it again on the same port and folder. */
@@ -43,6 +54,10 @@ export async function startTestNats(): Promise<TestNats> {
     },
     connectAsRelay: async () =>
       track(await connect({ servers: server.url, authenticator: nkeyAuthenticator(directory.relaySeed()) })),
+    connectAsResponder: async () =>
+      track(
+        await connect({ servers: server.url, authenticator: nkeyAuthenticator(directory.responderSeed()) }),
+      ),
     connectWithJoinCode: async (joinCode) => track((await connectToRelay(joinCode, { reconnect: false })).nc),
     async restart(how = 'stop') {
       await (how === 'kill' ? server.kill() : server.stop());
@@ -118,6 +133,7 @@ export async function relayChildConfig(
     token: sandbox.tokens[0] as string,
     natsUrl: nats.server.url,
     natsSeed: new TextDecoder().decode(nats.directory.relaySeed()),
+    natsResponderSeed: new TextDecoder().decode(nats.directory.responderSeed()),
     webhookPort: await freePort(),
     keyringService,
     pollLeaseMs: 1_500,

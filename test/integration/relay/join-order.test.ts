@@ -69,7 +69,12 @@ describe('a desktop joining its team', () => {
     const joined = await join(running);
     let letFollow = () => {};
     const gate = new Promise<void>((resolve) => (letFollow = resolve));
-    live = new JoinedLiveEvents({ session: joined, link: joined.link, followAfter: () => gate });
+    live = new JoinedLiveEvents({
+      session: joined,
+      link: joined.link,
+      agentId: joined.agentId,
+      followAfter: () => gate,
+    });
     void live.start();
     void joined.start();
     await eventually(() => joined.sync.status.phase === 'incremental', 'the first sync', 20_000);

@@ -7,6 +7,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { LiveInbox } from '../../../electron/core/realtime/live-inbox.ts';
 import { EVENT_LOG_CURSOR, EventLogSource } from '../../../electron/core/relay/event-source.ts';
 import { applyPolledChange } from '../../../electron/core/relay/polled-changes.ts';
+import { ORG_API } from '../../../electron/core/relay/grants.ts';
 import { EVENT_LOG_STREAM } from '../../../electron/core/relay/subjects.ts';
 import { SyncEngine } from '../../../electron/core/sync/engine.ts';
 import { connectWithJoinCode } from '../../../electron/core/relay/connect.ts';
@@ -49,12 +50,15 @@ export async function followLog(
   const live = new LiveInbox(session, store.apiVersion === 'v3' ? store.remoteIds : undefined);
   live.start();
   if (options.fromNow) {
-    const { state } = await (await jetstreamManager(nc)).streams.info(EVENT_LOG_STREAM);
+    const { state } = await (
+      await jetstreamManager(nc, { apiPrefix: ORG_API, checkAPI: false })
+    ).streams.info(EVENT_LOG_STREAM);
     store.cursors.set(EVENT_LOG_CURSOR, String(state.last_seq));
   }
   const resets: string[] = [];
   const source = new EventLogSource({
     nc,
+    agentId: desktop.agentId,
     store,
     inbox: live.inbox,
     queued: (seq, event) => live.processor.queued(seq, event),

@@ -14,6 +14,7 @@ export interface RelayChildConfig {
   token: string;
   natsUrl: string;
   natsSeed: string;
+  natsResponderSeed: string;
   webhookPort: number;
   keyringService: string | null;
   pollLeaseMs: number;
@@ -24,7 +25,7 @@ const relay = await startRelay({
   dataDir: config.dataDir,
   instance: 'crash',
   service: { baseUrl: config.serviceUrl, apiVersion: 'v2', token: config.token },
-  nats: { url: config.natsUrl, seed: config.natsSeed },
+  nats: { url: config.natsUrl, seed: config.natsSeed, responderSeed: config.natsResponderSeed },
   tunnel: {
     provider: 'custom',
     customPublicUrl: `http://127.0.0.1:${config.webhookPort}`,

@@ -15,13 +15,14 @@ import { teamActionSubject } from '../../../electron/core/relay/team-subjects.ts
 import { readAudit } from '../../../electron/core/team/audit.ts';
 import type { RunningRelay } from '../../../electron/relay/relay.ts';
 import type { SendOutcome } from '../../../electron/relay/sends.ts';
-import { openSendOutcomes } from '../../../electron/relay/streams.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
 import type { Chat } from '../../../shared/domain.ts';
 import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { startRelay } from '../../../electron/relay/relay.ts';
 import { eventually, sandboxFor, tempDir } from '../core/helpers.ts';
 import { fastRetries, SLOW_POLLING } from '../core/realtime/helpers.ts';
+import { openSendOutcomes } from '../../../electron/relay/streams.ts';
+import { agentOutcomes } from './helpers.ts';
 
 let sandbox: RunningSandbox;
 let relay: RunningRelay;
@@ -70,7 +71,7 @@ async function publish(
 ): Promise<SendOutcome> {
   const key = `door-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   await jetstream(as.nc).publish(sendSubject(as.agentId, key), JSON.stringify(send));
-  const bucket = await openSendOutcomes(as.nc);
+  const bucket = as.nc === relay.connection ? await openSendOutcomes(as.nc) : await agentOutcomes(as.nc);
   return eventually(
     async () => (await bucket.get(sendOutcomeKey(as.agentId, key)))?.json<SendOutcome>(),
     'the outcome',

@@ -30,7 +30,11 @@ export async function startSharedRelay(
       token: sandbox.tokens[0] as string,
     },
     instance,
-    nats: { url: nats.server.url, seed: new TextDecoder().decode(nats.directory.relaySeed()) },
+    nats: {
+      url: nats.server.url,
+      seed: new TextDecoder().decode(nats.directory.relaySeed()),
+      responderSeed: new TextDecoder().decode(nats.directory.responderSeed()),
+    },
     sync: SLOW_POLLING,
     eventLogAckTimeoutMs: 500,
     vault: new InMemoryVault(),

@@ -8,6 +8,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { TeamClient } from '../../../electron/core/team/team-client.ts';
 import { TeamRelay, type TeamRelayOptions } from '../../../electron/core/team/team-relay.ts';
 import { appendToEventLog } from '../../../electron/relay/event-log.ts';
+import { serveFollows } from '../../../electron/relay/follows.ts';
 import { ensureRelayStreams } from '../../../electron/relay/streams.ts';
 import { ensureTeamStreams } from '../../../electron/relay/team-streams.ts';
 import { startTestNats, type TestNats } from '../relay/helpers.ts';
@@ -54,10 +55,13 @@ export async function startTestTeam(
       client: async () => new TeamClient(await connect(), agent.id),
     };
   }
+  // The follows desktops ask for (presence, assignments, notes…), made as the relay makes them.
+  const follows = serveFollows(await nats.connectAsResponder(), relayConnection);
   const relays: TeamRelay[] = [];
   const startRelay = async (more: Partial<TeamRelayOptions> = {}) => {
     const relay = await TeamRelay.start({
       nc: await nats.connectAsRelay(),
+      responder: await nats.connectAsResponder(),
       agents: () => nats.directory.list(),
       ...options,
       ...more,
@@ -97,6 +101,7 @@ export async function startTestTeam(
     },
     async close() {
       for (const relay of relays) await relay.stop().catch(() => undefined);
+      await follows.drain().catch(() => undefined);
       await nats.close();
     },
   };

@@ -6,9 +6,18 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditSubject, mentionsSubject, notesSubject } from '../../../electron/core/relay/team-subjects.ts';
+import { ORG_API } from '../../../electron/core/relay/grants.ts';
+import {
+  ASSIGNMENTS_BUCKET,
+  AUDIT_STREAM,
+  auditSubject,
+  mentionsSubject,
+  notesSubject,
+  TEAM_STREAM,
+} from '../../../electron/core/relay/team-subjects.ts';
 import type { Mention } from '../../../electron/core/team/wire.ts';
 import { eventually } from '../core/helpers.ts';
 import { startTestTeam, type TestTeam } from './helpers.ts';
@@ -94,21 +103,34 @@ describe('an agent back from being offline', () => {
 });
 
 describe('what only the relay writes', () => {
-  it('refuses an agent publishing a note, a mention or an audit entry directly', async () => {
+  it('refuses an agent publishing a note, a mention or an audit entry directly: they reach nothing', async () => {
+    const jsm = await jetstreamManager(team.relayConnection);
+    const before = await Promise.all(
+      [TEAM_STREAM, AUDIT_STREAM].map(async (s) => (await jsm.streams.info(s)).state),
+    );
     const js = jetstream(await team.agents.Eli!.connect());
     const forged = new TextEncoder().encode('{}');
-    await expect(js.publish(notesSubject(8), forged)).rejects.toThrow(/permission/i);
-    await expect(js.publish(mentionsSubject(team.agents.Fay!.id), forged)).rejects.toThrow(/permission/i);
-    await expect(js.publish(auditSubject('assigned'), forged)).rejects.toThrow(/permission/i);
+    // Not in the agent's account at all: no stream there takes them, nothing in the team's does.
+    await expect(js.publish(notesSubject(8), forged)).rejects.toThrow();
+    await expect(js.publish(mentionsSubject(team.agents.Fay!.id), forged)).rejects.toThrow();
+    await expect(js.publish(auditSubject('assigned'), forged)).rejects.toThrow();
+    const orgJs = jetstream(await team.agents.Eli!.connect(), { apiPrefix: ORG_API });
+    await expect(orgJs.publish(notesSubject(8), forged)).rejects.toThrow();
+    const after = await Promise.all(
+      [TEAM_STREAM, AUDIT_STREAM].map(async (s) => (await jsm.streams.info(s)).state),
+    );
+    expect(after.map((s) => s.last_seq)).toEqual(before.map((s) => s.last_seq));
   });
 
-  it("refuses an agent acting under a teammate's name", async () => {
+  it("refuses an agent acting under a teammate's name: the subject is not hers to ask on", async () => {
     const nc = await team.agents.Eli!.connect();
     await expect(
       nc.request(`parley.act.${team.agents.Fay!.id}.assign`, '{"action":"claim","chatId":30}', {
         timeout: 2_000,
       }),
-    ).rejects.toThrow(/permission/i);
+    ).rejects.toThrow(/no responders/i);
+    const assignment = await (await new Kvm(team.relayConnection).open(ASSIGNMENTS_BUCKET)).get('chat.30');
+    expect(assignment).toBeNull();
   });
 });
 

@@ -6,9 +6,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PresencePublisher, PresenceWatcher } from '../../../electron/core/team/presence.ts';
+import { ORG_API } from '../../../electron/core/relay/grants.ts';
 import { PRESENCE_BUCKET, presenceStatusKey } from '../../../electron/core/relay/team-subjects.ts';
 import { eventually } from '../core/helpers.ts';
 import { startTestTeam, type TestTeam } from './helpers.ts';
@@ -21,6 +23,7 @@ let watcher: PresenceWatcher;
 beforeAll(async () => {
   team = await startTestTeam(['Dana', 'Eli']);
   watcher = await PresenceWatcher.start(await team.agents.Eli!.connect(), {
+    agentId: team.agents.Eli!.id,
     staleAfterMs: STALE_AFTER_MS,
     sweepMs: 100,
   });
@@ -102,19 +105,34 @@ describe('presence', () => {
     expect(Date.now() - killedAt).toBeGreaterThan(STALE_AFTER_MS / 2);
   });
 
-  it("refuses an agent writing or deleting a teammate's presence", async () => {
-    const kv = await new Kvm(await team.agents.Eli!.connect()).open(PRESENCE_BUCKET);
-    await expect(kv.put(presenceStatusKey(team.agents.Dana!.id), '{"availability":"away"}')).rejects.toThrow(
-      /permission/i,
+  it("refuses an agent writing or deleting a teammate's presence: only its own keys are imported", async () => {
+    const kv = await new Kvm(jetstream(await team.agents.Eli!.connect(), { apiPrefix: ORG_API })).open(
+      PRESENCE_BUCKET,
     );
-    await expect(kv.delete(presenceStatusKey(team.agents.Dana!.id))).rejects.toThrow(/permission/i);
+    const before = await (
+      await new Kvm(team.relayConnection).open(PRESENCE_BUCKET)
+    ).get(presenceStatusKey(team.agents.Dana!.id));
+    // Dana's keys are nowhere in Eli's account (nats.js words "no responders" to a JetStream publish
+    // as "jetstream is not enabled").
+    await expect(kv.put(presenceStatusKey(team.agents.Dana!.id), '{"availability":"away"}')).rejects.toThrow(
+      /no responders|not enabled/i,
+    );
+    await expect(kv.delete(presenceStatusKey(team.agents.Dana!.id))).rejects.toThrow(
+      /no responders|not enabled/i,
+    );
+    const after = await (
+      await new Kvm(team.relayConnection).open(PRESENCE_BUCKET)
+    ).get(presenceStatusKey(team.agents.Dana!.id));
+    expect(after?.revision).toBe(before?.revision);
     await expect(
       kv.put(presenceStatusKey(team.agents.Eli!.id), '{"availability":"away"}'),
     ).resolves.toBeGreaterThan(0);
   });
 
   it('skips a malformed presence value instead of showing it', async () => {
-    const kv = await new Kvm(await team.agents.Eli!.connect()).open(PRESENCE_BUCKET);
+    const kv = await new Kvm(jetstream(await team.agents.Eli!.connect(), { apiPrefix: ORG_API })).open(
+      PRESENCE_BUCKET,
+    );
     await kv.put(presenceStatusKey(team.agents.Eli!.id), '{"availability":"asleep"}');
     await eventually(() => !watcher.current.agents.has(team.agents.Eli!.id), 'the bad value left out');
     await kv.put(presenceStatusKey(team.agents.Eli!.id), '{"availability":"busy"}');

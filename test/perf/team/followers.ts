@@ -16,7 +16,8 @@ import { connectToRelay } from '../../../electron/core/relay/connect.ts';
 import { checkLogged } from '../../../electron/core/relay/event-log-checks.ts';
 import { parseJoinCode } from '../../../electron/core/relay/join-code.ts';
 import { followLog } from '../../../electron/core/relay/log-follow.ts';
-import { EVENT_LOG_STREAM, EVENT_LOG_SUBJECTS } from '../../../electron/core/relay/subjects.ts';
+import { ORG_API } from '../../../electron/core/relay/grants.ts';
+import { EVENT_LOG_STREAM } from '../../../electron/core/relay/subjects.ts';
 import { wallNow } from './protocol.ts';
 
 export interface FollowersConfig {
@@ -46,12 +47,15 @@ const report = (): void => {
 let remaining = config.followers * config.messages;
 
 async function follow(index: number): Promise<NatsConnection> {
-  const nc = await connectToRelay(parseJoinCode(config.joinCodes[index % config.joinCodes.length] as string));
+  const code = parseJoinCode(config.joinCodes[index % config.joinCodes.length] as string);
+  const nc = await connectToRelay(code);
   // From what is logged next, as a desktop that has taken everything before.
-  const { state } = await (await jetstreamManager(nc)).streams.info(EVENT_LOG_STREAM);
+  const { state } = await (
+    await jetstreamManager(nc, { apiPrefix: ORG_API, checkAPI: false })
+  ).streams.info(EVENT_LOG_STREAM);
   await followLog(nc, {
-    stream: EVENT_LOG_STREAM,
-    subjects: EVENT_LOG_SUBJECTS,
+    agentId: code.agentId,
+    slot: 'ev',
     fromSeq: state.last_seq + 1,
     onMessage: (msg) => {
       const checked = checkLogged(msg.subject, msg.data, msg.headers?.get('Nats-Msg-Id'));

@@ -100,8 +100,10 @@ describe('the nats-server configs', () => {
     },
   );
 
-  it('lock the server until the relay’s users are copied in (an empty list would leave it open)', () => {
-    expect(read('nats/users.conf')).toMatch(/users: \[\s*\{ nkey: "U[A-Z2-7]{55}" \}\s*\]/);
+  it('lock the server until the relay’s accounts are copied in (no user would leave it open)', () => {
+    expect(read('nats/users.conf')).toMatch(
+      /accounts \{\s*ORG \{[^}]*users: \[\s*\{ nkey: "U[A-Z2-7]{55}" \}\s*\]/,
+    );
   });
 });
 
@@ -137,11 +139,14 @@ describe('the systemd units', () => {
   });
 });
 
+/** One user whose seed nobody has: a config nobody can connect with. */
+const LOCKED = { ORG: { users: [{ nkey: 'UBHGTRYLM7BPBYVHLSDVVUTTF36ZEL3OPGNVCONXTVNC7PKIKRSKM56Q' }] } };
+
 describe('the backups', () => {
   it('name the folders the relay writes: its store, its users and keys, JetStream', async () => {
     const dataDir = join(scratch, 'relay-data');
     const folders = relayFolders(dataDir);
-    await writeNatsConfig(folders.nats, { users: [] });
+    await writeNatsConfig(folders.nats, { accounts: LOCKED });
     const written = JSON.parse(readFileSync(join(folders.nats, 'nats.conf'), 'utf8')) as {
       jetstream: { store_dir: string };
     };

@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fsyncBeforeAckSupported, writeNatsConfig } from '../../../electron/relay/nats-server.ts';
 
+/** One user whose seed nobody has: a config nobody can connect with. */
+const LOCKED = { ORG: { users: [{ nkey: 'UBHGTRYLM7BPBYVHLSDVVUTTF36ZEL3OPGNVCONXTVNC7PKIKRSKM56Q' }] } };
+
 describe('fsync before acknowledgement', () => {
   it('is known to nats-server from 2.10 on', () => {
     expect(fsyncBeforeAckSupported('2.9.10')).toBe(false);
@@ -20,9 +23,9 @@ describe('fsync before acknowledgement', () => {
     const dir = mkdtempSync(join(tmpdir(), 'parley-nats-conf-'));
     try {
       writeFileSync(join(dir, 'ports.json'), JSON.stringify({ client: 4222, monitor: 8222 }));
-      await writeNatsConfig(dir, { users: [], fsyncBeforeAck: true });
+      await writeNatsConfig(dir, { accounts: LOCKED, fsyncBeforeAck: true });
       expect(JSON.parse(readFileSync(join(dir, 'nats.conf'), 'utf8')).jetstream.sync_interval).toBe('always');
-      await writeNatsConfig(dir, { users: [] });
+      await writeNatsConfig(dir, { accounts: LOCKED });
       expect(JSON.parse(readFileSync(join(dir, 'nats.conf'), 'utf8')).jetstream).not.toHaveProperty(
         'sync_interval',
       );
