@@ -41,7 +41,8 @@ export const MAX_FOLLOWING_DEVICES = 4;
 const MAX_FOLLOWS_IN_FLIGHT_PER_AGENT = 16;
 
 export function serveFollows(responder: NatsConnection, engine: NatsConnection): Subscription {
-  const jsm = jetstreamManager(engine);
+  // No API check at start: one made while the server is busy would fail every follow after it.
+  const jsm = jetstreamManager(engine, { checkAPI: false });
   const devices = new DeviceFollows();
   return serveRequests(
     responder,

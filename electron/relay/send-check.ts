@@ -1,7 +1,8 @@
 /**
  * The team's send-time check around one send on the relay (core/team/README.md, "For the relay's
- * sends consumer"): before it goes, a send that carries `seenSeq` is held when a teammate's reply
- * or a customer's message landed in its chat since; after the service accepted it, the reply is
+ * sends consumer"): before it goes, a send is held when a teammate's reply or a customer's message
+ * landed in its chat since its `seenSeq` (without one, when the chat's latest activity is not its
+ * own agent's reply); after the service accepted it, the reply is
  * recorded as the chat's activity (what the next send is checked against).
  *
  * "Send anyway" is a new message on the sends stream (the held key's subject is taken for good)
@@ -111,19 +112,18 @@ export async function checkTeamSend(
         },
       };
   }
-  if (send.seenSeq !== undefined) {
-    const decision = await team.checkSend({
-      agentId: address.agentId,
-      chatId: send.chatId,
-      seenSeq: send.seenSeq,
-    });
-    if (decision.decision === 'hold') {
-      const held: ChangeOutcome = { state: 'held', message: decision.message, latestSeq: decision.latestSeq };
-      // Held again: the held send's own key says so too, so the next answer starts from this hold.
-      if (send.resendOf !== undefined)
-        await outcomes.put(sendOutcomeKey(address.agentId, send.resendOf), JSON.stringify(held));
-      return { outcome: held };
-    }
+  // Every send is checked: one that says nothing of what it saw, against the chat's latest.
+  const decision = await team.checkSend({
+    agentId: address.agentId,
+    chatId: send.chatId,
+    seenSeq: send.seenSeq,
+  });
+  if (decision.decision === 'hold') {
+    const held: ChangeOutcome = { state: 'held', message: decision.message, latestSeq: decision.latestSeq };
+    // Held again: the held send's own key says so too, so the next answer starts from this hold.
+    if (send.resendOf !== undefined)
+      await outcomes.put(sendOutcomeKey(address.agentId, send.resendOf), JSON.stringify(held));
+    return { outcome: held };
   }
   return { go: true, serviceKey: send.resendOf ?? address.key };
 }

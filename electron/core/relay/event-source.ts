@@ -100,9 +100,25 @@ export class EventLogSource {
     return Number(this.#options.store.cursors.get(EVENT_LOG_CURSOR) ?? 0);
   }
 
-  /** Starts following; resolves once the consumer exists (messages then flow in the background). */
+  /**
+   * Starts following; resolves once the relay made the follow (messages then flow in the
+   * background). A relay that cannot make it yet (starting, or its server reloading a new agent's
+   * account) is asked again every REFOLLOW_RETRY_MS until it does, or this source is stopped.
+   */
   async start(): Promise<void> {
-    await this.#follow();
+    for (;;) {
+      try {
+        await this.#follow();
+        if (this.#stopped) await this.#following?.close();
+        break;
+      } catch (error) {
+        if (this.#stopped || this.#options.nc.isClosed()) throw error;
+        log.warn('could not follow the event log yet; trying again', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+        await new Promise((resolve) => setTimeout(resolve, REFOLLOW_RETRY_MS));
+      }
+    }
     void this.#recheckOnReconnect();
   }
 

@@ -2,8 +2,9 @@
  * A follow of one of the team's streams that mends itself (log-follow.ts does one follow): lost —
  * a message missing, missed heartbeats, the relay or nats-server restarted — it is made again, from
  * the sequence after the last one handed over (or, for a slot that starts at each subject's last,
- * afresh: `onRestart` is told first, and what follows is the whole picture again). The first follow's
- * failure is the caller's; later ones are tried again every RETRY_MS until stopped.
+ * afresh: `onRestart` is told first, and what follows is the whole picture again). A follow that
+ * cannot be made — the relay starting, or its server reloading a new agent's account — is tried
+ * again every RETRY_MS until it is made or stopped, the first one too: nothing waits for it.
  */
 import type { JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -28,8 +29,6 @@ export interface KeptFollowOptions {
 }
 
 export interface KeptFollow {
-  /** How many messages the first follow had to deliver when it was made. */
-  readonly pending: number;
   stop(): Promise<void>;
 }
 
@@ -77,8 +76,16 @@ export async function keepFollowing(nc: NatsConnection, options: KeptFollowOptio
     });
   };
 
-  current = await start();
-  const { pending } = current;
+  try {
+    current = await start();
+  } catch (error) {
+    options.log.warn('could not follow a team stream yet; trying again', {
+      slot: options.slot,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    retry = setTimeout(() => mend('trying again'), RETRY_MS);
+    retry.unref?.();
+  }
   // After a reconnect the relay's follow may be gone with the server's memory: followed anew.
   const statuses = nc.status();
   void (async () => {
@@ -88,7 +95,6 @@ export async function keepFollowing(nc: NatsConnection, options: KeptFollowOptio
     }
   })();
   return {
-    pending,
     async stop() {
       stopped = true;
       clearTimeout(retry);

@@ -48,6 +48,16 @@ export async function routeTeamAction(msg: Msg, asker: string, route: TeamAction
   if (!address) return refuse('unknown_action', 'There is no such team action');
   if (address.agentId !== asker)
     return refuse('not_yours', 'A team action is asked in its own agent’s name only');
+  // Reads of a chat's history: the server vouches the asker has an account on the team's server,
+  // which is all a read needs (a relay on a server run elsewhere may not list every agent).
+  if (address.action === 'notes') {
+    const parsed = parseRequest(NotesRequest, msg.data);
+    return 'reply' in parsed ? parsed.reply : chatNotes(route.engine, parsed.value);
+  }
+  if (address.action === 'latest') {
+    const parsed = parseRequest(LatestRequest, msg.data);
+    return 'reply' in parsed ? parsed.reply : latestActivity(route.engine, parsed.value);
+  }
   if (!ctx.agents().has(address.agentId)) return refuse('unknown_agent', 'This agent is not on the team');
   await route.publishRoster(); // an agent new since the last look is named at once
   switch (address.action) {
@@ -66,14 +76,6 @@ export async function routeTeamAction(msg: Msg, asker: string, route: TeamAction
         (await refusedByRole(route, 'canned', address.agentId)) ??
         editTeamReply(ctx, address.agentId, parsed.value)
       );
-    }
-    case 'notes': {
-      const parsed = parseRequest(NotesRequest, msg.data);
-      return 'reply' in parsed ? parsed.reply : chatNotes(route.engine, parsed.value);
-    }
-    case 'latest': {
-      const parsed = parseRequest(LatestRequest, msg.data);
-      return 'reply' in parsed ? parsed.reply : latestActivity(route.engine, parsed.value);
     }
     case 'settings': {
       const parsed = parseRequest(SettingsChange, msg.data);

@@ -32,7 +32,7 @@ import { recordAudit } from './audit.ts';
 import { availableAgents } from './presence-view.ts';
 import { PresenceWatcher } from './presence.ts';
 import { assignInTurn } from './round-robin.ts';
-import { decideSend, previewOf, type SendDecision } from './send-conflict.ts';
+import { decideSend, previewOf, type SendDecision, type SequencedActivity } from './send-conflict.ts';
 import { readToEnd } from './stream-read.ts';
 import { routeTeamAction } from './team-action-router.ts';
 import { changeTeamSettings, readTeamSettings } from './team-settings.ts';
@@ -165,25 +165,46 @@ export class TeamRelay {
 
   /**
    * The send-time conflict check, for the relay's sends consumer before it sends: the chat's
-   * activity after what the agent had seen (`seenSeq`), decided by send-conflict.ts.
+   * activity after what the agent had seen (`seenSeq`), decided by send-conflict.ts. A send that
+   * says nothing of what it saw (a client that skipped its desktop's door) is checked against the
+   * chat's latest activity: held unless that is its agent's own reply, so leaving `seenSeq` out
+   * never gets a send past the check.
    */
-  async checkSend(send: { agentId: string; chatId: number; seenSeq: number }): Promise<SendDecision> {
-    const stored = await readToEnd(this.#options.nc, TEAM_STREAM, {
-      subject: activitySubject(send.chatId),
-      startSeq: send.seenSeq + 1,
-    });
-    const newer = stored.flatMap(({ seq, data }) => {
-      const entry = decodeOrSkip(ChatActivityEntry, data, log, `activity #${seq}`);
-      return entry ? [{ seq, entry }] : [];
-    });
+  async checkSend(send: {
+    agentId: string;
+    chatId: number;
+    seenSeq?: number | undefined;
+  }): Promise<SendDecision> {
+    const newer =
+      send.seenSeq === undefined
+        ? await this.#latestActivity(send.chatId)
+        : await this.#activityAfter(send.chatId, send.seenSeq);
     const names = this.#ctx.agents();
     return decideSend({
       sender: send.agentId,
-      seenSeq: send.seenSeq,
+      seenSeq: send.seenSeq ?? 0,
       newer,
       now: this.#ctx.now(),
       nameOf: (id) => names.get(id) ?? 'A teammate',
     });
+  }
+
+  async #activityAfter(chatId: number, seenSeq: number): Promise<SequencedActivity[]> {
+    const stored = await readToEnd(this.#options.nc, TEAM_STREAM, {
+      subject: activitySubject(chatId),
+      startSeq: seenSeq + 1,
+    });
+    return stored.flatMap(({ seq, data }) => {
+      const entry = decodeOrSkip(ChatActivityEntry, data, log, `activity #${seq}`);
+      return entry ? [{ seq, entry }] : [];
+    });
+  }
+
+  async #latestActivity(chatId: number): Promise<SequencedActivity[]> {
+    const jsm = await this.#ctx.js.jetstreamManager();
+    const last = await jsm.streams.getMessage(TEAM_STREAM, { last_by_subj: activitySubject(chatId) });
+    const entry = last ? decodeOrSkip(ChatActivityEntry, last.data, log, `activity #${last.seq}`) : undefined;
+    return last && entry ? [{ seq: last.seq, entry }] : [];
   }
 
   /** A customer's message reached the relay: recorded as chat activity, then the team's rules. */

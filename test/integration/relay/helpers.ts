@@ -7,6 +7,8 @@ import { jetstream } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { ORG_API } from '../../../electron/core/relay/grants.ts';
+import { RelayMessaging, type RelayMessagingOptions } from '../../../electron/core/relay/relay-messaging.ts';
+import { TeamClient } from '../../../electron/core/team/team-client.ts';
 import { SEND_OUTCOMES_BUCKET } from '../../../electron/core/relay/subjects.ts';
 import { AgentDirectory } from '../../../electron/relay/agents.ts';
 import { connectWithJoinCode as connectToRelay } from '../../../electron/core/relay/connect.ts';
@@ -21,6 +23,23 @@ import type { RelayChildConfig } from './relay-child.ts';
 /** The send outcomes as a desktop reads them: direct gets through its account's imports (grants.ts). */
 export function agentOutcomes(nc: NatsConnection): Promise<KV> {
   return new Kvm(jetstream(nc, { apiPrefix: ORG_API })).open(SEND_OUTCOMES_BUCKET, { allow_direct: true });
+}
+
+/**
+ * A desktop's messaging port without the rest of the desktop: as a desktop with its team layer
+ * does, each send says it had seen its chat's latest activity (else the relay checks it against
+ * that latest and holds it: a customer's message is activity too).
+ */
+export function desktopPort(options: RelayMessagingOptions & { nc: NatsConnection }): RelayMessaging {
+  const port = new RelayMessaging(options);
+  const team = new TeamClient(options.nc, options.agentId);
+  port.planSend = async (chatId) => ({ seenSeq: await team.latestActivitySeq(chatId) });
+  return port;
+}
+
+/** The chat's latest activity, as a send that had seen everything says (`seenSeq`). */
+export function seenAll(nc: NatsConnection, agentId: string, chatId: number): Promise<number> {
+  return new TeamClient(nc, agentId).latestActivitySeq(chatId);
 }
 
 export interface TestNats {

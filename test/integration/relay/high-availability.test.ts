@@ -8,11 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chat } from '../../../shared/domain.ts';
 import type { RunningSandbox } from '../../../sandbox/index.ts';
 import { connectWithJoinCode } from '../../../electron/core/relay/connect.ts';
-import { RelayMessaging } from '../../../electron/core/relay/relay-messaging.ts';
 import { LocalStore } from '../../../electron/core/store/local-store.ts';
 import { control, eventually, sandboxFor, tempDir } from '../core/helpers.ts';
 import { deliveries, fastRetries } from '../core/realtime/helpers.ts';
-import { startTestNats, type TestNats } from './helpers.ts';
+import { startTestNats, type TestNats, desktopPort } from './helpers.ts';
 import { loggedEvents, onService, startSharedRelay } from './shared-nats.ts';
 
 const LEASE_MS = 1_500;
@@ -69,7 +68,7 @@ describe('two relays on one organization', () => {
     const { nc, agentId } = await connectWithJoinCode(joinCode, { reconnect: false });
     const store = new LocalStore(`${desktopDir.path}/dana.db`, { apiVersion: 'v2' });
     try {
-      const port = new RelayMessaging({ nc, agentId, store, version: 'v2', outcomeTimeoutMs: 30_000 });
+      const port = desktopPort({ nc, agentId, store, version: 'v2', outcomeTimeoutMs: 30_000 });
       const text = `one send, two relays ${Date.now()}`;
       await port.send(chat.id, { text, files: [], attachmentUrls: [] }, { priority: 'user' });
       expect(await onService(sandbox, chat.id, text)).toBe(1);

@@ -11,11 +11,10 @@ import { ORG_API } from '../../../electron/core/relay/grants.ts';
 import { EVENT_LOG_STREAM } from '../../../electron/core/relay/subjects.ts';
 import { SyncEngine } from '../../../electron/core/sync/engine.ts';
 import { connectWithJoinCode } from '../../../electron/core/relay/connect.ts';
-import { RelayMessaging } from '../../../electron/core/relay/relay-messaging.ts';
 import { LocalStore } from '../../../electron/core/store/local-store.ts';
 import { eventually } from '../core/helpers.ts';
 import { SLOW_POLLING } from '../core/realtime/helpers.ts';
-import type { TestNats } from './helpers.ts';
+import { desktopPort, type TestNats } from './helpers.ts';
 import { startPortRelay, type PortDesktop, type PortRelay } from './port-helpers.ts';
 
 export interface LiveDesktop extends PortDesktop {
@@ -122,7 +121,7 @@ export async function joinOnNats(
   const { joinCode } = await nats.directory.add(name);
   const { nc, agentId } = await connectWithJoinCode(joinCode, { reconnect: true });
   const store = new LocalStore(`${dir}/${agentId}.db`, { apiVersion: 'v2' });
-  const port = new RelayMessaging({ nc, agentId, store, version: 'v2', outcomeTimeoutMs: 30_000 });
+  const port = desktopPort({ nc, agentId, store, version: 'v2', outcomeTimeoutMs: 30_000 });
   const desktop = await followLog({ nc, agentId, store, port }, { fromNow: true });
   desktop.sync.reconciler.applyLines(await port.lines({ priority: 'user' }));
   return Object.assign(desktop, { joinCode });

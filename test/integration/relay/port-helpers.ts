@@ -12,6 +12,7 @@ import { InMemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { startRelay, type RunningRelay } from '../../../electron/relay/relay.ts';
 import { eventually, sandboxFor, tempDir } from '../core/helpers.ts';
 import { fastRetries, SLOW_POLLING } from '../core/realtime/helpers.ts';
+import { desktopPort } from './helpers.ts';
 
 export interface PortDesktop {
   nc: NatsConnection;
@@ -53,7 +54,7 @@ export async function startPortRelay(apiVersion: 'v2' | 'v3'): Promise<PortRelay
         reconnect: false,
       });
       const store = new LocalStore(`${dir.path}/${agentId}.db`, { apiVersion });
-      const port = new RelayMessaging({ nc, agentId, store, version: apiVersion, outcomeTimeoutMs: 30_000 });
+      const port = desktopPort({ nc, agentId, store, version: apiVersion, outcomeTimeoutMs: 30_000 });
       const desktop = { nc, agentId, store, port };
       desktops.push(desktop);
       return desktop;

@@ -22,7 +22,7 @@ import { startRelay } from '../../../electron/relay/relay.ts';
 import { eventually, sandboxFor, tempDir } from '../core/helpers.ts';
 import { fastRetries, SLOW_POLLING } from '../core/realtime/helpers.ts';
 import { openSendOutcomes } from '../../../electron/relay/streams.ts';
-import { agentOutcomes } from './helpers.ts';
+import { agentOutcomes, seenAll } from './helpers.ts';
 
 let sandbox: RunningSandbox;
 let relay: RunningRelay;
@@ -70,7 +70,12 @@ async function publish(
   as: { nc: NatsConnection; agentId: string } = mallory,
 ): Promise<SendOutcome> {
   const key = `door-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-  await jetstream(as.nc).publish(sendSubject(as.agentId, key), JSON.stringify(send));
+  // What a desktop that had seen the chat's latest says (without it the send would be held first).
+  const seen =
+    send.seenSeq === undefined && typeof send.chatId === 'number' && as.nc !== relay.connection
+      ? { seenSeq: await seenAll(as.nc, as.agentId, send.chatId) }
+      : {};
+  await jetstream(as.nc).publish(sendSubject(as.agentId, key), JSON.stringify({ ...send, ...seen }));
   const bucket = as.nc === relay.connection ? await openSendOutcomes(as.nc) : await agentOutcomes(as.nc);
   return eventually(
     async () => (await bucket.get(sendOutcomeKey(as.agentId, key)))?.json<SendOutcome>(),
@@ -143,6 +148,35 @@ describe('a send that skips the desktop’s door', () => {
     const text = `Your technician is on the way (${Date.now()})`;
     expect(await publish({ kind: 'send', chatId: chat.id, text })).toMatchObject({ state: 'accepted' });
     expect(await onService(chat.id, text)).toBe(1);
+  });
+
+  it('saying nothing of what it saw, in a chat whose customer wrote last: held, not sent', async () => {
+    // Given the customer's newest message is the chat's latest activity
+    const chat = relay.session.store.chats.list().find((c) => c.id !== optedOut.id && !c.isGroup) as Chat;
+    await relay.team.onCustomerMessage({
+      eventId: `evt-door-${Date.now()}`,
+      chatId: chat.id,
+      messageId: String(Date.now()),
+      text: 'Are you still there?',
+    });
+    // When a client publishes a send without seenSeq (a desktop's door would have named it)
+    const key = `door-blind-${Date.now()}`;
+    const text = `Sent blind (${Date.now()})`;
+    await jetstream(mallory.nc).publish(
+      sendSubject(mallory.agentId, key),
+      JSON.stringify({ kind: 'send', chatId: chat.id, text }),
+    );
+    // Then the relay holds it against the chat's latest, in words, and nothing reaches the customer
+    const bucket = await agentOutcomes(mallory.nc);
+    const outcome = await eventually(
+      async () => (await bucket.get(sendOutcomeKey(mallory.agentId, key)))?.json<SendOutcome>(),
+      'the outcome',
+    );
+    expect(outcome).toMatchObject({
+      state: 'held',
+      message: expect.stringContaining('Are you still there?'),
+    });
+    expect(await onService(chat.id, text)).toBe(0);
   });
 
   it('queued by an agent removed since: refused as removed, audited, not sent', async () => {

@@ -12,6 +12,7 @@ import { connectWithJoinCode } from '../../../electron/core/relay/connect.ts';
 import { LocalStore } from '../../../electron/core/store/local-store.ts';
 import { service, tempDir } from '../core/helpers.ts';
 import { startPortRelay, type PortDesktop, type PortRelay } from './port-helpers.ts';
+import { desktopPort } from './helpers.ts';
 
 const call = { priority: 'user' as const };
 const nothing = { files: [], attachmentUrls: [] };
@@ -69,9 +70,8 @@ describe('sends', () => {
     const second = await connectWithJoinCode(joinCode, { reconnect: false });
     const stores = [new LocalStore(`${dir.path}/one.db`), new LocalStore(`${dir.path}/two.db`)];
     try {
-      const [one, two] = [first, second].map(
-        ({ nc, agentId }, i) =>
-          new RelayMessaging({ nc, agentId, store: stores[i] as LocalStore, version: 'v2' }),
+      const [one, two] = [first, second].map(({ nc, agentId }, i) =>
+        desktopPort({ nc, agentId, store: stores[i] as LocalStore, version: 'v2' }),
       ) as [RelayMessaging, RelayMessaging];
       const key = `twice-${Date.now()}`;
       const content = { text: 'from two desktops', ...nothing, idempotencyKey: key };

@@ -29,7 +29,7 @@ import {
 } from '../../../electron/core/relay/subjects.ts';
 import { control, eventually, sandboxFor, service, tempDir } from '../core/helpers.ts';
 import { deliveries, fastRetries, SLOW_POLLING, webhooksIdle } from '../core/realtime/helpers.ts';
-import { agentOutcomes } from './helpers.ts';
+import { agentOutcomes, seenAll } from './helpers.ts';
 
 let sandbox: RunningSandbox;
 let relay: RunningRelay;
@@ -238,7 +238,11 @@ describe('sends from a desktop', () => {
 
   it("sends once with the desktop's key, however often the send is published, and says so", async () => {
     const key = `k-${Date.now()}`;
-    const send = JSON.stringify({ chatId: chat.id, text: 'from the team' });
+    const send = JSON.stringify({
+      chatId: chat.id,
+      text: 'from the team',
+      seenSeq: await seenAll(agent, agentId, chat.id),
+    });
     await jetstream(agent).publish(sendSubject(agentId, key), send);
     // The same send again (a second desktop, or hours later): the stream refuses it.
     await expect(jetstream(agent).publish(sendSubject(agentId, key), send)).rejects.toThrow(
@@ -253,7 +257,7 @@ describe('sends from a desktop', () => {
     const key = `k-private-${Date.now()}`;
     await jetstream(agent).publish(
       sendSubject(agentId, key),
-      JSON.stringify({ chatId: chat.id, text: 'mine' }),
+      JSON.stringify({ chatId: chat.id, text: 'mine', seenSeq: await seenAll(agent, agentId, chat.id) }),
     );
     await outcomeOf(key);
     const { nc: other } = await connectWithJoinCode((await relay.agents.add('Fay')).joinCode);

@@ -10,7 +10,6 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectWithJoinCode } from '../../../electron/core/relay/connect.ts';
 import { EVENT_LOG_CURSOR } from '../../../electron/core/relay/event-source.ts';
-import { RelayMessaging } from '../../../electron/core/relay/relay-messaging.ts';
 import { EVENT_LOG_STREAM } from '../../../electron/core/relay/subjects.ts';
 import { LocalStore } from '../../../electron/core/store/local-store.ts';
 import type { RunningRelay } from '../../../electron/relay/relay.ts';
@@ -20,6 +19,7 @@ import { eventually, tempDir } from '../core/helpers.ts';
 import { followLog, type LiveDesktop } from './live-desktop.ts';
 import type { PortDesktop } from './port-helpers.ts';
 import { startFolderRelay, startQuietOrganization } from './restartable-relay.ts';
+import { desktopPort } from './helpers.ts';
 
 const relayDir = tempDir('parley-team-relay-');
 const backupDir = tempDir('parley-relay-backup-');
@@ -63,7 +63,7 @@ beforeAll(async () => {
   // A desktop that rides out relay restarts by itself, as a joined desktop's link does.
   const { nc, agentId } = await connectWithJoinCode(joinCode, { reconnect: true });
   const store = new LocalStore(`${desktopDir.path}/${agentId}.db`, { apiVersion: 'v2' });
-  const port = new RelayMessaging({ nc, agentId, store, version: 'v2', outcomeTimeoutMs: 30_000 });
+  const port = desktopPort({ nc, agentId, store, version: 'v2', outcomeTimeoutMs: 30_000 });
   joined = { nc, agentId, store, port };
   desktop = await followLog(joined, { fromNow: true });
   await desktop.sync.start();
