@@ -37,6 +37,8 @@ const DEFAULT_HEARTBEAT_MS = 10_000;
 /** Three missed heartbeats, plus room for clock drift between this machine and the server. */
 const DEFAULT_STALE_AFTER_MS = 45_000;
 const DEFAULT_IDLE_AWAY_MS = 5 * 60_000;
+/** How soon a heartbeat that failed is made again. */
+const HEARTBEAT_RETRY_MS = 1_000;
 
 /** A desktop's writes go through its account's imports of the team's account (core/relay/grants.ts). */
 function openPresenceBucket(nc: NatsConnection): Promise<KV> {
@@ -62,6 +64,7 @@ export class PresencePublisher {
   #lastInputAt: number;
   readonly #chats = new Map<number, ChatActivity>();
   #stopped = false;
+  #again: NodeJS.Timeout | undefined;
 
   static async start(nc: NatsConnection, options: PresencePublisherOptions): Promise<PresencePublisher> {
     const publisher = new PresencePublisher(await openPresenceBucket(nc), options);
@@ -112,9 +115,14 @@ export class PresencePublisher {
       for (const [chatId, activity] of this.#chats)
         await this.#kv.put(presenceChatKey(this.#agentId, chatId), encode({ activity }));
     } catch (error) {
-      log.warn('presence heartbeat failed', {
+      log.warn('presence heartbeat failed; trying again in a moment', {
         error: error instanceof Error ? error.message : String(error),
       });
+      // A put lost while the relay's server reloads (an agent added) is made again soon, not a
+      // heartbeat later: teammates would see this agent offline meanwhile.
+      clearTimeout(this.#again);
+      this.#again = setTimeout(() => void this.heartbeat(), HEARTBEAT_RETRY_MS);
+      this.#again.unref();
     }
   }
 
@@ -122,6 +130,7 @@ export class PresencePublisher {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
+    clearTimeout(this.#again);
     const keys = [
       presenceStatusKey(this.#agentId),
       ...[...this.#chats.keys()].map((chatId) => presenceChatKey(this.#agentId, chatId)),
