@@ -35,8 +35,11 @@ import {
 const HEARTBEAT_MS = 1_000;
 /** How long the server keeps a follow whose follower went away without a word. */
 const FORGOTTEN_AFTER_MS = 5 * 60 * 1000;
-/** Devices of one agent following at once; a further one replaces the one followed longest ago. */
-export const MAX_FOLLOWING_DEVICES = 4;
+/**
+ * Devices of one agent following a slot at once (its machines; a load test's many connections); a
+ * further one replaces the one followed longest ago.
+ */
+export const MAX_FOLLOWING_DEVICES = 16;
 /** Follow requests of one agent answered at once. */
 const MAX_FOLLOWS_IN_FLIGHT_PER_AGENT = 16;
 

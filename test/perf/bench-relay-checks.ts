@@ -2,10 +2,10 @@
  * npm run bench:relay-checks — what the relay's own checks cost (issue #33: "the cost of the new
  * checks per send and per read"), written to docs/bench/relay-checks.json:
  *
- * 1. Per read: the round trip of a request answered through the relay's one responder
- *    (core/relay/responder.ts: the inbox check, the size check, the per-agent count, the envelope)
- *    beside the same trivial answer from a bare subscription, on one connection of the relay's own
- *    nats-server, in alternating rounds; and a real read (`parley.read.lines`) by an agent.
+ * 1. Per read: an agent's `parley.info` — through its account's import (the server's identity
+ *    header, the `_R_` reply), the relay's responder (askerOf, the size check, the per-agent count,
+ *    the envelope) — beside the same trivial answer from a bare subscription asked inside the team's
+ *    own account, in alternating rounds; and a real read (`parley.read.lines`) by the agent.
  * 2. Per send: the door's rules on the relay (admitRelayedSend: the chat, content, opt-out, V3-only
  *    options) and the team's (refusedByTeam: membership, and with "only the assignee replies" on,
  *    the conversation's assignment read from its bucket), timed in a loop on the relay's store.
@@ -18,8 +18,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { setLogLevel } from '../../electron/core/log/logger.ts';
 import { admitRelayedSend } from '../../electron/core/outbox/send-door.ts';
 import { connectWithJoinCode } from '../../electron/core/relay/connect.ts';
-import { serveRequests } from '../../electron/core/relay/responder.ts';
-import { readSubject } from '../../electron/core/relay/subjects.ts';
+import { readSubject, RELAY_INFO_SUBJECT } from '../../electron/core/relay/subjects.ts';
 import { ASSIGNMENTS_BUCKET } from '../../electron/core/relay/team-subjects.ts';
 import { InMemoryVault } from '../../electron/core/vault/memory-vault.ts';
 import { startRelay } from '../../electron/relay/relay.ts';
@@ -69,21 +68,9 @@ try {
   const { joinCode, agent } = await relay.agents.add('Dana');
   const dana = await connectWithJoinCode(joinCode, { reconnect: false });
 
-  // 1. Per read: the responder's own work beside a bare subscription, the same trivial answer.
+  // 1. Per read: the whole path an agent's request takes now beside a bare one in one account.
   const nc = relay.connection;
-  const answer = { ok: true as const, data: null };
-  const responder = serveRequests(
-    nc,
-    {
-      subject: 'bench.responder',
-      queue: 'bench',
-      maxBytes: 16 * 1024,
-      what: 'bench',
-      unavailable: { code: 'internal', message: 'bench' },
-      maxInFlightPerAgent: 128,
-    },
-    () => answer,
-  );
+  const answer = { ok: true as const, apiVersion: 'v2' };
   const bare = nc.subscribe('bench.bare', {
     callback: (_e, msg) => void msg.respond(JSON.stringify(answer)),
   });
@@ -92,10 +79,9 @@ try {
   const reads: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     viaBare.push(...(await roundTrips(nc, 'bench.bare', '{}', PER_ROUND)));
-    viaResponder.push(...(await roundTrips(nc, 'bench.responder', '{}', PER_ROUND)));
+    viaResponder.push(...(await roundTrips(dana.nc, RELAY_INFO_SUBJECT, '{}', PER_ROUND)));
     reads.push(...(await roundTrips(dana.nc, readSubject('lines'), '{}', PER_ROUND)));
   }
-  responder.unsubscribe();
   bare.unsubscribe();
 
   // 2. Per send: the door's rules and the team's, on the relay's store and buckets.
@@ -128,9 +114,9 @@ try {
     rounds: ROUNDS,
     requests_per_round: PER_ROUND,
     per_read: {
-      bare_subscription: bareSummary,
-      responder: responderSummary,
-      responder_added_p50_ms: round3((responderSummary.p50_ms ?? 0) - (bareSummary.p50_ms ?? 0)),
+      bare_subscription_one_account: bareSummary,
+      agent_info_through_import_and_responder: responderSummary,
+      accounts_and_responder_added_p50_ms: round3((responderSummary.p50_ms ?? 0) - (bareSummary.p50_ms ?? 0)),
       agent_read_lines: summary(reads),
     },
     per_send_us: {
