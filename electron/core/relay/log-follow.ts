@@ -71,7 +71,8 @@ export async function followLog(nc: NatsConnection, options: LogFollowOptions): 
       ...(options.fromSeq !== undefined ? { fromSeq: Math.max(1, options.fromSeq) } : {}),
     });
   } catch (error) {
-    await messages.close();
+    // Stopped, not closed: closing a follow the relay never made waits for it forever.
+    messages.stop();
     throw error;
   }
 

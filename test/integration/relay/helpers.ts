@@ -8,7 +8,6 @@ import { Kvm, type KV } from '@nats-io/kv';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { ORG_API } from '../../../electron/core/relay/grants.ts';
 import { RelayMessaging, type RelayMessagingOptions } from '../../../electron/core/relay/relay-messaging.ts';
-import { TeamClient } from '../../../electron/core/team/team-client.ts';
 import { SEND_OUTCOMES_BUCKET } from '../../../electron/core/relay/subjects.ts';
 import { AgentDirectory } from '../../../electron/relay/agents.ts';
 import { connectWithJoinCode as connectToRelay } from '../../../electron/core/relay/connect.ts';
@@ -26,20 +25,21 @@ export function agentOutcomes(nc: NatsConnection): Promise<KV> {
 }
 
 /**
- * A desktop's messaging port without the rest of the desktop: as a desktop with its team layer
- * does, each send says it had seen its chat's latest activity (else the relay checks it against
- * that latest and holds it: a customer's message is activity too).
+ * What a send says it had seen when it means "everything": these tests are not about the held
+ * check (relay-door.test.ts and team/send-conflict.test.ts are), and a customer's auto-reply landing
+ * between a read of the chat's latest and the relay's check would hold a send at random.
  */
-export function desktopPort(options: RelayMessagingOptions & { nc: NatsConnection }): RelayMessaging {
-  const port = new RelayMessaging(options);
-  const team = new TeamClient(options.nc, options.agentId);
-  port.planSend = async (chatId) => ({ seenSeq: await team.latestActivitySeq(chatId) });
-  return port;
-}
+export const SEEN_EVERYTHING = Number.MAX_SAFE_INTEGER;
 
-/** The chat's latest activity, as a send that had seen everything says (`seenSeq`). */
-export function seenAll(nc: NatsConnection, agentId: string, chatId: number): Promise<number> {
-  return new TeamClient(nc, agentId).latestActivitySeq(chatId);
+/**
+ * A desktop's messaging port without the rest of the desktop: each send says it had seen
+ * everything (a desktop's team layer says what it had; without a word the relay checks the send
+ * against the chat's latest activity and holds it: a customer's message is activity too).
+ */
+export function desktopPort(options: RelayMessagingOptions): RelayMessaging {
+  const port = new RelayMessaging(options);
+  port.planSend = async () => ({ seenSeq: SEEN_EVERYTHING });
+  return port;
 }
 
 export interface TestNats {

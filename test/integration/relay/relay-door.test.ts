@@ -22,7 +22,7 @@ import { startRelay } from '../../../electron/relay/relay.ts';
 import { eventually, sandboxFor, tempDir } from '../core/helpers.ts';
 import { fastRetries, SLOW_POLLING } from '../core/realtime/helpers.ts';
 import { openSendOutcomes } from '../../../electron/relay/streams.ts';
-import { agentOutcomes, seenAll } from './helpers.ts';
+import { agentOutcomes, SEEN_EVERYTHING } from './helpers.ts';
 
 let sandbox: RunningSandbox;
 let relay: RunningRelay;
@@ -70,10 +70,10 @@ async function publish(
   as: { nc: NatsConnection; agentId: string } = mallory,
 ): Promise<SendOutcome> {
   const key = `door-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-  // What a desktop that had seen the chat's latest says (without it the send would be held first).
+  // What a desktop that had seen everything says (without it the send would be held first).
   const seen =
     send.seenSeq === undefined && typeof send.chatId === 'number' && as.nc !== relay.connection
-      ? { seenSeq: await seenAll(as.nc, as.agentId, send.chatId) }
+      ? { seenSeq: SEEN_EVERYTHING }
       : {};
   await jetstream(as.nc).publish(sendSubject(as.agentId, key), JSON.stringify({ ...send, ...seen }));
   const bucket = as.nc === relay.connection ? await openSendOutcomes(as.nc) : await agentOutcomes(as.nc);

@@ -29,7 +29,7 @@ import {
 } from '../../../electron/core/relay/subjects.ts';
 import { control, eventually, sandboxFor, service, tempDir } from '../core/helpers.ts';
 import { deliveries, fastRetries, SLOW_POLLING, webhooksIdle } from '../core/realtime/helpers.ts';
-import { agentOutcomes, seenAll } from './helpers.ts';
+import { agentOutcomes, SEEN_EVERYTHING } from './helpers.ts';
 
 let sandbox: RunningSandbox;
 let relay: RunningRelay;
@@ -241,7 +241,7 @@ describe('sends from a desktop', () => {
     const send = JSON.stringify({
       chatId: chat.id,
       text: 'from the team',
-      seenSeq: await seenAll(agent, agentId, chat.id),
+      seenSeq: SEEN_EVERYTHING,
     });
     await jetstream(agent).publish(sendSubject(agentId, key), send);
     // The same send again (a second desktop, or hours later): the stream refuses it.
@@ -257,7 +257,7 @@ describe('sends from a desktop', () => {
     const key = `k-private-${Date.now()}`;
     await jetstream(agent).publish(
       sendSubject(agentId, key),
-      JSON.stringify({ chatId: chat.id, text: 'mine', seenSeq: await seenAll(agent, agentId, chat.id) }),
+      JSON.stringify({ chatId: chat.id, text: 'mine', seenSeq: SEEN_EVERYTHING }),
     );
     await outcomeOf(key);
     const { nc: other } = await connectWithJoinCode((await relay.agents.add('Fay')).joinCode);
