@@ -12,12 +12,21 @@
  * knows that a removed agent is refused when `reload()` resolves, also from another process.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { createLogger } from '../core/log/logger.ts';
+import { ORG_ACCOUNT } from '../core/relay-host.ts';
 
 const log = createLogger('nats-server');
 
@@ -181,6 +190,7 @@ export async function startNatsServer(options: {
   const binary = options.binary ?? natsServerBinary();
   const files = filesOf(options.dir);
   await stopOrphan(files.pid, files.config);
+  adoptGlobalAccountStore(files.jetstream);
   const child = spawn(binary, ['-c', files.config], { stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const ready = waitUntilReady(child, binary, options.readyTimeoutMs ?? 20_000);
@@ -242,6 +252,22 @@ export async function reloadNatsServer(dir: string, timeoutMs = 10_000): Promise
     if (now && now.config_load_time !== before) return true;
   }
   throw new Error('nats-server did not apply its new configuration in time (see its log)');
+}
+
+/**
+ * A relay from before accounts (issue #33) kept the team's streams in the server's global account
+ * (`$G`); they are the team account's now, so its store folder is renamed to that account's before
+ * the server starts (the streams' files do not name their account: tried on 2.9.10). Nothing is
+ * moved when the team account has a folder already.
+ */
+function adoptGlobalAccountStore(storeDir: string): void {
+  const global = join(storeDir, 'jetstream', '$G');
+  const team = join(storeDir, 'jetstream', ORG_ACCOUNT);
+  if (!existsSync(global) || existsSync(team)) return;
+  renameSync(global, team);
+  log.warn("the team's streams were kept in the server's global account: moved to the team's account", {
+    from: global,
+  });
 }
 
 /**

@@ -2,7 +2,12 @@
  * The relay's own nats-server: a missing binary is named in one line with its install command; a
  * restart keeps its port; one left running by a killed relay is stopped before a new one starts.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { nkeys } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
+import { EVENT_LOG_STREAM } from '../../../electron/core/relay/subjects.ts';
+import { ensureRelayStreams } from '../../../electron/relay/streams.ts';
 import { NATS_SERVER_INSTALL_HINT, startNatsServer } from '../../../electron/relay/nats-server.ts';
 import { startTestNats } from './helpers.ts';
 
@@ -45,6 +50,34 @@ describe("the relay's nats-server", () => {
       expect(() => process.kill(orphan.pid, 0)).toThrow();
     } finally {
       await next?.stop();
+      await nats.close();
+    }
+  });
+
+  it("keeps the team's streams of a relay from before accounts: the global account's store becomes the team's", async () => {
+    // Given a server as a relay before issue #33 configured it: its users in the global account,
+    // with the event log holding a customer's message
+    const nats = await startTestNats();
+    const natsDir = `${nats.dataDir}/nats`;
+    const configFile = `${natsDir}/nats.conf`;
+    const current = JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>;
+    const engine = nkeys.fromSeed(nats.directory.relaySeed()).getPublicKey();
+    const { accounts: _accounts, ...rest } = current;
+    writeFileSync(configFile, JSON.stringify({ ...rest, authorization: { users: [{ nkey: engine }] } }));
+    await nats.restart('stop');
+    try {
+      const before = await nats.connectAsRelay();
+      await ensureRelayStreams(before);
+      await jetstream(before).publish('parley.events.v2', 'the customer wrote', { msgID: 'evt-before' });
+      await before.close();
+      // When the relay starts with accounts
+      await nats.directory.writeConfig('127.0.0.1');
+      await nats.restart('stop');
+      // Then the team's account has the event log as it was
+      const after = await nats.connectAsRelay();
+      const log = await (await jetstreamManager(after)).streams.info(EVENT_LOG_STREAM);
+      expect(log.state.messages).toBe(1);
+    } finally {
       await nats.close();
     }
   });
